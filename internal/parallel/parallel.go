@@ -1,0 +1,50 @@
+// Copyright ©2026 The pearson Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+// Package parallel runs independent pieces of work on a bounded number of
+// goroutines. Callers write each result into its own slot, indexed by the
+// piece, so that results never depend on scheduling or on GOMAXPROCS.
+package parallel
+
+import (
+	"runtime"
+	"sync"
+)
+
+// Workers returns w when it is positive and runtime.GOMAXPROCS(0) otherwise.
+func Workers(w int) int {
+	if w > 0 {
+		return w
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
+// For calls f(0), …, f(n−1), each exactly once, on at most workers
+// goroutines (fewer when n is smaller; in the calling goroutine when one
+// suffices), and returns when all calls have returned.
+func For(n, workers int, f func(i int)) {
+	workers = min(workers, n)
+	if workers <= 1 {
+		for i := range n {
+			f(i)
+		}
+		return
+	}
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				f(i)
+			}
+		}()
+	}
+	for i := range n {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+}

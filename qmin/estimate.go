@@ -1,0 +1,290 @@
+// Copyright ©2026 The pearson Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package qmin
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/stat"
+
+	"github.com/sublinear/pearson/internal/parallel"
+)
+
+// Defaults and limits.
+const (
+	// DefaultK is the number of sampled indices when Settings.K is zero.
+	DefaultK = 40
+	// DefaultDraws is the number of independent draws when Settings.Draws
+	// is zero.
+	DefaultDraws = 10
+	// MaxK is the largest k (and, for Exact, the largest n) the package
+	// accepts: the k×k restricted matrix alone takes 8k² bytes, 800 MB at
+	// MaxK, and solving it takes O(k³) time.
+	MaxK = 10000
+)
+
+// Settings controls Estimate, Exact and MinimizeQuadratic. The zero value
+// is ready to use.
+type Settings struct {
+	// K is k, the number of indices sampled by each draw. Zero means
+	// DefaultK. With replacement, K may exceed n.
+	K int
+
+	// Draws is R, the number of independent draws whose mean is the
+	// estimate; their spread gives its standard error. Zero means
+	// DefaultDraws.
+	Draws int
+
+	// WithoutReplacement samples k distinct indices (then K ≤ n). The default
+	// samples with replacement, as Theorem 4.2 of the paper assumes.
+	WithoutReplacement bool
+
+	// Box, when positive, constrains v to the box [−Box, Box]ⁿ; zero means
+	// no constraint. Negative values are an error.
+	Box float64
+
+	// Restarts is the number of starting points of the local solver for
+	// non-convex box-constrained problems. Zero means 8.
+	Restarts int
+
+	// Src is the source of randomness. Nil means rand.NewPCG(1, 2), so that
+	// results are reproducible by default.
+	Src rand.Source
+
+	// Workers is the number of draws solved at once. Zero means
+	// runtime.GOMAXPROCS(0). Results do not depend on it.
+	Workers int
+}
+
+func (s *Settings) k() int {
+	if s.K == 0 {
+		return DefaultK
+	}
+	return s.K
+}
+
+func (s *Settings) draws() int {
+	if s.Draws == 0 {
+		return DefaultDraws
+	}
+	return s.Draws
+}
+
+func (s *Settings) restarts() int {
+	if s.Restarts == 0 {
+		return defaultRestarts
+	}
+	return s.Restarts
+}
+
+func (s *Settings) source() rand.Source {
+	if s.Src == nil {
+		return rand.NewPCG(1, 2)
+	}
+	return s.Src
+}
+
+func (s *Settings) validateBox() error {
+	if s.Box < 0 || math.IsNaN(s.Box) || math.IsInf(s.Box, 0) {
+		return fmt.Errorf("qmin: %w: box half-width %v is not a finite number ≥ 0", ErrSettings, s.Box)
+	}
+	if s.Restarts < 0 {
+		return fmt.Errorf("qmin: %w: restarts %d < 0", ErrSettings, s.Restarts)
+	}
+	return nil
+}
+
+// validate checks the settings for a problem of dimension n.
+func (s *Settings) validate(n int) error {
+	if n < 1 {
+		return fmt.Errorf("qmin: %w: dimension n = %d < 1", ErrShape, n)
+	}
+	k := s.k()
+	switch {
+	case k < 1:
+		return fmt.Errorf("qmin: %w: k = %d < 1", ErrSettings, k)
+	case k > MaxK:
+		return fmt.Errorf("qmin: %w: k = %d exceeds MaxK = %d: its k×k block alone would take %.1f GB", ErrTooLarge, k, MaxK, 8*float64(k)*float64(k)/1e9)
+	case s.WithoutReplacement && k > n:
+		return fmt.Errorf("qmin: %w: k = %d distinct indices cannot be drawn from n = %d", ErrSettings, k, n)
+	}
+	if s.draws() < 1 {
+		return fmt.Errorf("qmin: %w: draws = %d < 1", ErrSettings, s.draws())
+	}
+	return s.validateBox()
+}
+
+// Draw is one run of Algorithm 1.
+type Draw struct {
+	// Indices is the sampled sequence S.
+	Indices []int
+	// Restricted is the minimum z̃ of the restricted problem p_{k,A|S,d|S,b|S}
+	// and its minimiser.
+	Restricted Solution
+	// Value is the draw's estimate (n²/k²) z̃.
+	Value float64
+}
+
+// Result is the estimate of min p over R draws.
+type Result struct {
+	// Value is the mean of the draws' values: the estimate of z* = min p.
+	Value float64
+	// StdErr is the standard error of Value, the standard deviation of the
+	// draws' values over √R. It is zero when R = 1: one draw carries no
+	// estimate of its own error.
+	StdErr float64
+	// N and K are the dimension n and the sample size k.
+	N, K int
+	// Draws holds each draw, in order.
+	Draws []Draw
+	// Certified reports that every restricted minimum is certified (see
+	// Solution.Certified).
+	Certified bool
+}
+
+// Estimate approximates z* = min_v p_{n,A,d,b}(v) by Algorithm 1 of Hayashi &
+// Yoshida (2016), repeated over R independent draws: each draws a sequence S
+// of k indices uniformly from [n], solves the restricted problem
+//
+//	z̃ = min_{v ∈ Rᵏ} ⟨v, A|S v⟩ + k⟨v, diag(d|S) v⟩ + k⟨b|S, v⟩
+//
+// with MinimizeQuadratic (M = sym(A|S) + k·diag(d|S), c = k·b|S) and returns
+// (n²/k²)·z̃. The estimate is the mean over the draws. With probability 1 − δ
+// a draw is within εLK²n² of z* for k = 2^{Θ(1/ε²)} + Θ(log(1/δ) log log(1/δ)),
+// where L bounds the entries and K the minimiser (Theorem 4.2); in practice
+// the error per n² falls steadily with k and does not depend on n.
+//
+// Each draw makes O(k²) queries and O(k³) arithmetic, independently of n.
+// Draws run concurrently (see Settings.Workers); each has its own generator
+// seeded from s.Src in order, so the result depends only on the settings.
+// The error wraps ErrUnbounded when a restricted problem has no minimum,
+// ErrNonFinite when a queried entry is NaN or infinite, and ErrShape,
+// ErrSettings or ErrTooLarge for bad sizes or settings. s may be nil.
+func Estimate(p Problem, s *Settings) (*Result, error) {
+	if s == nil {
+		s = &Settings{}
+	}
+	n := p.Dim()
+	if err := s.validate(n); err != nil {
+		return nil, err
+	}
+	k, r := s.k(), s.draws()
+	rnd := rand.New(s.source())
+	seeds := make([][2]uint64, r)
+	for i := range seeds {
+		seeds[i] = [2]uint64{rnd.Uint64(), rnd.Uint64()}
+	}
+	res := &Result{N: n, K: k, Draws: make([]Draw, r), Certified: true}
+	errs := make([]error, r)
+	scale := (float64(n) / float64(k)) * (float64(n) / float64(k))
+	parallel.For(r, parallel.Workers(s.Workers), func(i int) {
+		dr := rand.New(rand.NewPCG(seeds[i][0], seeds[i][1]))
+		idx := sampleIndices(n, k, !s.WithoutReplacement, dr)
+		sol, err := solveRestricted(p, idx, s.Box, s.restarts(), dr)
+		if err != nil {
+			errs[i] = fmt.Errorf("qmin: draw %d: %w", i+1, err)
+			return
+		}
+		res.Draws[i] = Draw{Indices: idx, Restricted: sol, Value: scale * sol.Value}
+	})
+	values := make([]float64, r)
+	for i, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+		values[i] = res.Draws[i].Value
+		res.Certified = res.Certified && res.Draws[i].Restricted.Certified
+	}
+	res.Value = stat.Mean(values, nil)
+	if r > 1 {
+		res.StdErr = stat.StdDev(values, nil) / math.Sqrt(float64(r))
+	}
+	if math.IsInf(res.Value, 0) || math.IsInf(res.StdErr, 0) {
+		return nil, fmt.Errorf("qmin: %w: the estimate overflowed: rescale the problem", ErrNonFinite)
+	}
+	return res, nil
+}
+
+// Exact returns z* = min_v p_{n,A,d,b}(v) itself, by MinimizeQuadratic on the
+// whole problem (M = sym(A) + n·diag(d), c = n·b): the reference that
+// Estimate approximates. It makes n² queries and takes O(n³) time and 8n²
+// bytes, so n may be at most MaxK. Only s.Box, s.Restarts and s.Src are used;
+// s may be nil.
+func Exact(p Problem, s *Settings) (Solution, error) {
+	if s == nil {
+		s = &Settings{}
+	}
+	n := p.Dim()
+	if n < 1 {
+		return Solution{}, fmt.Errorf("qmin: %w: dimension n = %d < 1", ErrShape, n)
+	}
+	if n > MaxK {
+		return Solution{}, fmt.Errorf("qmin: %w: n = %d exceeds MaxK = %d: the n×n matrix alone would take %.1f GB", ErrTooLarge, n, MaxK, 8*float64(n)*float64(n)/1e9)
+	}
+	if err := s.validateBox(); err != nil {
+		return Solution{}, err
+	}
+	idx := make([]int, n)
+	for i := range idx {
+		idx[i] = i
+	}
+	sol, err := solveRestricted(p, idx, s.Box, s.restarts(), rand.New(s.source()))
+	if err != nil {
+		return Solution{}, fmt.Errorf("qmin: %w", err)
+	}
+	return sol, nil
+}
+
+// solveRestricted minimises p_{k,A|S,d|S,b|S} for S = idx, k = len(idx).
+func solveRestricted(p Problem, idx []int, box float64, restarts int, rnd *rand.Rand) (Solution, error) {
+	k := len(idx)
+	a := mat.NewSymDense(k, nil)
+	d := make([]float64, k)
+	b := make([]float64, k)
+	restrict(p, a, d, b, idx, rnd)
+	fk := float64(k)
+	for i := range k {
+		for j := i; j < k; j++ {
+			if v := a.At(i, j); math.IsNaN(v) || math.IsInf(v, 0) {
+				return Solution{}, fmt.Errorf("%w: A[%d,%d] (or its transpose) is %v", ErrNonFinite, idx[i], idx[j], v)
+			}
+		}
+		if math.IsNaN(d[i]) || math.IsInf(d[i], 0) {
+			return Solution{}, fmt.Errorf("%w: d[%d] is %v", ErrNonFinite, idx[i], d[i])
+		}
+		if math.IsNaN(b[i]) || math.IsInf(b[i], 0) {
+			return Solution{}, fmt.Errorf("%w: b[%d] is %v", ErrNonFinite, idx[i], b[i])
+		}
+		a.SetSym(i, i, a.At(i, i)+fk*d[i])
+		b[i] *= fk
+	}
+	return minimize(a, b, box, restarts, rnd)
+}
+
+// sampleIndices returns k indices from [0, n), independent and uniform when
+// replace is true, otherwise distinct and uniform (Floyd's algorithm, in the
+// order drawn), in O(k) time and space whatever n is.
+func sampleIndices(n, k int, replace bool, rnd *rand.Rand) []int {
+	idx := make([]int, 0, k)
+	if replace {
+		for range k {
+			idx = append(idx, rnd.IntN(n))
+		}
+		return idx
+	}
+	seen := make(map[int]struct{}, k)
+	for j := n - k; j < n; j++ {
+		t := rnd.IntN(j + 1)
+		if _, ok := seen[t]; ok {
+			t = j
+		}
+		seen[t] = struct{}{}
+		idx = append(idx, t)
+	}
+	return idx
+}

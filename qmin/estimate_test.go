@@ -1,0 +1,356 @@
+// Copyright ©2026 The pearson Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package qmin
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// lowRank is the problem A = UUᵀ, d, b built from latent points xᵢ ~ U[0,1]:
+// Uᵢ = (1, cos πxᵢ, sin πxᵢ), dᵢ = ½ + xᵢ, bᵢ = sin 2πxᵢ. A is a smooth
+// positive semidefinite "graphon", so z*/n² has a limit as n grows, and
+// M = UUᵀ + n·diag(d) is positive definite, so that Woodbury's identity gives
+// z* = −¼ cᵀM⁻¹c (c = n·b) in O(n) time: a truth independent of the solvers.
+type lowRank struct {
+	u    [][3]float64
+	d, b []float64
+}
+
+func newLowRank(n int, rnd *rand.Rand) *lowRank {
+	p := &lowRank{u: make([][3]float64, n), d: make([]float64, n), b: make([]float64, n)}
+	for i := range n {
+		x := rnd.Float64()
+		p.u[i] = [3]float64{1, math.Cos(math.Pi * x), math.Sin(math.Pi * x)}
+		p.d[i] = 0.5 + x
+		p.b[i] = math.Sin(2 * math.Pi * x)
+	}
+	return p
+}
+
+func (p *lowRank) Dim() int { return len(p.d) }
+func (p *lowRank) AAt(i, j int) float64 {
+	return p.u[i][0]*p.u[j][0] + p.u[i][1]*p.u[j][1] + p.u[i][2]*p.u[j][2]
+}
+func (p *lowRank) DAt(i int) float64 { return p.d[i] }
+func (p *lowRank) BAt(i int) float64 { return p.b[i] }
+
+// woodbury returns z* = −¼ cᵀ(D + UUᵀ)⁻¹c with D = n·diag(d), c = n·b:
+// (D + UUᵀ)⁻¹ = D⁻¹ − D⁻¹U(I + UᵀD⁻¹U)⁻¹UᵀD⁻¹.
+func (p *lowRank) woodbury() float64 {
+	n := float64(len(p.d))
+	var small [9]float64 // I + UᵀD⁻¹U
+	var w [3]float64     // UᵀD⁻¹c
+	cdc := 0.0           // cᵀD⁻¹c
+	for i := range p.d {
+		di, ci := n*p.d[i], n*p.b[i]
+		cdc += ci * ci / di
+		for r := range 3 {
+			w[r] += p.u[i][r] * ci / di
+			for s := range 3 {
+				small[3*r+s] += p.u[i][r] * p.u[i][s] / di
+			}
+		}
+	}
+	for r := range 3 {
+		small[4*r]++
+	}
+	x := mat.NewVecDense(3, nil)
+	if err := x.SolveVec(mat.NewDense(3, 3, small[:]), mat.NewVecDense(3, w[:])); err != nil {
+		panic(err)
+	}
+	return -(cdc - mat.Dot(mat.NewVecDense(3, w[:]), x)) / 4
+}
+
+func TestExactAgainstWoodbury(t *testing.T) {
+	for _, n := range []int{1, 2, 30, 400} {
+		p := newLowRank(n, rand.New(rand.NewPCG(uint64(n), 9)))
+		sol, err := Exact(p, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := p.woodbury()
+		if math.Abs(sol.Value-want) > 1e-10*math.Abs(want) {
+			t.Errorf("n=%d: Exact %v, Woodbury %v", n, sol.Value, want)
+		}
+	}
+}
+
+func TestEstimateConstantProblemIsExact(t *testing.T) {
+	// A = a·11ᵀ, d = δ·1, b = β·1: the restricted problem has the same form,
+	// with minimiser v = −β/(2(a+δ))·1, so every draw returns exactly
+	// z* = −n²β²/(4(a+δ)), with or without replacement.
+	a, delta, beta := 0.7, 0.4, -1.3
+	for _, n := range []int{1, 10, 1_000_000_000} {
+		p := Funcs{N: n,
+			A: func(int, int) float64 { return a },
+			D: func(int) float64 { return delta },
+			B: func(int) float64 { return beta },
+		}
+		want := -float64(n) * float64(n) * beta * beta / (4 * (a + delta))
+		for _, replace := range []bool{true, false} {
+			s := &Settings{K: min(n, 25), WithoutReplacement: !replace}
+			res, err := Estimate(p, s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if math.Abs(res.Value-want) > 1e-12*math.Abs(want) || res.StdErr > 1e-12*math.Abs(want) {
+				t.Errorf("n=%d replace=%v: %v ± %v, want %v", n, replace, res.Value, res.StdErr, want)
+			}
+		}
+	}
+}
+
+func TestEstimateErrorFallsWithKAndIsFlatInN(t *testing.T) {
+	// The error per n², |(n²/k²)z̃ − z*|/n², averaged over problems and draws,
+	// must fall as k grows (like k^{-1/2}: a sampling error) and stay at the
+	// same level whatever n is (Theorem 4.2).
+	ks := []int{10, 20, 40, 80, 160}
+	ns := []int{200, 500, 1000, 2000, 100_000}
+	const problems, draws = 8, 25
+	errs := make([][]float64, len(ns))
+	for a, n := range ns {
+		errs[a] = make([]float64, len(ks))
+		for seed := range problems {
+			p := newLowRank(n, rand.New(rand.NewPCG(uint64(seed), uint64(n))))
+			truth := p.woodbury()
+			for b, k := range ks {
+				res, err := Estimate(p, &Settings{K: k, Draws: draws, Src: rand.NewPCG(uint64(seed), uint64(k))})
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, d := range res.Draws {
+					errs[a][b] += math.Abs(d.Value-truth) / float64(n) / float64(n) / (problems * draws)
+				}
+			}
+		}
+		t.Logf("n=%6d: error/n² for k=%v: %.4f", n, ks, errs[a])
+	}
+	// Each mean is over 200 draws whose spread is about their mean, so it
+	// carries a relative error of about 1/√200 ≈ 7%. Doubling k should cut
+	// the error by about 1/√2 ≈ 0.71: require at least 0.85, two standard
+	// errors of the ratio away; from k = 10 to 160 require a factor 2.5 of the
+	// expected 4.
+	for a, n := range ns {
+		for b := 1; b < len(ks); b++ {
+			if r := errs[a][b] / errs[a][b-1]; r > 0.85 {
+				t.Errorf("n=%d: error at k=%d is %.2f of that at k=%d", n, ks[b], r, ks[b-1])
+			}
+		}
+		if r := errs[a][0] / errs[a][len(ks)-1]; r < 2.5 {
+			t.Errorf("n=%d: error falls only by %.2f from k=10 to 160", n, r)
+		}
+	}
+	// Flat in n: the largest and smallest mean error over n at each k within
+	// a factor 1.4 (five 7% estimates of the same number rarely spread
+	// further than ±20%).
+	for b, k := range ks {
+		lo, hi := math.Inf(1), 0.0
+		for a := range ns {
+			lo, hi = math.Min(lo, errs[a][b]), math.Max(hi, errs[a][b])
+		}
+		if hi/lo > 1.4 {
+			t.Errorf("k=%d: error per n² ranges from %.4f to %.4f over n", k, lo, hi)
+		}
+	}
+}
+
+func TestEstimateWithoutReplacementAllIndicesIsExact(t *testing.T) {
+	p := newLowRank(60, rand.New(rand.NewPCG(5, 5)))
+	res, err := Estimate(p, &Settings{K: 60, Draws: 3, WithoutReplacement: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := p.woodbury()
+	if math.Abs(res.Value-want) > 1e-10*math.Abs(want) {
+		t.Errorf("k = n without replacement: %v, want %v", res.Value, want)
+	}
+	for _, d := range res.Draws {
+		seen := map[int]bool{}
+		for _, i := range d.Indices {
+			if seen[i] {
+				t.Fatalf("index %d drawn twice without replacement", i)
+			}
+			seen[i] = true
+		}
+	}
+}
+
+func TestSampleIndicesUniform(t *testing.T) {
+	// Each of n indices appears with probability k/n in a draw without
+	// replacement; over T draws its count is Binomial(T, k/n). Check every
+	// count is within 5 standard deviations.
+	const n, k, draws = 50, 10, 20000
+	rnd := rand.New(rand.NewPCG(6, 6))
+	for _, replace := range []bool{true, false} {
+		counts := make([]int, n)
+		for range draws {
+			for _, i := range sampleIndices(n, k, replace, rnd) {
+				counts[i]++
+			}
+		}
+		mean := float64(draws * k / n)
+		sd := math.Sqrt(mean * (1 - float64(k)/n))
+		if replace {
+			sd = math.Sqrt(float64(draws*k) * (1.0 / n) * (1 - 1.0/n))
+		}
+		for i, c := range counts {
+			if math.Abs(float64(c)-mean) > 5*sd {
+				t.Errorf("replace=%v: index %d drawn %d times, expected %.0f ± %.0f", replace, i, c, mean, sd)
+			}
+		}
+	}
+}
+
+func TestEstimateDeterministic(t *testing.T) {
+	// The same seed gives bit-identical results with any number of workers,
+	// through the entry path and through Restrict alike.
+	p := newLowRank(5000, rand.New(rand.NewPCG(7, 7)))
+	var first *Result
+	for _, workers := range []int{1, 2, 8} {
+		res, err := Estimate(p, &Settings{K: 30, Draws: 16, Workers: workers, Src: rand.NewPCG(42, 0)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if first == nil {
+			first = res
+			continue
+		}
+		if res.Value != first.Value || res.StdErr != first.StdErr {
+			t.Errorf("workers=%d: %v ± %v, workers=1: %v ± %v", workers, res.Value, res.StdErr, first.Value, first.StdErr)
+		}
+	}
+	dense := mat.NewDense(60, 60, nil)
+	q := newLowRank(60, rand.New(rand.NewPCG(8, 8)))
+	for i := range 60 {
+		for j := range 60 {
+			dense.Set(i, j, q.AAt(i, j))
+		}
+	}
+	dp, err := NewDense(dense, q.d, q.b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r1, err1 := Estimate(dp, &Settings{K: 20, Src: rand.NewPCG(1, 1)})
+	r2, err2 := Estimate(q, &Settings{K: 20, Src: rand.NewPCG(1, 1)})
+	if err1 != nil || err2 != nil || r1.Value != r2.Value {
+		t.Errorf("Dense (Restrict) %v, entries %v (%v, %v)", r1.Value, r2.Value, err1, err2)
+	}
+}
+
+func TestEstimateBox(t *testing.T) {
+	// With a box that the unconstrained minimiser of every restricted problem
+	// fits in, the box changes nothing; with a tight box the estimate rises.
+	p := newLowRank(1000, rand.New(rand.NewPCG(9, 9)))
+	free, err := Estimate(p, &Settings{K: 40})
+	if err != nil {
+		t.Fatal(err)
+	}
+	loose, err := Estimate(p, &Settings{K: 40, Box: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tight, err := Estimate(p, &Settings{K: 40, Box: 0.05})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(loose.Value-free.Value) > 1e-9*math.Abs(free.Value) || !loose.Certified {
+		t.Errorf("loose box %v (certified %v), free %v", loose.Value, loose.Certified, free.Value)
+	}
+	if !(tight.Value > free.Value) || !tight.Certified {
+		t.Errorf("tight box %v (certified %v) not above free %v", tight.Value, tight.Certified, free.Value)
+	}
+	for _, d := range tight.Draws {
+		for _, v := range d.Restricted.V {
+			if math.Abs(v) > 0.05 {
+				t.Fatalf("minimiser %v outside the box", v)
+			}
+		}
+	}
+}
+
+func TestEstimateErrors(t *testing.T) {
+	good := newLowRank(10, rand.New(rand.NewPCG(1, 1)))
+	nan := Funcs{N: 10,
+		A: func(i, j int) float64 {
+			if i == 3 && j == 3 {
+				return math.NaN()
+			}
+			return 0
+		},
+		D: func(int) float64 { return 1 },
+		B: func(int) float64 { return 1 },
+	}
+	infB := Funcs{N: 5, A: func(int, int) float64 { return 0 }, D: func(int) float64 { return 1 }, B: func(int) float64 { return math.Inf(-1) }}
+	indefinite := Funcs{N: 5, A: func(int, int) float64 { return 0 }, D: func(int) float64 { return -1 }, B: func(int) float64 { return 1 }}
+	for _, tc := range []struct {
+		name string
+		p    Problem
+		s    Settings
+		want error
+		text string
+	}{
+		{"k < 1", good, Settings{K: -3}, ErrSettings, "k = -3"},
+		{"k too large", good, Settings{K: MaxK + 1}, ErrTooLarge, "MaxK"},
+		{"k > n without replacement", good, Settings{K: 11, WithoutReplacement: true}, ErrSettings, "distinct"},
+		{"draws < 1", good, Settings{Draws: -1}, ErrSettings, "draws"},
+		{"n < 1", Funcs{N: 0}, Settings{}, ErrShape, "n = 0"},
+		{"negative box", good, Settings{Box: -1}, ErrSettings, "box"},
+		{"NaN box", good, Settings{Box: math.NaN()}, ErrSettings, "box"},
+		{"NaN entry", nan, Settings{K: 10, WithoutReplacement: true}, ErrNonFinite, "A[3,3]"},
+		{"Inf entry of b", infB, Settings{K: 2}, ErrNonFinite, "b["},
+		{"indefinite", indefinite, Settings{K: 3}, ErrUnbounded, "negative eigenvalue"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Estimate(tc.p, &tc.s)
+			if !errors.Is(err, tc.want) {
+				t.Fatalf("err = %v, want %v", err, tc.want)
+			}
+			if msg := err.Error(); !strings.Contains(msg, tc.text) || !strings.HasPrefix(msg, "qmin: ") {
+				t.Errorf("message %q lacks %q", msg, tc.text)
+			}
+		})
+	}
+	if _, err := Exact(Funcs{N: MaxK + 1}, nil); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("Exact above MaxK: %v", err)
+	}
+	if _, err := NewDense(mat.NewDense(2, 3, nil), []float64{1, 2}, []float64{1, 2}); !errors.Is(err, ErrShape) {
+		t.Errorf("NewDense non-square: %v", err)
+	}
+	if _, err := NewDense(mat.NewDense(2, 2, nil), []float64{1, 2}, []float64{1}); !errors.Is(err, ErrShape) {
+		t.Errorf("NewDense short b: %v", err)
+	}
+}
+
+var sink float64
+
+// BenchmarkEstimate shows the cost of an estimate at fixed k staying flat as
+// n grows from 10³ to 10⁹: the problem's entries come from a formula, so no
+// n×n matrix is stored.
+func BenchmarkEstimate(b *testing.B) {
+	for _, n := range []int{1e3, 1e5, 1e7, 1e9} {
+		p := Funcs{N: n,
+			A: func(i, j int) float64 { return math.Cos(float64(i-j) / float64(n)) },
+			D: func(i int) float64 { return 1 + float64(i%7)/7 },
+			B: func(i int) float64 { return math.Sin(float64(i)) },
+		}
+		b.Run(fmt.Sprintf("n=%.0e/k=40", float64(n)), func(b *testing.B) {
+			s := &Settings{K: 40, Draws: 1, Src: rand.NewPCG(1, 1)}
+			for b.Loop() {
+				res, err := Estimate(p, s)
+				if err != nil {
+					b.Fatal(err)
+				}
+				sink = res.Value
+			}
+		})
+	}
+}

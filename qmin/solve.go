@@ -1,0 +1,522 @@
+// Copyright ©2026 The pearson Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package qmin
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/mat"
+)
+
+// Method says how a minimum was found.
+type Method int
+
+const (
+	// Cholesky: M is positive definite and v = −M⁻¹c/2.
+	Cholesky Method = iota + 1
+	// Pseudoinverse: M is positive semidefinite and numerically singular, c
+	// lies in its range and v = −M⁺c/2 is the minimiser of least norm.
+	Pseudoinverse
+	// BoxConvex: a box constraint on a convex function, solved to optimality
+	// by an active-set method and certified by its duality gap.
+	BoxConvex
+	// BoxLocal: a box constraint on a non-convex function: the best of
+	// several local minima found by coordinate descent. Not certified.
+	BoxLocal
+)
+
+// String returns the method's name.
+func (m Method) String() string {
+	switch m {
+	case Cholesky:
+		return "cholesky"
+	case Pseudoinverse:
+		return "pseudoinverse"
+	case BoxConvex:
+		return "box-convex"
+	case BoxLocal:
+		return "box-local"
+	}
+	return fmt.Sprintf("Method(%d)", int(m))
+}
+
+// Solution is the minimum of a quadratic function f(v) = vᵀMv + cᵀv.
+type Solution struct {
+	// Value is f(V).
+	Value float64
+	// V is the minimiser found.
+	V []float64
+	// Method is how it was found.
+	Method Method
+	// Certified reports that Value is the global minimum, to within Gap.
+	// It is false only for BoxLocal.
+	Certified bool
+	// Gap bounds Value − min f from above when Certified: zero for the
+	// unconstrained methods, the Frank–Wolfe duality gap for BoxConvex.
+	// It is zero and meaningless when not Certified.
+	Gap float64
+}
+
+const (
+	// condMax is the largest condition number for which the Cholesky path
+	// is trusted; beyond it the eigendecomposition decides.
+	condMax = 1e12
+	// eigTol is the relative size below which an eigenvalue counts as zero.
+	eigTol = 1e-12
+	// rangeTol is the relative size of a component of c along the null
+	// space of M above which c is outside the range of M.
+	rangeTol = 1e-8
+	// gapTol is the relative duality gap below which a convex box solution
+	// is certified.
+	gapTol = 1e-9
+	// defaultRestarts is the number of starts of the non-convex box solver.
+	defaultRestarts = 8
+)
+
+// MinimizeQuadratic returns the minimum of f(v) = vᵀMv + cᵀv over Rⁿ, or over
+// the box [−s.Box, s.Box]ⁿ when s.Box > 0, where n = len(c).
+//
+// Without a box: when M is positive definite the minimiser is −M⁻¹c/2, by
+// Cholesky factorisation. When M is positive semidefinite and numerically
+// singular (an eigenvalue below 10⁻¹² times the largest), the minimum is finite
+// if and only if c lies in the range of M; c is taken to lie there when its
+// component along the numerical null space is at most 10⁻⁸‖c‖, and then the
+// minimiser of least norm is −M⁺c/2. Otherwise, and whenever M has a negative
+// eigenvalue, the function is unbounded below and the error wraps
+// ErrUnbounded.
+//
+// With a box: a convex problem is solved to optimality by an active-set
+// method started from coordinate descent, and certified by the duality gap
+// Σᵢ gᵢvᵢ + K|gᵢ| ≥ f(v) − min f, where g = 2Mv + c. A non-convex problem is
+// solved by coordinate descent from s.Restarts starting points (the origin and
+// random points of the box drawn from s.Src), and the best local minimum is
+// returned, not certified.
+//
+// Only s.Box, s.Restarts and s.Src are used; s may be nil.
+func MinimizeQuadratic(m mat.Symmetric, c []float64, s *Settings) (Solution, error) {
+	if s == nil {
+		s = &Settings{}
+	}
+	n := m.SymmetricDim()
+	if n != len(c) {
+		return Solution{}, fmt.Errorf("qmin: %w: M is %d×%d but c has %d entries", ErrShape, n, n, len(c))
+	}
+	if n < 1 {
+		return Solution{}, fmt.Errorf("qmin: %w: dimension %d < 1", ErrShape, n)
+	}
+	if err := s.validateBox(); err != nil {
+		return Solution{}, err
+	}
+	ms := mat.NewSymDense(n, nil)
+	ms.CopySym(m)
+	for i := range n {
+		for j := i; j < n; j++ {
+			if v := ms.At(i, j); math.IsNaN(v) || math.IsInf(v, 0) {
+				return Solution{}, fmt.Errorf("qmin: %w: M[%d,%d] = %v", ErrNonFinite, i, j, v)
+			}
+		}
+		if math.IsNaN(c[i]) || math.IsInf(c[i], 0) {
+			return Solution{}, fmt.Errorf("qmin: %w: c[%d] = %v", ErrNonFinite, i, c[i])
+		}
+	}
+	sol, err := minimize(ms, c, s.Box, s.restarts(), rand.New(s.source()))
+	if err != nil {
+		return Solution{}, fmt.Errorf("qmin: %w", err)
+	}
+	return sol, nil
+}
+
+// minimize is MinimizeQuadratic on validated, finite input; it changes
+// neither m nor c. Its errors, like those of the other unexported functions,
+// lack the package prefix, which the exported functions add.
+func minimize(m *mat.SymDense, c []float64, box float64, restarts int, rnd *rand.Rand) (Solution, error) {
+	var sol Solution
+	var err error
+	if box == 0 {
+		sol, err = unconstrained(m, c)
+	} else {
+		sol, err = boxed(m, c, box, restarts, rnd)
+	}
+	if err != nil {
+		return Solution{}, err
+	}
+	if math.IsNaN(sol.Value) || math.IsInf(sol.Value, 0) {
+		return Solution{}, fmt.Errorf("%w: the minimum overflowed (%v): rescale the problem", ErrNonFinite, sol.Value)
+	}
+	return sol, nil
+}
+
+// unconstrained minimises vᵀMv + cᵀv over Rⁿ.
+func unconstrained(m *mat.SymDense, c []float64) (Solution, error) {
+	if v, ok := choleskySolve(m, c); ok {
+		return Solution{Value: floats.Dot(c, v) / 2, V: v, Method: Cholesky, Certified: true}, nil
+	}
+	e, err := eigen(m)
+	if err != nil {
+		return Solution{}, err
+	}
+	if e.min < -e.tol {
+		return Solution{}, fmt.Errorf("%w: the matrix has the negative eigenvalue %.3g (largest magnitude %.3g)", ErrUnbounded, e.min, e.maxAbs)
+	}
+	v, ok, along := e.pinvSolve(c)
+	if !ok {
+		return Solution{}, fmt.Errorf("%w: the matrix is singular and the linear term has a component %.3g (of norm %.3g) along its null space", ErrUnbounded, along, floats.Norm(c, 2))
+	}
+	return Solution{Value: floats.Dot(c, v) / 2, V: v, Method: Pseudoinverse, Certified: true}, nil
+}
+
+// choleskySolve returns v = −M⁻¹c/2 when M is positive definite and well
+// conditioned.
+func choleskySolve(m mat.Symmetric, c []float64) ([]float64, bool) {
+	var ch mat.Cholesky
+	if !ch.Factorize(m) || ch.Cond() > condMax {
+		return nil, false
+	}
+	v := make([]float64, len(c))
+	dst := mat.NewVecDense(len(v), v)
+	if err := ch.SolveVecTo(dst, mat.NewVecDense(len(c), c)); err != nil {
+		return nil, false
+	}
+	floats.Scale(-0.5, v)
+	return v, true
+}
+
+// eigenSystem is the eigendecomposition of a symmetric matrix with the
+// package's numerical tolerances.
+type eigenSystem struct {
+	values      []float64
+	vectors     *mat.Dense
+	min, maxAbs float64
+	tol         float64 // eigenvalues of magnitude ≤ tol count as zero
+}
+
+func eigen(m mat.Symmetric) (eigenSystem, error) {
+	var es mat.EigenSym
+	if !es.Factorize(m, true) {
+		return eigenSystem{}, fmt.Errorf("%w: the eigendecomposition did not converge", ErrNonFinite)
+	}
+	e := eigenSystem{values: es.Values(nil), vectors: &mat.Dense{}}
+	es.VectorsTo(e.vectors)
+	e.min = math.Inf(1)
+	for _, l := range e.values {
+		e.min = math.Min(e.min, l)
+		e.maxAbs = math.Max(e.maxAbs, math.Abs(l))
+	}
+	e.tol = eigTol * e.maxAbs
+	return e, nil
+}
+
+// pinvSolve returns v = −M⁺c/2, whether c lies in the numerical range of M,
+// and the size of its largest component along the null space.
+func (e eigenSystem) pinvSolve(c []float64) (v []float64, ok bool, along float64) {
+	n := len(c)
+	w := make([]float64, n)
+	cv := mat.NewVecDense(n, c)
+	wv := mat.NewVecDense(n, w)
+	wv.MulVec(e.vectors.T(), cv)
+	for i, l := range e.values {
+		if math.Abs(l) <= e.tol {
+			along = math.Max(along, math.Abs(w[i]))
+			w[i] = 0
+			continue
+		}
+		w[i] = -w[i] / (2 * l)
+	}
+	if along > rangeTol*floats.Norm(c, 2) {
+		return nil, false, along
+	}
+	v = make([]float64, n)
+	mat.NewVecDense(n, v).MulVec(e.vectors, wv)
+	return v, true, along
+}
+
+// quad holds f(v) = vᵀMv + cᵀv with M stored in full, row-major, for the
+// iterative box solvers.
+type quad struct {
+	n int
+	m []float64 // n×n, row-major, symmetric
+	c []float64
+	k float64 // the box half-width K
+}
+
+func newQuad(m *mat.SymDense, c []float64, box float64) *quad {
+	n := len(c)
+	q := &quad{n: n, m: make([]float64, n*n), c: c, k: box}
+	for i := range n {
+		for j := i; j < n; j++ {
+			v := m.At(i, j)
+			q.m[i*n+j] = v
+			q.m[j*n+i] = v
+		}
+	}
+	return q
+}
+
+// grad sets g = 2Mv + c and returns f(v) = vᵀMv + cᵀv = ½(g + c)ᵀv.
+func (q *quad) grad(g, v []float64) float64 {
+	f := 0.0
+	for i := range q.n {
+		g[i] = 2*floats.Dot(q.m[i*q.n:(i+1)*q.n], v) + q.c[i]
+		f += (g[i] + q.c[i]) * v[i]
+	}
+	return f / 2
+}
+
+// gap returns the Frank–Wolfe gap Σᵢ gᵢvᵢ + K|gᵢ|, which bounds f(v) − min f
+// over the box when f is convex.
+func (q *quad) gap(g, v []float64) float64 {
+	s := 0.0
+	for i := range q.n {
+		s += g[i]*v[i] + q.k*math.Abs(g[i])
+	}
+	return math.Max(s, 0)
+}
+
+// clip puts x in [−K, K].
+func (q *quad) clip(x float64) float64 { return math.Max(-q.k, math.Min(q.k, x)) }
+
+// coordinateDescent runs at most sweeps passes of exact coordinate
+// minimisation over the box, keeping g = 2Mv + c up to date, and reports
+// whether it reached a point no coordinate can improve.
+func (q *quad) coordinateDescent(v, g []float64, sweeps int) bool {
+	n := q.n
+	for range sweeps {
+		moved := 0.0
+		for i := range n {
+			mii := q.m[i*n+i]
+			var t float64
+			if mii > 0 {
+				t = q.clip(v[i]-g[i]/(2*mii)) - v[i]
+			} else {
+				// Concave or linear along eᵢ: the minimum is at an end.
+				lo, hi := -q.k-v[i], q.k-v[i]
+				if lo*g[i]+lo*lo*mii <= hi*g[i]+hi*hi*mii {
+					t = lo
+				} else {
+					t = hi
+				}
+				if t*g[i]+t*t*mii >= 0 {
+					t = 0
+				}
+			}
+			if t == 0 {
+				continue
+			}
+			v[i] += t
+			floats.AddScaled(g, 2*t, q.m[i*n:(i+1)*n])
+			moved = math.Max(moved, math.Abs(t))
+		}
+		if moved <= 1e-13*q.k {
+			return true
+		}
+	}
+	return false
+}
+
+// boxed minimises vᵀMv + cᵀv over [−box, box]ⁿ.
+func boxed(m *mat.SymDense, c []float64, box float64, restarts int, rnd *rand.Rand) (Solution, error) {
+	n := len(c)
+	q := newQuad(m, c, box)
+	// Strictly convex with the free minimiser inside the box: done.
+	v, pd := choleskySolve(m, c)
+	if pd {
+		inside := true
+		for _, x := range v {
+			inside = inside && math.Abs(x) <= box
+		}
+		if inside {
+			return Solution{Value: floats.Dot(c, v) / 2, V: v, Method: Cholesky, Certified: true}, nil
+		}
+		for i := range v {
+			v[i] = q.clip(v[i])
+		}
+		return q.activeSet(v), nil
+	}
+	e, err := eigen(m)
+	if err != nil {
+		return Solution{}, err
+	}
+	if e.min >= -e.tol {
+		return q.activeSet(make([]float64, n)), nil
+	}
+	// Not convex: best local minimum over several starts.
+	best := Solution{Value: math.Inf(1), Method: BoxLocal}
+	g := make([]float64, n)
+	for r := range max(restarts, 1) {
+		v := make([]float64, n)
+		if r > 0 {
+			for i := range v {
+				v[i] = box * (2*rnd.Float64() - 1)
+			}
+		}
+		q.grad(g, v)
+		q.coordinateDescent(v, g, 1000)
+		if f := q.grad(g, v); f < best.Value {
+			best.Value, best.V = f, v
+		}
+	}
+	return best, nil
+}
+
+// activeSet minimises the convex quadratic over the box by the primal
+// active-set method, from the feasible point v (overwritten), after a few
+// sweeps of coordinate descent to guess the active set.
+func (q *quad) activeSet(v []float64) Solution {
+	n := q.n
+	g := make([]float64, n)
+	q.grad(g, v)
+	q.coordinateDescent(v, g, 20)
+	f := q.grad(g, v)
+
+	// scale bounds |g|, for the tolerances on gradients and steps.
+	scale := floats.Norm(q.c, math.Inf(1))
+	for i := range n {
+		scale = math.Max(scale, math.Abs(g[i]))
+	}
+	gTol := 1e-11 * math.Max(scale, math.SmallestNonzeroFloat64)
+
+	// The working set: coordinates held at a bound.
+	fixed := make([]bool, n)
+	for i := range n {
+		fixed[i] = (v[i] == -q.k && g[i] > 0) || (v[i] == q.k && g[i] < 0)
+	}
+	p := make([]float64, n)
+	free := make([]int, 0, n)
+	for iter := 0; iter < 20*n+100; iter++ {
+		free = free[:0]
+		for i := range n {
+			if !fixed[i] {
+				free = append(free, i)
+			}
+		}
+		unboundedDir := q.subspaceStep(p, g, free)
+		if !unboundedDir && floats.Norm(p, math.Inf(1)) <= 1e-14*q.k {
+			// At the minimum on this face: release the most violated bound.
+			worst, viol := -1, gTol
+			for i := range n {
+				if !fixed[i] {
+					continue
+				}
+				if v[i] == -q.k && -g[i] > viol {
+					worst, viol = i, -g[i]
+				}
+				if v[i] == q.k && g[i] > viol {
+					worst, viol = i, g[i]
+				}
+			}
+			if worst < 0 {
+				break
+			}
+			fixed[worst] = false
+			continue
+		}
+		// Ratio test: the longest step along p that stays in the box.
+		t, block := 1.0, -1
+		if unboundedDir {
+			t = math.Inf(1)
+		}
+		for _, i := range free {
+			var ti float64
+			switch {
+			case p[i] > 0:
+				ti = (q.k - v[i]) / p[i]
+			case p[i] < 0:
+				ti = (-q.k - v[i]) / p[i]
+			default:
+				continue
+			}
+			if ti < t {
+				t, block = ti, i
+			}
+		}
+		if math.IsInf(t, 1) {
+			break // a zero direction: nothing left to improve
+		}
+		for _, i := range free {
+			if p[i] != 0 {
+				v[i] = q.clip(v[i] + t*p[i])
+			}
+		}
+		if block >= 0 {
+			if p[block] > 0 {
+				v[block] = q.k
+			} else {
+				v[block] = -q.k
+			}
+			fixed[block] = true
+		}
+		f = q.grad(g, v)
+	}
+	f = q.grad(g, v)
+	gap := q.gap(g, v)
+	return Solution{
+		Value:     f,
+		V:         v,
+		Method:    BoxConvex,
+		Certified: gap <= gapTol*(1+math.Abs(f)+q.k*floats.Norm(q.c, 1)),
+		Gap:       gap,
+	}
+}
+
+// subspaceStep sets p to the Newton step to the minimum of f over the free
+// coordinates with the others held (p is zero off the free set): the
+// solution of M_FF p_F = −g_F/2. When M_FF is singular and g_F has a
+// component along its null space, p is instead that descent direction of zero
+// curvature, and subspaceStep reports true: the step must be cut by the box.
+func (q *quad) subspaceStep(p, g []float64, free []int) (unboundedDir bool) {
+	for i := range p {
+		p[i] = 0
+	}
+	nf := len(free)
+	if nf == 0 {
+		return false
+	}
+	mf := mat.NewSymDense(nf, nil)
+	gf := make([]float64, nf)
+	for a, i := range free {
+		for b := a; b < nf; b++ {
+			mf.SetSym(a, b, q.m[i*q.n+free[b]])
+		}
+		gf[a] = g[i]
+	}
+	// p_F minimises p_FᵀM_FF p_F + g_Fᵀp_F: the same problem with c = g_F.
+	if pf, ok := choleskySolve(mf, gf); ok {
+		for a, i := range free {
+			p[i] = pf[a]
+		}
+		return false
+	}
+	e, err := eigen(mf)
+	if err != nil {
+		// Not reachable for finite input; take a gradient step.
+		for a, i := range free {
+			p[i] = -gf[a]
+		}
+		return true
+	}
+	if pf, ok, _ := e.pinvSolve(gf); ok {
+		for a, i := range free {
+			p[i] = pf[a]
+		}
+		return false
+	}
+	// Descent along the null space: −(component of g_F in it).
+	for j, l := range e.values {
+		if math.Abs(l) > e.tol {
+			continue
+		}
+		w := 0.0
+		for a := range nf {
+			w += e.vectors.At(a, j) * gf[a]
+		}
+		for a, i := range free {
+			p[i] -= w * e.vectors.At(a, j)
+		}
+	}
+	return true
+}
