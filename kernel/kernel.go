@@ -1,0 +1,217 @@
+// Copyright ©2026 The pearson Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package kernel
+
+import (
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/mat"
+)
+
+// Gaussian is the Gaussian kernel of width Sigma,
+//
+//	φ(x, c) = exp(−‖x − c‖² / (2σ²)).
+type Gaussian struct {
+	Sigma float64
+}
+
+// At returns φ(x, c). It panics if x and c differ in length.
+func (g Gaussian) At(x, c []float64) float64 {
+	if len(x) != len(c) {
+		panic("kernel: points of different dimensions")
+	}
+	d := 0.0
+	for i, v := range x {
+		t := v - c[i]
+		d += t * t
+	}
+	return math.Exp(-d / (2 * g.Sigma * g.Sigma))
+}
+
+// gemmDim is the dimension from which squared distances are computed through
+// matrix multiplication, ‖x‖² + ‖c‖² − 2xᵀc, rather than directly.
+const gemmDim = 12
+
+// SqDistTo sets dst[i, j] = ‖xᵢ − cⱼ‖², the squared distance between row i of
+// x and row j of c. dst must be r×k, where x is r×dim and c is k×dim, or
+// empty, in which case it is resized.
+func SqDistTo(dst *mat.Dense, x, c *mat.Dense) {
+	r, dim := x.Dims()
+	k, cdim := c.Dims()
+	if dim != cdim {
+		panic(fmt.Sprintf("kernel: points of dimension %d and centres of dimension %d", dim, cdim))
+	}
+	if dst.IsEmpty() {
+		dst.ReuseAs(r, k)
+	}
+	if dr, dc := dst.Dims(); dr != r || dc != k {
+		panic(fmt.Sprintf("kernel: destination is %d×%d, want %d×%d", dr, dc, r, k))
+	}
+	xr, cr, dd := x.RawMatrix(), c.RawMatrix(), dst.RawMatrix()
+	switch {
+	case dim == 1:
+		cs := make([]float64, k)
+		for j := range k {
+			cs[j] = cr.Data[j*cr.Stride]
+		}
+		for i := range r {
+			xi := xr.Data[i*xr.Stride]
+			row := dd.Data[i*dd.Stride : i*dd.Stride+k]
+			for j, cj := range cs {
+				t := xi - cj
+				row[j] = t * t
+			}
+		}
+	case dim < gemmDim:
+		for i := range r {
+			xi := xr.Data[i*xr.Stride : i*xr.Stride+dim]
+			row := dd.Data[i*dd.Stride : i*dd.Stride+k]
+			for j := range row {
+				cj := cr.Data[j*cr.Stride : j*cr.Stride+dim]
+				s := 0.0
+				for t, v := range xi {
+					u := v - cj[t]
+					s += u * u
+				}
+				row[j] = s
+			}
+		}
+	default:
+		// ‖x − c‖² = ‖x‖² + ‖c‖² − 2xᵀc, with the cross term by Gemm; rounding
+		// can make it slightly negative for nearby points: clamp at zero.
+		blas64.Gemm(blas.NoTrans, blas.Trans, -2, xr, cr, 0, dd)
+		cn := make([]float64, k)
+		for j := range k {
+			cj := cr.Data[j*cr.Stride : j*cr.Stride+dim]
+			cn[j] = sqNorm(cj)
+		}
+		for i := range r {
+			xn := sqNorm(xr.Data[i*xr.Stride : i*xr.Stride+dim])
+			row := dd.Data[i*dd.Stride : i*dd.Stride+k]
+			for j := range row {
+				row[j] = math.Max(0, row[j]+xn+cn[j])
+			}
+		}
+	}
+}
+
+func sqNorm(v []float64) float64 {
+	s := 0.0
+	for _, x := range v {
+		s += x * x
+	}
+	return s
+}
+
+// FromSqDistTo sets dst[i, j] = exp(−d[i, j] / (2σ²)): the kernel matrix from
+// the squared distances d. dst may be d itself, or empty, in which case it is
+// resized.
+func (g Gaussian) FromSqDistTo(dst, d *mat.Dense) {
+	r, k := d.Dims()
+	if dst.IsEmpty() {
+		dst.ReuseAs(r, k)
+	}
+	if dr, dc := dst.Dims(); dr != r || dc != k {
+		panic(fmt.Sprintf("kernel: destination is %d×%d, want %d×%d", dr, dc, r, k))
+	}
+	gamma := -1 / (2 * g.Sigma * g.Sigma)
+	src, dd := d.RawMatrix(), dst.RawMatrix()
+	for i := range r {
+		in := src.Data[i*src.Stride : i*src.Stride+k]
+		out := dd.Data[i*dd.Stride : i*dd.Stride+k]
+		for j, v := range in {
+			out[j] = math.Exp(gamma * v)
+		}
+	}
+}
+
+// MatrixTo sets dst[i, j] = φ(xᵢ, cⱼ): the kernel matrix of the rows of x
+// (points) against the rows of c (centres). dst must be r×k or empty.
+func (g Gaussian) MatrixTo(dst *mat.Dense, x, c *mat.Dense) {
+	SqDistTo(dst, x, c)
+	g.FromSqDistTo(dst, dst)
+}
+
+// BlockRows is the number of points whose kernel values Moments holds at
+// once.
+const BlockRows = 512
+
+// Moments adds to sum and gram the first and second moments of the kernel
+// features φ(x) = (φ(x, c₁), …, φ(x, c_k)) over the points xᵢ given by rows of
+// x (every row when rows is nil):
+//
+//	sum  += Σᵢ φ(xᵢ),    gram += Σᵢ φ(xᵢ) φ(xᵢ)ᵀ.
+//
+// Either may be nil. It works through the points in blocks of BlockRows, so it
+// never holds more than BlockRows×k kernel values, whatever the number of
+// points: O(k² + BlockRows·k) memory and O(r·k·(dim + k)) time for r points.
+func (g Gaussian) Moments(sum []float64, gram *mat.SymDense, x mat.Matrix, rows []int, c *mat.Dense) {
+	n, dim := x.Dims()
+	k, _ := c.Dims()
+	if rows != nil {
+		n = len(rows)
+	}
+	if sum != nil && len(sum) != k {
+		panic("kernel: sum has the wrong length")
+	}
+	if gram != nil && gram.SymmetricDim() != k {
+		panic("kernel: gram has the wrong size")
+	}
+	block := mat.NewDense(min(BlockRows, max(n, 1)), dim, nil)
+	phi := mat.NewDense(min(BlockRows, max(n, 1)), k, nil)
+	idx := make([]int, 0, BlockRows)
+	for start := 0; start < n; start += BlockRows {
+		b := min(BlockRows, n-start)
+		idx = idx[:0]
+		for i := range b {
+			if rows != nil {
+				idx = append(idx, rows[start+i])
+			} else {
+				idx = append(idx, start+i)
+			}
+		}
+		xb := block.Slice(0, b, 0, dim).(*mat.Dense)
+		Gather(xb, x, idx)
+		pb := phi.Slice(0, b, 0, k).(*mat.Dense)
+		g.MatrixTo(pb, xb, c)
+		raw := pb.RawMatrix()
+		if sum != nil {
+			for i := range b {
+				row := raw.Data[i*raw.Stride : i*raw.Stride+k]
+				for j, v := range row {
+					sum[j] += v
+				}
+			}
+		}
+		if gram != nil {
+			gram.SymRankK(gram, 1, pb.T())
+		}
+	}
+}
+
+// Gather copies the given rows of x into the rows of dst, in order:
+// dst[i, :] = x[rows[i], :]. dst must be len(rows)×c where x is r×c.
+func Gather(dst *mat.Dense, x mat.Matrix, rows []int) {
+	_, c := x.Dims()
+	if dr, dc := dst.Dims(); dr != len(rows) || dc != c {
+		panic(fmt.Sprintf("kernel: destination is %d×%d, want %d×%d", dr, dc, len(rows), c))
+	}
+	raw := dst.RawMatrix()
+	if xd, ok := x.(*mat.Dense); ok {
+		xr := xd.RawMatrix()
+		for i, r := range rows {
+			copy(raw.Data[i*raw.Stride:i*raw.Stride+c], xr.Data[r*xr.Stride:r*xr.Stride+c])
+		}
+		return
+	}
+	for i, r := range rows {
+		for j := range c {
+			raw.Data[i*raw.Stride+j] = x.At(r, j)
+		}
+	}
+}

@@ -1,0 +1,256 @@
+// Copyright ©2026 The pearson Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package kernel
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+func randomPoints(n, dim int, rnd *rand.Rand) *mat.Dense {
+	x := mat.NewDense(n, dim, nil)
+	for i := range n {
+		for j := range dim {
+			x.Set(i, j, rnd.NormFloat64())
+		}
+	}
+	return x
+}
+
+func TestAt(t *testing.T) {
+	g := Gaussian{Sigma: 2}
+	// ‖(1,2) − (4,6)‖² = 25: φ = exp(−25/8).
+	if got, want := g.At([]float64{1, 2}, []float64{4, 6}), math.Exp(-25.0/8); math.Abs(got-want) > 1e-15 {
+		t.Errorf("At = %v, want %v", got, want)
+	}
+	if got := g.At([]float64{3}, []float64{3}); got != 1 {
+		t.Errorf("φ(x, x) = %v, want 1", got)
+	}
+}
+
+func TestSqDistAndMatrix(t *testing.T) {
+	// Every code path (dimension 1, direct loops, matrix product) against
+	// the definition.
+	rnd := rand.New(rand.NewPCG(1, 1))
+	for _, dim := range []int{1, 2, 5, gemmDim, 40} {
+		x := randomPoints(37, dim, rnd)
+		c := randomPoints(11, dim, rnd)
+		c.SetRow(3, x.RawRowView(5)) // a centre equal to a point: distance 0
+		var d, k mat.Dense
+		SqDistTo(&d, x, c)
+		g := Gaussian{Sigma: 0.7}
+		g.MatrixTo(&k, x, c)
+		for i := range 37 {
+			for j := range 11 {
+				want := 0.0
+				for t := range dim {
+					u := x.At(i, t) - c.At(j, t)
+					want += u * u
+				}
+				if got := d.At(i, j); got < 0 || math.Abs(got-want) > 1e-12*(1+want) {
+					t.Fatalf("dim %d: d[%d,%d] = %v, want %v", dim, i, j, got, want)
+				}
+				if got, want := k.At(i, j), g.At(x.RawRowView(i), c.RawRowView(j)); math.Abs(got-want) > 1e-13 {
+					t.Fatalf("dim %d: φ[%d,%d] = %v, want %v", dim, i, j, got, want)
+				}
+			}
+		}
+		if d.At(5, 3) != 0 && dim < gemmDim {
+			t.Errorf("dim %d: distance of a point to itself %v", dim, d.At(5, 3))
+		}
+	}
+}
+
+func TestMoments(t *testing.T) {
+	// Block-by-block moments equal the direct sums, for all rows and for a
+	// subset with repeats, across several blocks.
+	rnd := rand.New(rand.NewPCG(2, 2))
+	x := randomPoints(3*BlockRows+17, 3, rnd)
+	c := randomPoints(9, 3, rnd)
+	g := Gaussian{Sigma: 1.3}
+	rows := []int{0, 5, 5, 1000, 3*BlockRows + 16}
+	for _, rs := range [][]int{nil, rows} {
+		sum := make([]float64, 9)
+		gram := mat.NewSymDense(9, nil)
+		g.Moments(sum, gram, x, rs, c)
+		wantSum := make([]float64, 9)
+		wantGram := make([]float64, 81)
+		use := rs
+		if use == nil {
+			use = make([]int, x.RawMatrix().Rows)
+			for i := range use {
+				use[i] = i
+			}
+		}
+		for _, r := range use {
+			for a := range 9 {
+				pa := g.At(x.RawRowView(r), c.RawRowView(a))
+				wantSum[a] += pa
+				for b := range 9 {
+					wantGram[9*a+b] += pa * g.At(x.RawRowView(r), c.RawRowView(b))
+				}
+			}
+		}
+		for a := range 9 {
+			if math.Abs(sum[a]-wantSum[a]) > 1e-10*(1+wantSum[a]) {
+				t.Errorf("rows %v: sum[%d] = %v, want %v", rs != nil, a, sum[a], wantSum[a])
+			}
+			for b := range 9 {
+				if w := wantGram[9*a+b]; math.Abs(gram.At(a, b)-w) > 1e-10*(1+w) {
+					t.Errorf("rows %v: gram[%d,%d] = %v, want %v", rs != nil, a, b, gram.At(a, b), w)
+				}
+			}
+		}
+	}
+}
+
+func TestGatherGenericMatrix(t *testing.T) {
+	x := mat.NewDense(2, 3, []float64{1, 2, 3, 4, 5, 6})
+	dst := mat.NewDense(3, 2, nil)
+	Gather(dst, x.T(), []int{2, 0, 2}) // rows of xᵀ: (3,6), (1,4), (3,6)
+	if want := []float64{3, 6, 1, 4, 3, 6}; !slices.Equal(dst.RawMatrix().Data, want) {
+		t.Errorf("Gather = %v, want %v", dst.RawMatrix().Data, want)
+	}
+}
+
+// directMedianSigma is the median heuristic by sorting every pair.
+func directMedianSigma(x *mat.Dense) float64 {
+	n, _ := x.Dims()
+	var d []float64
+	for i := range n {
+		for j := i + 1; j < n; j++ {
+			s := 0.0
+			for t := range x.RawMatrix().Cols {
+				u := x.At(i, t) - x.At(j, t)
+				s += u * u
+			}
+			d = append(d, s)
+		}
+	}
+	slices.Sort(d)
+	return math.Sqrt(d[(len(d)-1)/2] / 2)
+}
+
+func TestMedianHeuristic(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(3, 3))
+	// Small sets: every point is used, so the result equals the direct
+	// median, whatever the scale of the data.
+	for _, n := range []int{2, 3, 10, 101} {
+		x := randomPoints(n, 2, rnd)
+		want := directMedianSigma(x)
+		for _, scale := range []float64{1, 1e-150, 1e150} {
+			xs := mat.DenseCopyOf(x)
+			xs.Scale(scale, xs)
+			got, err := MedianHeuristic(xs, 0, rnd)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if math.Abs(got/scale-want) > 1e-12*want {
+				t.Errorf("n=%d scale %g: σ = %v, want %v", n, scale, got, want*scale)
+			}
+		}
+	}
+	// A large 1-D standard normal sample: a − b ~ N(0, 2), so the median of
+	// (a − b)² is 2·0.45494 (the median of χ²₁) and σ = √0.45494 = 0.67449.
+	// With 1000 points the sample median of ~5·10⁵ dependent pairs is within
+	// about 3% (its standard error is about 1%).
+	x := randomPoints(200000, 1, rnd)
+	got, err := MedianHeuristic(x, 1000, rnd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(got-0.67449) > 0.03*0.67449 {
+		t.Errorf("N(0,1): σ = %v, want 0.674 ± 3%%", got)
+	}
+}
+
+func TestMedianHeuristicTiesAndConstants(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(4, 4))
+	// Nine zeros and one 2: 36 of 45 pairs tie; the pairs that differ are
+	// all 4 apart in square: σ = √2.
+	x := mat.NewDense(10, 1, []float64{0, 0, 0, 0, 0, 0, 0, 0, 0, 2})
+	if got, err := MedianHeuristic(x, 0, rnd); err != nil || math.Abs(got-math.Sqrt2) > 1e-15 {
+		t.Errorf("ties: σ = %v, %v; want √2", got, err)
+	}
+	for _, v := range []float64{0, 7.5} {
+		c := mat.NewDense(5, 2, nil)
+		for i := range 5 {
+			c.SetRow(i, []float64{v, -v})
+		}
+		if _, err := MedianHeuristic(c, 0, rnd); !errors.Is(err, ErrConstant) {
+			t.Errorf("constant %v: err = %v, want ErrConstant", v, err)
+		}
+	}
+	if _, err := MedianHeuristic(mat.NewDense(1, 1, []float64{1}), 0, rnd); err == nil {
+		t.Error("one point: no error")
+	}
+	if _, err := MedianHeuristic(mat.NewDense(2, 1, []float64{1, math.NaN()}), 0, rnd); err == nil {
+		t.Error("NaN: no error")
+	}
+}
+
+func TestLowerMedian(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(5, 5))
+	for n := 1; n < 60; n++ {
+		v := make([]float64, n)
+		for i := range v {
+			v[i] = float64(rnd.IntN(10)) // many ties
+		}
+		s := slices.Clone(v)
+		slices.Sort(s)
+		if got := lowerMedian(v); got != s[(n-1)/2] {
+			t.Fatalf("n=%d: %v, want %v", n, got, s[(n-1)/2])
+		}
+	}
+}
+
+var sink float64
+
+func BenchmarkMatrix(b *testing.B) {
+	rnd := rand.New(rand.NewPCG(1, 1))
+	for _, dim := range []int{1, 5, 50} {
+		x := randomPoints(2000, dim, rnd)
+		c := randomPoints(100, dim, rnd)
+		dst := mat.NewDense(2000, 100, nil)
+		b.Run(fmt.Sprintf("m=2000/k=100/dim=%d", dim), func(b *testing.B) {
+			g := Gaussian{Sigma: 1}
+			for b.Loop() {
+				g.MatrixTo(dst, x, c)
+			}
+			sink = dst.At(0, 0)
+		})
+	}
+}
+
+func BenchmarkMoments(b *testing.B) {
+	rnd := rand.New(rand.NewPCG(1, 1))
+	x := randomPoints(4000, 1, rnd)
+	c := randomPoints(100, 1, rnd)
+	sum := make([]float64, 100)
+	gram := mat.NewSymDense(100, nil)
+	b.Run("m=4000/k=100/dim=1", func(b *testing.B) {
+		for b.Loop() {
+			Gaussian{Sigma: 1}.Moments(sum, gram, x, nil, c)
+		}
+	})
+}
+
+func BenchmarkMedianHeuristic(b *testing.B) {
+	rnd := rand.New(rand.NewPCG(1, 1))
+	x := randomPoints(1_000_000, 1, rnd)
+	for b.Loop() {
+		s, err := MedianHeuristic(x, 1000, rnd)
+		if err != nil {
+			b.Fatal(err)
+		}
+		sink = s
+	}
+}
