@@ -1,0 +1,143 @@
+// Copyright ©2026 The pearson Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package crossval
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"github.com/sublinear/pearson/internal/parallel"
+)
+
+// ErrFolds means the number of folds is less than 2 or more than the
+// number of items.
+var ErrFolds = errors.New("bad number of folds")
+
+// ErrNoScore means no point of the grid has a finite score.
+var ErrNoScore = errors.New("no finite score on the grid")
+
+// Folds assigns n items to k folds at random: fold[i] ∈ [0, k) is the fold
+// of item i. The folds' sizes differ by at most one. The error wraps ErrFolds
+// unless 2 ≤ k ≤ n.
+func Folds(n, k int, rnd *rand.Rand) ([]int, error) {
+	if k < 2 || k > n {
+		return nil, fmt.Errorf("crossval: %w: %d folds of %d items (need 2 ≤ folds ≤ items)", ErrFolds, k, n)
+	}
+	fold := make([]int, n)
+	for i := range fold {
+		fold[i] = i % k
+	}
+	rnd.Shuffle(n, func(i, j int) { fold[i], fold[j] = fold[j], fold[i] })
+	return fold, nil
+}
+
+// Table is the result of a grid search over two axes, such as kernel widths
+// (rows) and regularisations (columns).
+type Table struct {
+	// Rows and Cols are the values along the two axes.
+	Rows, Cols []float64
+	// Scores[i][j] is the held-out score at (Rows[i], Cols[j]); lower is
+	// better. Points whose score was not finite hold +Inf.
+	Scores [][]float64
+	// BestRow and BestCol index the point of least score; ties go to the
+	// first in row-major order.
+	BestRow, BestCol int
+}
+
+// Edges says on which edges of the grid the best point lies. An axis with a
+// single value has no edges.
+type Edges struct {
+	RowLow, RowHigh, ColLow, ColHigh bool
+}
+
+// Any reports whether the best point lies on any edge.
+func (e Edges) Any() bool { return e.RowLow || e.RowHigh || e.ColLow || e.ColHigh }
+
+// Edges reports on which edges of the grid the best point lies: a sign that
+// the optimum may lie outside the grid.
+func (t *Table) Edges() Edges {
+	nr, nc := len(t.Rows), len(t.Cols)
+	return Edges{
+		RowLow:  nr > 1 && t.BestRow == 0,
+		RowHigh: nr > 1 && t.BestRow == nr-1,
+		ColLow:  nc > 1 && t.BestCol == 0,
+		ColHigh: nc > 1 && t.BestCol == nc-1,
+	}
+}
+
+// Best returns the values of the best point.
+func (t *Table) Best() (row, col float64) { return t.Rows[t.BestRow], t.Cols[t.BestCol] }
+
+// RowScore returns the held-out scores of row i of the grid at every column,
+// so that work shared by a row (a kernel matrix for one width, say) is done
+// once. It must be safe to call concurrently for different rows.
+type RowScore func(ctx context.Context, i int) ([]float64, error)
+
+// Search evaluates score on every row of the grid rows × cols, on at most
+// workers goroutines at once (zero means GOMAXPROCS), and returns the whole
+// table with its best point. The table does not depend on the number of
+// workers. Scores that are NaN or infinite count as +Inf; if no score is
+// finite the error wraps ErrNoScore. The first error of score, in row order,
+// is returned, as is ctx's error when it is cancelled.
+func Search(ctx context.Context, rows, cols []float64, score RowScore, workers int) (*Table, error) {
+	if len(rows) == 0 || len(cols) == 0 {
+		return nil, fmt.Errorf("crossval: empty grid (%d×%d)", len(rows), len(cols))
+	}
+	t := &Table{Rows: rows, Cols: cols, Scores: make([][]float64, len(rows))}
+	errs := make([]error, len(rows))
+	parallel.For(len(rows), parallel.Workers(workers), func(i int) {
+		if err := ctx.Err(); err != nil {
+			errs[i] = err
+			return
+		}
+		s, err := score(ctx, i)
+		switch {
+		case err != nil:
+			errs[i] = err
+		case len(s) != len(cols):
+			errs[i] = fmt.Errorf("crossval: row %d has %d scores for %d columns", i, len(s), len(cols))
+		default:
+			t.Scores[i] = s
+		}
+	})
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	best := math.Inf(1)
+	for i, row := range t.Scores {
+		for j, s := range row {
+			if math.IsNaN(s) || math.IsInf(s, 0) {
+				row[j] = math.Inf(1)
+				continue
+			}
+			if s < best {
+				best, t.BestRow, t.BestCol = s, i, j
+			}
+		}
+	}
+	if math.IsInf(best, 1) {
+		return nil, fmt.Errorf("crossval: %w (%d×%d points)", ErrNoScore, len(rows), len(cols))
+	}
+	return t, nil
+}
+
+// LogGrid returns n values spaced evenly in logarithm from lo to hi, both
+// included (lo alone when n is 1).
+func LogGrid(lo, hi float64, n int) []float64 {
+	g := make([]float64, n)
+	for i := range g {
+		if n == 1 {
+			g[i] = lo
+			continue
+		}
+		g[i] = lo * math.Pow(hi/lo, float64(i)/float64(n-1))
+	}
+	return g
+}
