@@ -142,48 +142,32 @@ func (g Gaussian) MatrixTo(dst *mat.Dense, x, c *mat.Dense) {
 const BlockRows = 512
 
 // Moments adds to sum and gram the first and second moments of the kernel
-// features φ(x) = (φ(x, c₁), …, φ(x, c_k)) over the points xᵢ given by rows of
-// x (every row when rows is nil):
+// features φ(x) = (φ(x, c₁), …, φ(x, c_k)) over the points xᵢ, the rows of x:
 //
 //	sum  += Σᵢ φ(xᵢ),    gram += Σᵢ φ(xᵢ) φ(xᵢ)ᵀ.
 //
-// Either may be nil. It works through the points in blocks of BlockRows, so it
-// never holds more than BlockRows×k kernel values, whatever the number of
-// points: O(k² + BlockRows·k) memory and O(r·k·(dim + k)) time for r points.
-func (g Gaussian) Moments(sum []float64, gram *mat.SymDense, x mat.Matrix, rows []int, c *mat.Dense) {
+// Either may be nil. It works through the points in blocks of BlockRows, so
+// besides x it holds at most BlockRows×k kernel values: O(k² + BlockRows·k)
+// memory and O(r·k·(dim + k)) time for r points. Callers with more points
+// than they wish to copy at once call it block by block.
+func (g Gaussian) Moments(sum []float64, gram *mat.SymDense, x, c *mat.Dense) {
 	n, dim := x.Dims()
 	k, _ := c.Dims()
-	if rows != nil {
-		n = len(rows)
-	}
 	if sum != nil && len(sum) != k {
 		panic("kernel: sum has the wrong length")
 	}
 	if gram != nil && gram.SymmetricDim() != k {
 		panic("kernel: gram has the wrong size")
 	}
-	block := mat.NewDense(min(BlockRows, max(n, 1)), dim, nil)
 	phi := mat.NewDense(min(BlockRows, max(n, 1)), k, nil)
-	idx := make([]int, 0, BlockRows)
 	for start := 0; start < n; start += BlockRows {
 		b := min(BlockRows, n-start)
-		idx = idx[:0]
-		for i := range b {
-			if rows != nil {
-				idx = append(idx, rows[start+i])
-			} else {
-				idx = append(idx, start+i)
-			}
-		}
-		xb := block.Slice(0, b, 0, dim).(*mat.Dense)
-		Gather(xb, x, idx)
 		pb := phi.Slice(0, b, 0, k).(*mat.Dense)
-		g.MatrixTo(pb, xb, c)
-		raw := pb.RawMatrix()
+		g.MatrixTo(pb, x.Slice(start, start+b, 0, dim).(*mat.Dense), c)
 		if sum != nil {
+			raw := pb.RawMatrix()
 			for i := range b {
-				row := raw.Data[i*raw.Stride : i*raw.Stride+k]
-				for j, v := range row {
+				for j, v := range raw.Data[i*raw.Stride : i*raw.Stride+k] {
 					sum[j] += v
 				}
 			}
