@@ -184,7 +184,7 @@ func Estimate(p Problem, s *Settings) (*Result, error) {
 	scale := (float64(n) / float64(k)) * (float64(n) / float64(k))
 	parallel.For(r, parallel.Workers(s.Workers), func(i int) {
 		dr := rand.New(rand.NewPCG(seeds[i][0], seeds[i][1]))
-		idx := sampleIndices(n, k, !s.WithoutReplacement, dr)
+		idx := Sample(n, k, !s.WithoutReplacement, dr)
 		sol, err := solveRestricted(p, idx, s.Box, s.restarts(), dr)
 		if err != nil {
 			errs[i] = fmt.Errorf("qmin: draw %d: %w", i+1, err)
@@ -246,7 +246,9 @@ func solveRestricted(p Problem, idx []int, box float64, restarts int, rnd *rand.
 	a := mat.NewSymDense(k, nil)
 	d := make([]float64, k)
 	b := make([]float64, k)
-	restrict(p, a, d, b, idx, rnd)
+	if err := restrict(p, a, d, b, idx, rnd); err != nil {
+		return Solution{}, err
+	}
 	fk := float64(k)
 	for i := range k {
 		for j := i; j < k; j++ {
@@ -266,10 +268,15 @@ func solveRestricted(p Problem, idx []int, box float64, restarts int, rnd *rand.
 	return minimize(a, b, box, restarts, rnd)
 }
 
-// sampleIndices returns k indices from [0, n), independent and uniform when
-// replace is true, otherwise distinct and uniform (Floyd's algorithm, in the
-// order drawn), in O(k) time and space whatever n is.
-func sampleIndices(n, k int, replace bool, rnd *rand.Rand) []int {
+// Sample returns k indices from [0, n): independent and uniform when replace
+// is true, as Algorithm 1 draws them; otherwise distinct, a uniformly random
+// k-subset (Floyd's algorithm; the order is not uniformly random). It takes
+// O(k) time and space, whatever n is. It panics unless 0 ≤ k, and k ≤ n
+// without replacement (or 1 ≤ n with it).
+func Sample(n, k int, replace bool, rnd *rand.Rand) []int {
+	if k < 0 || (!replace && k > n) || (replace && k > 0 && n < 1) {
+		panic(fmt.Sprintf("qmin: cannot sample %d indices from %d (replace %v)", k, n, replace))
+	}
 	idx := make([]int, 0, k)
 	if replace {
 		for range k {

@@ -193,7 +193,7 @@ func TestSampleIndicesUniform(t *testing.T) {
 	for _, replace := range []bool{true, false} {
 		counts := make([]int, n)
 		for range draws {
-			for _, i := range sampleIndices(n, k, replace, rnd) {
+			for _, i := range Sample(n, k, replace, rnd) {
 				counts[i]++
 			}
 		}

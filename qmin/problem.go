@@ -38,9 +38,11 @@ type Restricter interface {
 	// symmetric part of A|S into a (len(idx)×len(idx)), d|S into d and b|S
 	// into b. Indices may repeat. rnd is the random generator of the current
 	// draw, for problems whose entries are themselves estimated by sampling;
-	// deterministic problems ignore it. Restrict must be safe for concurrent
-	// use with distinct destinations.
-	Restrict(a *mat.SymDense, d, b []float64, idx []int, rnd *rand.Rand)
+	// deterministic problems ignore it. An error (bad data found while
+	// filling the block, say) ends the estimate; Estimate and Exact return it
+	// wrapped. Restrict must be safe for concurrent use with distinct
+	// destinations.
+	Restrict(a *mat.SymDense, d, b []float64, idx []int, rnd *rand.Rand) error
 }
 
 // Dense is a Problem held in memory.
@@ -79,8 +81,9 @@ func (p *Dense) DAt(i int) float64 { return p.d[i] }
 func (p *Dense) BAt(i int) float64 { return p.b[i] }
 
 // Restrict writes the restriction to idx; rnd is not used.
-func (p *Dense) Restrict(a *mat.SymDense, d, b []float64, idx []int, _ *rand.Rand) {
+func (p *Dense) Restrict(a *mat.SymDense, d, b []float64, idx []int, _ *rand.Rand) error {
 	restrictEntries(p, a, d, b, idx)
+	return nil
 }
 
 // Funcs is a Problem whose entries are computed by functions, so that a
@@ -121,10 +124,10 @@ func restrictEntries(p Problem, a *mat.SymDense, d, b []float64, idx []int) {
 }
 
 // restrict fills the restriction of p to idx, by Restrict when p has it.
-func restrict(p Problem, a *mat.SymDense, d, b []float64, idx []int, rnd *rand.Rand) {
+func restrict(p Problem, a *mat.SymDense, d, b []float64, idx []int, rnd *rand.Rand) error {
 	if r, ok := p.(Restricter); ok {
-		r.Restrict(a, d, b, idx, rnd)
-		return
+		return r.Restrict(a, d, b, idx, rnd)
 	}
 	restrictEntries(p, a, d, b, idx)
+	return nil
 }
