@@ -1,0 +1,160 @@
+// Copyright ©2026 The pearson Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+)
+
+// version is the program's version; release builds set it with
+// -ldflags "-X main.version=…".
+var version = "0.1.0-dev"
+
+// stdin is what the file name "-" reads; tests replace it.
+var stdin io.Reader = os.Stdin
+
+// Exit codes.
+const (
+	exitOK    = 0 // success; a test's verdict is in its output
+	exitData  = 1 // a data or runtime error
+	exitUsage = 2 // a usage error: unknown flag, missing argument, bad flag value
+)
+
+// defaultSeed is the seed of every command's randomness unless --seed is
+// given, so that two runs print the same bytes.
+const defaultSeed = 1
+
+// Run runs pearson with the command line args (args[0] is the program's
+// name), writing data to stdout and diagnostics to stderr, and returns the
+// exit code: 0 on success, 1 for a data or runtime error, 2 for a usage error.
+func Run(args []string, stdout, stderr io.Writer) int {
+	app := newApp(stdout, stderr)
+	return exitCode(app.Run(args), stderr)
+}
+
+func newApp(stdout, stderr io.Writer) *cli.App {
+	app := &cli.App{
+		Name:    "pearson",
+		Usage:   "relative Pearson divergence and squared-loss mutual information in constant time",
+		Version: version,
+		Description: "pearson estimates the α-relative Pearson divergence between two samples and the\n" +
+			"squared-loss mutual information between variables by Algorithm 1 of Hayashi & Yoshida,\n" +
+			"\"Minimizing Quadratic Functions in Constant Time\" (NIPS 2016): the cost does not grow\n" +
+			"with the number of rows. Data go to standard output, diagnostics to standard error.\n" +
+			"Exit codes: 0 success, 1 a data or runtime error, 2 a usage error.",
+		Writer:          stdout,
+		ErrWriter:       stderr,
+		HideHelpCommand: true,
+		Commands: []*cli.Command{
+			qminCommand(),
+		},
+		// Exit codes are decided by Run, never by os.Exit inside the library.
+		ExitErrHandler: func(*cli.Context, error) {},
+		OnUsageError:   onUsageError,
+		Action: func(c *cli.Context) error {
+			if c.Args().Present() {
+				return usagef(c, "unknown command %q", c.Args().First())
+			}
+			return cli.ShowAppHelp(c)
+		},
+	}
+	for _, cmd := range app.Commands {
+		cmd.OnUsageError = onUsageError
+	}
+	return app
+}
+
+// usageError is a mistake in the command line. Run prints it with the
+// command's usage line and exits with code 2.
+type usageError struct {
+	msg   string
+	usage string // the usage line of the command, and how to get help
+}
+
+func (e *usageError) Error() string { return e.msg }
+
+// usagef returns a usage error of the command running in c.
+func usagef(c *cli.Context, format string, args ...any) error {
+	return &usageError{msg: fmt.Sprintf(format, args...), usage: usageLine(c)}
+}
+
+func usageLine(c *cli.Context) string {
+	if c.Command != nil && c.Command.Name != "" && c.Command.Name != c.App.Name {
+		return fmt.Sprintf("usage: %s\nRun 'pearson %s --help' for more.", c.Command.UsageText, c.Command.Name)
+	}
+	return "usage: pearson [--help] [--version] <command> [options]\nRun 'pearson --help' for the commands."
+}
+
+func onUsageError(c *cli.Context, err error, _ bool) error {
+	return &usageError{msg: err.Error(), usage: usageLine(c)}
+}
+
+// exitCode prints err, if any, on stderr and returns the exit code it
+// deserves.
+func exitCode(err error, stderr io.Writer) int {
+	if err == nil {
+		return exitOK
+	}
+	var ue *usageError
+	if errors.As(err, &ue) {
+		fmt.Fprintf(stderr, "pearson: %s\n%s\n", ue.msg, ue.usage)
+		return exitUsage
+	}
+	fmt.Fprintf(stderr, "pearson: %v\n", err)
+	return exitData
+}
+
+// seedSource returns the source of randomness of a run with the given seed.
+func seedSource(seed uint64) rand.Source { return rand.NewPCG(seed, 0x70656172736f6e) }
+
+// formats are the output formats a command may offer.
+const (
+	formatText = "text"
+	formatJSON = "json"
+	formatCSV  = "csv"
+)
+
+// checkFormat returns a usage error unless the --format flag names one of
+// the allowed formats.
+func checkFormat(c *cli.Context, allowed ...string) (string, error) {
+	f := c.String("format")
+	for _, a := range allowed {
+		if f == a {
+			return f, nil
+		}
+	}
+	return "", usagef(c, "unknown --format %q: use %s", f, strings.Join(allowed, ", "))
+}
+
+// delimiter returns the field delimiter given by --delimiter: one character,
+// or the words "tab" or "\t".
+func delimiter(c *cli.Context) (rune, error) {
+	d := c.String("delimiter")
+	switch d {
+	case "tab", `\t`:
+		return '\t', nil
+	}
+	r := []rune(d)
+	if len(r) != 1 || r[0] == '"' || r[0] == '\n' || r[0] == '\r' {
+		return 0, usagef(c, "--delimiter %q must be a single character other than a quote or line end (or \"tab\")", d)
+	}
+	return r[0], nil
+}
+
+// Flags shared by several commands.
+var (
+	formatFlag = func(allowed ...string) *cli.StringFlag {
+		return &cli.StringFlag{Name: "format", Value: formatText, Usage: "output format: " + strings.Join(allowed, ", ")}
+	}
+	seedFlag  = &cli.Uint64Flag{Name: "seed", Value: defaultSeed, Usage: "seed of the random draws: the same seed prints the same output"}
+	delimFlag = &cli.StringFlag{Name: "delimiter", Value: ",", Usage: "field delimiter of the input files (one character, or \"tab\")"}
+)

@@ -1,0 +1,21 @@
+// Copyright ©2026 The pearson Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+// Command pearson estimates the α-relative Pearson divergence between two
+// samples and the squared-loss mutual information between variables, in time
+// that does not grow with the number of rows, by Algorithm 1 of Hayashi &
+// Yoshida, "Minimizing Quadratic Functions in Constant Time" (NIPS 2016).
+//
+// Usage:
+//
+//	pearson <command> [options]
+//
+// The commands:
+//
+//	qmin    estimate the minimum of a quadratic function given by CSV files
+//
+// Run "pearson <command> --help" for a command's options. Data are written to
+// standard output, diagnostics to standard error. The exit code is 0 on
+// success, 1 for a data or runtime error and 2 for a usage error.
+package main

@@ -1,0 +1,371 @@
+package csvtable
+
+import (
+	"encoding/csv"
+	"errors"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// twelve returns a header and rows so that the last row is on line 12.
+func twelve(last string) string {
+	var b strings.Builder
+	b.WriteString("a,b,x\n")
+	for i := 0; i < 10; i++ {
+		b.WriteString("1,2,3\n")
+	}
+	b.WriteString(last + "\n")
+	return b.String()
+}
+
+func TestReadErrors(t *testing.T) {
+	long := strings.Repeat("z", 100)
+	tests := []struct {
+		name  string
+		in    string
+		opts  Options
+		err   error    // sentinel, nil for a plain error
+		words []string // must all occur in the message
+		not   []string // must not occur in the message
+	}{
+		{name: "empty file", in: "", err: ErrEmpty, words: []string{"d.csv", "empty", "no header"}},
+		{name: "BOM and blank lines only", in: "\ufeff\n\n\r\n", err: ErrEmpty, words: []string{"d.csv", "empty"}},
+		{name: "header only", in: "a,b\n", err: ErrNoRows, words: []string{"d.csv", "line 1", "no"}},
+		{name: "header and blank lines", in: "a,b\n\n   \n\r\n", err: ErrNoRows, words: []string{"line 1"}},
+		{name: "header only, explicit columns", in: "a,b\n", opts: Options{Columns: []string{"b"}}, err: ErrNoRows},
+		{name: "non-numeric line 12", in: twelve("4,5,abc"), err: ErrNotNumber,
+			words: []string{"csvtable: d.csv: line 12, column \"x\" (field 3): cannot parse \"abc\" as a number"}},
+		{name: "non-numeric after blank lines", in: "a,b\n\n1,2\n\n\n3,abc\n", err: ErrNotNumber,
+			words: []string{"line 6", `column "b"`, "(field 2)", `"abc"`}},
+		{name: "non-numeric after multi-line quoted field", in: "a,b,c\n1,2,\"x\ny\"\n3,q,z\n",
+			opts: Options{Columns: []string{"b"}}, err: ErrNotNumber, words: []string{"line 4", `column "b"`, `"q"`}},
+		{name: "non-numeric with delimiter hint", in: "a,b\n1,2\n3,4;5\n", err: ErrNotNumber,
+			words: []string{"line 3", `"4;5"`, "delimiter ';'"}},
+		{name: "NA is not missing", in: "a,b\n1,2\n3,NA\n", opts: Options{DropMissing: true}, err: ErrNotNumber,
+			words: []string{"line 3", `"NA"`}},
+		{name: "hex float", in: "a\n0x1p3\n", opts: Options{Columns: []string{"a"}}, err: ErrNotNumber, words: []string{`"0x1p3"`}},
+		{name: "underscore", in: "a\n1_000\n", opts: Options{Columns: []string{"a"}}, err: ErrNotNumber, words: []string{`"1_000"`}},
+		{name: "empty cell", in: "a,b\n1,2\n3,\n", err: ErrEmptyCell, words: []string{"line 3", `column "b"`, "(field 2)", "empty cell"}},
+		{name: "spaces cell", in: "a,b\n1,2\n3,   \n", err: ErrEmptyCell, words: []string{"line 3", `column "b"`}},
+		{name: "empty quoted cell", in: "a,b\n1,2\n\"\",4\n", err: ErrEmptyCell, words: []string{"line 3", `column "a"`, "(field 1)"}},
+		{name: "NaN", in: "a,b\n1,2\n3,NaN\n", err: ErrNonFinite, words: []string{"line 3", `column "b"`, `"NaN"`, "finite"}},
+		{name: "nan in first row", in: "a,b\n1,nan\n", err: ErrNonFinite, words: []string{"line 2", `column "b"`}},
+		{name: "Inf", in: "a,b\n1,2\nInf,3\n", err: ErrNonFinite, words: []string{"line 3", `column "a"`, `"Inf"`}},
+		{name: "-Infinity", in: "a,b\n1,2\n-Infinity,3\n", err: ErrNonFinite, words: []string{`"-Infinity"`}},
+		{name: "+inf", in: "a,b\n1,2\n+inf,3\n", err: ErrNonFinite, words: []string{`"+inf"`}},
+		{name: "1e400", in: "a,b\n1,2\n3,1e400\n", err: ErrNonFinite, words: []string{"line 3", `column "b"`, `"1e400"`, "too large"}},
+		{name: "-1e400", in: "a,b\n1,2\n3,-1e400\n", err: ErrNonFinite, words: []string{`"-1e400"`}},
+		{name: "ragged short", in: "a,b,c\n1,2,3\n4,5\n", err: ErrRagged, words: []string{"line 3", "expected 3", "found 2"}},
+		{name: "ragged long", in: "a,b,c\n1,2,3\n\n4,5,6,7\n", err: ErrRagged, words: []string{"line 4", "expected 3", "found 4"}},
+		{name: "ragged first row", in: "a,b,c\n1,2\n", err: ErrRagged, words: []string{"line 2", "expected 3", "found 2"}},
+		{name: "unknown column", in: "a,b\n1,2\n", opts: Options{Columns: []string{"a", "z"}}, err: ErrUnknownColumn,
+			words: []string{"line 1", `column "z"`, "unknown column", `"a", "b"`}, not: []string{"delimiter"}},
+		{name: "unknown column, other case", in: "Alpha,b\n1,2\n", opts: Options{Columns: []string{"alpha"}}, err: ErrUnknownColumn,
+			words: []string{`did you mean "Alpha"?`}},
+		{name: "unknown column, semicolon hint", in: "a;b;c\n1;2;3\n", opts: Options{Columns: []string{"a"}}, err: ErrUnknownColumn,
+			words: []string{`the header has a single field "a;b;c": is the delimiter ';'? (use --delimiter ';')`}},
+		{name: "unknown column, tab hint", in: "a\tb\n1\t2\n", opts: Options{Columns: []string{"a"}}, err: ErrUnknownColumn,
+			words: []string{`is the delimiter '\t'?`}},
+		{name: "unknown column, pipe hint", in: "a|b\n1|2\n", opts: Options{Columns: []string{"b"}}, err: ErrUnknownColumn,
+			words: []string{`is the delimiter '|'?`}},
+		{name: "unknown column, comma hint", in: "a,b\n1,2\n", opts: Options{Delimiter: ';', Columns: []string{"b"}}, err: ErrUnknownColumn,
+			words: []string{`is the delimiter ','?`}},
+		{name: "no numeric columns, semicolon hint", in: "a;b\n1;2\n", err: ErrNoNumericColumns,
+			words: []string{"line 2", `is the delimiter ';'?`}},
+		{name: "no numeric columns", in: "a,b\nx,y\n1,2\n", err: ErrNoNumericColumns, words: []string{"line 2", "first data row"}},
+		{name: "only the group is numeric", in: "g,b\n1,y\n", opts: Options{Group: "g"}, err: ErrNoNumericColumns},
+		{name: "duplicate column used", in: "a,a,b\n1,2,3\n", opts: Options{Columns: []string{"a"}}, err: ErrDuplicateColumn,
+			words: []string{"line 1", `column "a"`, "fields 1 and 2"}},
+		{name: "duplicate column by default", in: "a,b,a\n1,2,3\n", err: ErrDuplicateColumn, words: []string{"line 1", `column "a"`}},
+		{name: "duplicate after trimming", in: "a, a\n1,2\n", err: ErrDuplicateColumn, words: []string{`column "a"`}},
+		{name: "duplicate group column", in: "g,g,b\n1,2,3\n", opts: Options{Group: "g"}, err: ErrDuplicateColumn, words: []string{`column "g"`}},
+		{name: "column listed twice", in: "a,b\n1,2\n", opts: Options{Columns: []string{"a", "a"}}, err: ErrDuplicateColumn,
+			words: []string{`column "a"`, "twice"}},
+		{name: "empty name in columns", in: ",b\n1,2\n", opts: Options{Columns: []string{""}}, err: ErrUnknownColumn, words: []string{"empty column name"}},
+		{name: "group not found", in: "a,b\n1,2\n", opts: Options{Group: "g"}, err: ErrUnknownColumn,
+			words: []string{"line 1", `column "g"`, "unknown group column", `"a", "b"`}},
+		{name: "group in columns", in: "a,b\n1,2\n", opts: Options{Group: "a", Columns: []string{"a", "b"}}, err: ErrGroupIsColumn,
+			words: []string{`column "a"`, "group"}},
+		{name: "group value empty", in: "g,x\nA,1\n,2\n", opts: Options{Group: "g"}, err: ErrEmptyCell,
+			words: []string{"line 3", `column "g"`, "(field 1)"}},
+		{name: "all rows dropped", in: "a,b\n1,\n,2\n", opts: Options{Columns: []string{"a", "b"}, DropMissing: true}, err: ErrNoRows,
+			words: []string{"all 2", "dropped"}},
+		{name: "all group values empty", in: "g,x\n,1\n,2\n", opts: Options{Group: "g", DropMissing: true}, err: ErrNoRows, words: []string{"dropped"}},
+		{name: "group with no row left", in: "g,x\nA,1\nB,\nA,2\nB,\n", opts: Options{Group: "g", DropMissing: true}, err: ErrNoRows,
+			words: []string{"line 3", `group "B"`, "dropped"}},
+		{name: "bad cell in a dropped row", in: "a,b\n1,2\n,x\n", opts: Options{Columns: []string{"a", "b"}, DropMissing: true},
+			err: ErrNotNumber, words: []string{"line 3", `column "b"`}},
+		{name: "bad cell in a row the reservoir skips", in: "a\n1\n2\n3\n4\n5\n6\n7\n8\nz\n", opts: Options{Reservoir: 2},
+			err: ErrNotNumber, words: []string{"line 10", `column "a"`, `"z"`}},
+		{name: "long text is truncated", in: "a,b\n1,2\n3," + long + "\n", err: ErrNotNumber,
+			words: []string{`"zzzzzzzzzz`, "...", "100 bytes"}, not: []string{long}},
+		{name: "binary garbage is escaped", in: "a,b\n1,2\n3,\x00\xff\x01z\n", err: ErrNotNumber,
+			words: []string{`"\x00\xff\x01z"`, "line 3"}},
+		{name: "bare quote", in: "a,b\n1,2\n3,4\"x\n", err: csv.ErrBareQuote, words: []string{"line 3", "malformed CSV"}},
+		{name: "unterminated quote", in: "a,b\n1,2\n3,\"4\n5,6\n", err: csv.ErrQuote, words: []string{"malformed CSV", "starts on line 3"}},
+		{name: "stdin name", in: "", opts: Options{}, err: ErrEmpty, words: []string{"<stdin>"}},
+		{name: "invalid delimiter", in: "a\n1\n", opts: Options{Delimiter: '"'}, words: []string{"invalid delimiter"}},
+		{name: "negative reservoir", in: "a\n1\n", opts: Options{Reservoir: -1}, words: []string{"negative reservoir"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			file := "d.csv"
+			if tt.name == "stdin name" {
+				file = "-"
+			}
+			tab, err := Read(strings.NewReader(tt.in), file, tt.opts)
+			if err == nil {
+				t.Fatalf("no error; table %+v", tab)
+			}
+			if tab != nil {
+				t.Errorf("table %+v returned with error", tab)
+			}
+			msg := err.Error()
+			if !strings.HasPrefix(msg, "csvtable: ") {
+				t.Errorf("message %q lacks the csvtable: prefix", msg)
+			}
+			if tt.err != nil {
+				if !errors.Is(err, tt.err) {
+					t.Errorf("error %q is not %v", msg, tt.err)
+				}
+				var pe *ParseError
+				if !errors.As(err, &pe) {
+					t.Errorf("error %q is not a *ParseError", msg)
+				}
+			}
+			for _, w := range tt.words {
+				if !strings.Contains(msg, w) {
+					t.Errorf("message %q lacks %q", msg, w)
+				}
+			}
+			for _, w := range tt.not {
+				if strings.Contains(msg, w) {
+					t.Errorf("message %q contains %q", msg, w)
+				}
+			}
+		})
+	}
+}
+
+func TestParseErrorFields(t *testing.T) {
+	_, err := Read(strings.NewReader(twelve("4,5,abc")), "data.csv", Options{})
+	var pe *ParseError
+	if !errors.As(err, &pe) {
+		t.Fatalf("%v is not a *ParseError", err)
+	}
+	want := ParseError{File: "data.csv", Line: 12, Column: "x", Index: 3, Err: ErrNotNumber}
+	got := *pe
+	got.msg = ""
+	if got != want {
+		t.Errorf("got %+v, want %+v", got, want)
+	}
+	if errors.Unwrap(pe) != ErrNotNumber {
+		t.Errorf("Unwrap = %v", errors.Unwrap(pe))
+	}
+	// A ParseError made by a caller uses the text of Err.
+	e := &ParseError{File: "m.txt", Line: 2, Index: 4, Err: ErrRagged}
+	if got, want := e.Error(), "csvtable: m.txt: line 2, field 4: wrong number of fields"; got != want {
+		t.Errorf("Error() = %q, want %q", got, want)
+	}
+}
+
+func oneGroup(cols []string, rows int, data []float64, lines []int) *Table {
+	return &Table{Name: "d.csv", Columns: cols, Groups: []Group{{Rows: rows, Data: data, Lines: lines}}}
+}
+
+func TestReadOK(t *testing.T) {
+	tests := []struct {
+		name string
+		in   string
+		opts Options
+		want *Table
+	}{
+		{name: "plain", in: "x,y\n1,2\n3,4\n",
+			want: oneGroup([]string{"x", "y"}, 2, []float64{1, 2, 3, 4}, []int{2, 3})},
+		{name: "BOM", in: "\ufeffx,y\n1,2\n",
+			want: oneGroup([]string{"x", "y"}, 1, []float64{1, 2}, []int{2})},
+		{name: "BOM and quoted header", in: "\ufeff\"x\",y\n1,2\n", opts: Options{Columns: []string{"x"}},
+			want: oneGroup([]string{"x"}, 1, []float64{1}, []int{2})},
+		{name: "CRLF", in: "x,y\r\n1,2\r\n3,4\r\n",
+			want: oneGroup([]string{"x", "y"}, 2, []float64{1, 2, 3, 4}, []int{2, 3})},
+		{name: "quoted fields", in: "\"x\",\"the y\"\n\"1.5\",\" 2 \"\n",
+			want: oneGroup([]string{"x", "the y"}, 1, []float64{1.5, 2}, []int{2})},
+		{name: "quoted name with delimiter", in: "\"a,b\",c\n1,2\n", opts: Options{Columns: []string{"a,b"}},
+			want: oneGroup([]string{"a,b"}, 1, []float64{1}, []int{2})},
+		{name: "blank lines", in: "\n\nx,y\n\n1,2\n\n  \n3,4\n\n\n\r\n",
+			want: oneGroup([]string{"x", "y"}, 2, []float64{1, 2, 3, 4}, []int{5, 8})},
+		{name: "one column, blank trailing lines", in: "x\n1\n\n2\n\n\n",
+			want: oneGroup([]string{"x"}, 2, []float64{1, 2}, []int{2, 4})},
+		{name: "no final newline", in: "x,y\n1,2",
+			want: oneGroup([]string{"x", "y"}, 1, []float64{1, 2}, []int{2})},
+		{name: "spaces around numbers and names", in: " x , y\t\n 1.5 ,\t2\t\n",
+			want: oneGroup([]string{"x", "y"}, 1, []float64{1.5, 2}, []int{2})},
+		{name: "number syntax", in: "a,b,c,d,e,f,g,h\n1e-300,-0,+3,.5,1E5,1e-400,-2.5e+3,7.\n",
+			want: oneGroup([]string{"a", "b", "c", "d", "e", "f", "g", "h"}, 1,
+				[]float64{1e-300, 0, 3, 0.5, 1e5, 0, -2500, 7}, []int{2})},
+		{name: "multi-line quoted field", in: "n,x\n\"two\nlines\",1\nz,2\n",
+			want: oneGroup([]string{"x"}, 2, []float64{1, 2}, []int{2, 4})},
+		{name: "default selection skips text and unnamed columns", in: ",name,x,note,y\n0,ann,1.5,hi,2\n1,bob,3,,4\n",
+			want: oneGroup([]string{"x", "y"}, 2, []float64{1.5, 2, 3, 4}, []int{2, 3})},
+		{name: "explicit columns in given order", in: "a,b,c\n1,2,3\n4,5,6\n", opts: Options{Columns: []string{"c", "a"}},
+			want: oneGroup([]string{"c", "a"}, 2, []float64{3, 1, 6, 4}, []int{2, 3})},
+		{name: "unused duplicate and empty names", in: "a,a,,b\nq,r,s,1\n", opts: Options{Columns: []string{"b"}},
+			want: oneGroup([]string{"b"}, 1, []float64{1}, []int{2})},
+		{name: "unused text columns may hold anything", in: "a,b\n\"x\"\"y\",1\n,2\n",
+			want: oneGroup([]string{"b"}, 2, []float64{1, 2}, []int{2, 3})},
+		{name: "semicolon delimiter", in: "a;b\n1,5;2\n", opts: Options{Delimiter: ';', Columns: []string{"b"}},
+			want: oneGroup([]string{"b"}, 1, []float64{2}, []int{2})},
+		{name: "tab delimiter", in: "a\tb\n1\t2\n", opts: Options{Delimiter: '\t'},
+			want: oneGroup([]string{"a", "b"}, 1, []float64{1, 2}, []int{2})},
+		{name: "drop missing", in: "a,b,c\n1,2,x\n,3,y\n4,,z\n5,6,\n", opts: Options{Columns: []string{"a", "b"}, DropMissing: true},
+			want: &Table{Name: "d.csv", Columns: []string{"a", "b"}, Dropped: 2,
+				Groups: []Group{{Rows: 2, Data: []float64{1, 2, 5, 6}, Lines: []int{2, 5}}}}},
+		{name: "groups in order of appearance", in: "g,x,y\nB,1,2\nA,3,4\n B ,5,6\nctl,7,8\n", opts: Options{Group: "g"},
+			want: &Table{Name: "d.csv", Columns: []string{"x", "y"}, Groups: []Group{
+				{Key: "B", Rows: 2, Data: []float64{1, 2, 5, 6}, Lines: []int{2, 4}},
+				{Key: "A", Rows: 1, Data: []float64{3, 4}, Lines: []int{3}},
+				{Key: "ctl", Rows: 1, Data: []float64{7, 8}, Lines: []int{5}},
+			}}},
+		{name: "numeric group column is not a default column", in: "x,g\n1,0\n2,1\n", opts: Options{Group: "g"},
+			want: &Table{Name: "d.csv", Columns: []string{"x"}, Groups: []Group{
+				{Key: "0", Rows: 1, Data: []float64{1}, Lines: []int{2}},
+				{Key: "1", Rows: 1, Data: []float64{2}, Lines: []int{3}},
+			}}},
+		{name: "groups with drop missing", in: "g,x\nA,1\n,2\nB,\nB,4\n", opts: Options{Group: "g", DropMissing: true},
+			want: &Table{Name: "d.csv", Columns: []string{"x"}, Dropped: 2, Groups: []Group{
+				{Key: "A", Rows: 1, Data: []float64{1}, Lines: []int{2}},
+				{Key: "B", Rows: 1, Data: []float64{4}, Lines: []int{5}},
+			}}},
+		{name: "reservoir larger than the file", in: "x\n1\n2\n3\n", opts: Options{Reservoir: 5},
+			want: oneGroup([]string{"x"}, 3, []float64{1, 2, 3}, []int{2, 3, 4})},
+		{name: "reservoir equal to the file", in: "x\n1\n2\n3\n", opts: Options{Reservoir: 3},
+			want: oneGroup([]string{"x"}, 3, []float64{1, 2, 3}, []int{2, 3, 4})},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := Read(strings.NewReader(tt.in), "d.csv", tt.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("got  %+v\nwant %+v", got, tt.want)
+			}
+			for i := range got.Groups {
+				g := &got.Groups[i]
+				if g.Len() != len(g.Lines) || len(g.Data) != g.Len()*len(got.Columns) {
+					t.Errorf("group %q: Len %d, %d lines, %d values", g.Key, g.Len(), len(g.Lines), len(g.Data))
+				}
+				for r := 0; r < g.Len(); r++ {
+					if !reflect.DeepEqual(g.Row(r), g.Data[r*len(got.Columns):(r+1)*len(got.Columns)]) {
+						t.Errorf("Row(%d) = %v", r, g.Row(r))
+					}
+				}
+			}
+		})
+	}
+}
+
+func TestNegativeZero(t *testing.T) {
+	tab, err := Read(strings.NewReader("x\n-0\n"), "d.csv", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := tab.Groups[0].Data[0]; v != 0 || !math.Signbit(v) {
+		t.Errorf("-0 read as %v", v)
+	}
+}
+
+func TestRowIsACopyWindow(t *testing.T) {
+	tab, err := Read(strings.NewReader("x,y\n1,2\n3,4\n"), "d.csv", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := tab.Groups[0].Row(0)
+	if cap(r) != 2 {
+		t.Errorf("Row capacity %d: appending would overwrite the next row", cap(r))
+	}
+}
+
+func TestOpen(t *testing.T) {
+	tab, err := Open(filepath.Join("testdata", "small.csv"), Options{Group: "group"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tab.Name != filepath.Join("testdata", "small.csv") || len(tab.Groups) != 2 || !reflect.DeepEqual(tab.Columns, []string{"x", "y"}) {
+		t.Errorf("got %+v", tab)
+	}
+	if g := tab.Groups[1]; g.Key != "B" || g.Rows != 2 || !reflect.DeepEqual(g.Lines, []int{4, 6}) {
+		t.Errorf("group B: %+v", g)
+	}
+
+	_, err = Open(filepath.Join("testdata", "bad.csv"), Options{})
+	if !errors.Is(err, ErrNotNumber) || !strings.Contains(err.Error(), "bad.csv: line 4") {
+		t.Errorf("bad.csv: %v", err)
+	}
+
+	missing := filepath.Join(t.TempDir(), "missing.csv")
+	_, err = Open(missing, Options{})
+	if !errors.Is(err, fs.ErrNotExist) || !strings.HasPrefix(err.Error(), "csvtable: ") || !strings.Contains(err.Error(), missing) {
+		t.Errorf("missing file: %v", err)
+	}
+
+	dir := t.TempDir()
+	_, err = Open(dir, Options{})
+	if err == nil || !strings.HasPrefix(err.Error(), "csvtable: ") || !strings.Contains(err.Error(), dir) || !strings.Contains(err.Error(), "directory") {
+		t.Errorf("directory: %v", err)
+	}
+	_, _, _, err = OpenMatrix(dir, 0)
+	if err == nil || !strings.Contains(err.Error(), "directory") {
+		t.Errorf("OpenMatrix directory: %v", err)
+	}
+	_, err = OpenVector(missing, 0)
+	if !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("OpenVector missing: %v", err)
+	}
+}
+
+func TestOpenStdin(t *testing.T) {
+	f, err := os.Open(filepath.Join("testdata", "small.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	saved := os.Stdin
+	os.Stdin = f
+	defer func() { os.Stdin = saved }()
+	tab, err := Open("-", Options{Columns: []string{"x"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tab.Name != "<stdin>" || tab.Groups[0].Rows != 5 {
+		t.Errorf("got %+v", tab)
+	}
+}
+
+// errReader fails after its content.
+type errReader struct{ s string }
+
+func (r *errReader) Read(p []byte) (int, error) {
+	if r.s == "" {
+		return 0, errors.New("disk on fire")
+	}
+	n := copy(p, r.s)
+	r.s = r.s[n:]
+	return n, nil
+}
+
+func TestReadFailure(t *testing.T) {
+	_, err := Read(&errReader{"x\n1\n2\n"}, "d.csv", Options{})
+	if err == nil || !strings.HasPrefix(err.Error(), "csvtable: d.csv: ") || !strings.Contains(err.Error(), "disk on fire") {
+		t.Errorf("got %v", err)
+	}
+	_, err = Read(&errReader{}, "d.csv", Options{})
+	if err == nil || !strings.Contains(err.Error(), "disk on fire") {
+		t.Errorf("got %v", err)
+	}
+}

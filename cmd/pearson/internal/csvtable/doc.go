@@ -1,0 +1,80 @@
+// Package csvtable is the input layer of the pearson command: it reads
+// numeric columns of CSV files as float64.
+//
+// Read and Open read a table with a header line and return the kept numeric
+// columns, split into groups by the value of an optional group column. With
+// Options.Reservoir set, each group keeps only a uniform random sample of its
+// rows (Li's algorithm L, reproducible for a given Options.Src) while every row
+// is still read, validated and counted, so a file larger than memory is
+// processed in one pass with memory independent of its number of rows. Kept
+// rows are always returned in file order, each with its line number.
+//
+// ReadMatrix and ReadVector (and OpenMatrix, OpenVector) read headerless
+// numbers: a matrix with one row per line, or a vector given one number per
+// line or all numbers on one line.
+//
+// # Accepted dialect
+//
+// The input is CSV as read by encoding/csv (RFC 4180), strictly quoted, with
+// these rules:
+//
+//   - The delimiter is ',' unless Options.Delimiter says otherwise (any rune
+//     but '"', '\r', '\n' and 0). For ReadMatrix and ReadVector, the
+//     delimiter ' ' means runs of spaces, leading and trailing spaces ignored.
+//   - A UTF-8 byte-order mark at the start of the input is skipped. Lines may
+//     end in "\n" or "\r\n".
+//   - Fields may be quoted: "1.5" is the number 1.5, and header names may be
+//     quoted. A quote inside an unquoted field, or an unterminated quoted
+//     field, is an error (a *ParseError whose Err is csv.ErrBareQuote or
+//     csv.ErrQuote).
+//   - Empty lines are skipped, and so are lines of spaces when the header has
+//     several fields. Line numbers in messages and in Group.Lines are always
+//     the physical lines of the input, counting from 1 (the header is line 1
+//     unless blank lines precede it); a quoted field may span lines, and then
+//     a row's line is where it starts.
+//   - The first non-blank line is the header. Header names and all cells are
+//     trimmed of leading and trailing white space, so " 1.5 " is 1.5 and
+//     " x" names column "x". Names are compared exactly (case matters).
+//   - A header may hold empty or repeated names as long as those columns are
+//     not used: naming a repeated name in Options.Columns or Options.Group, or
+//     a default selection that would pick a column whose name is repeated,
+//     fails with ErrDuplicateColumn. Columns with an empty name (such as the
+//     index column pandas writes) are never selected by default and cannot be
+//     named.
+//   - Every data row must have as many fields as the header (ErrRagged).
+//   - Numbers are decimal, as accepted by strconv.ParseFloat without its Go
+//     extensions: 1, -0, +3, .5, 1E5, 1e-300 are numbers (a value too small
+//     for a float64 becomes 0); hexadecimal floats and underscores are not
+//     (ErrNotNumber). NaN, Inf, Infinity (in any case, with any sign) and
+//     values too large for a float64, such as 1e400, fail with ErrNonFinite.
+//   - An empty cell (after trimming) in a kept column or the group column
+//     fails with ErrEmptyCell, or, with Options.DropMissing, drops the row,
+//     counted in Table.Dropped. Only empty cells are missing: "NA" is not a
+//     number. Every other kept cell of a dropped row is still validated.
+//   - With empty Options.Columns, the kept columns are those, in header order,
+//     whose cell in the first data row parses as a number (a non-finite one
+//     included, which is then reported as ErrNonFinite), except the group
+//     column and unnamed columns. An empty cell in the first data row
+//     therefore leaves its column out: name the columns to be safe.
+//   - With a group column, a group exists from the first row holding its
+//     value; it is an error (ErrNoRows) if all its rows are dropped.
+//
+// # Errors
+//
+// Every message starts with "csvtable: " and names the input. Problems with
+// the content of the input are *ParseError values, which give the line, the
+// column name and field number when they apply, and quote the offending text
+// (escaped, so binary data prints safely, and truncated to about 40 bytes):
+//
+//	csvtable: data.csv: line 12, column "x" (field 3): cannot parse "abc" as a number
+//	csvtable: data.csv: line 7: expected 3 fields as in the header (line 1), found 2
+//	csvtable: data.csv: line 1, column "x": unknown column: the header has a single field "x;y": is the delimiter ';'? (use --delimiter ';')
+//
+// ParseError.Err is one of the sentinels ErrEmpty, ErrNoRows, ErrNotNumber,
+// ErrEmptyCell, ErrNonFinite, ErrRagged, ErrUnknownColumn,
+// ErrDuplicateColumn, ErrNoNumericColumns and ErrGroupIsColumn (or a sentinel
+// of encoding/csv for malformed quoting), so errors.Is tells the kind of
+// error. Missing files, directories and read failures are reported with the
+// path and wrap the underlying error. Invalid options (a bad delimiter, a
+// negative reservoir) are plain errors. No input makes the package panic.
+package csvtable

@@ -1,0 +1,216 @@
+// Copyright ©2026 The pearson Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
+
+// run calls Run with the arguments (without the program name) and returns the
+// exit code and what was written to stdout and stderr.
+func run(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = Run(append([]string{"pearson"}, args...), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+// runStdin is run with standard input replaced by in.
+func runStdin(t *testing.T, in string, args ...string) (int, string, string) {
+	t.Helper()
+	old := stdin
+	stdin = strings.NewReader(in)
+	defer func() { stdin = old }()
+	return run(t, args...)
+}
+
+// golden compares got with the file testdata/golden/name, or rewrites the file
+// under -update.
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("..", "..", "testdata", "golden", name)
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./cmd/pearson -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("output differs from %s:\n--- got\n%s--- want\n%s", path, got, want)
+	}
+}
+
+// writeFile writes content to a new file in a temporary directory and
+// returns its path.
+func writeFile(t *testing.T, name, content string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// testdata returns the path of a file in the repository's testdata folder.
+func testdata(parts ...string) string {
+	return filepath.Join(append([]string{"..", "..", "testdata"}, parts...)...)
+}
+
+func TestHelpAndVersion(t *testing.T) {
+	code, out, errs := run(t, "--help")
+	if code != 0 || !strings.Contains(out, "qmin") || errs != "" {
+		t.Errorf("--help: code %d, stdout %q, stderr %q", code, out, errs)
+	}
+	code, out, _ = run(t, "--version")
+	if code != 0 || !strings.Contains(out, version) {
+		t.Errorf("--version: code %d, stdout %q", code, out)
+	}
+	code, out, _ = run(t, "qmin", "--help")
+	if code != 0 || !strings.Contains(out, "--exact") {
+		t.Errorf("qmin --help: code %d, stdout %q", code, out)
+	}
+}
+
+func TestUsageErrors(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		text string
+	}{
+		{[]string{"--nonsense"}, "flag provided but not defined"},
+		{[]string{"frobnicate"}, `unknown command "frobnicate"`},
+		{[]string{"qmin", "--nonsense"}, "flag provided but not defined"},
+		{[]string{"qmin", "--k", "x"}, `invalid value "x"`},
+		{[]string{"qmin", "--d", "d.csv", "--b", "b.csv"}, "missing --a"},
+		{[]string{"qmin", "--a", "-", "--d", "-", "--b", "b.csv"}, "only one of"},
+		{[]string{"qmin", "--a", testdata("qmin", "A.csv"), "--d", testdata("qmin", "d.csv"), "--b", testdata("qmin", "b.csv"), "--k", "0"}, "--k 0"},
+		{[]string{"qmin", "--a", testdata("qmin", "A.csv"), "--d", testdata("qmin", "d.csv"), "--b", testdata("qmin", "b.csv"), "--draws", "-2"}, "--draws -2"},
+		{[]string{"qmin", "--a", testdata("qmin", "A.csv"), "--d", testdata("qmin", "d.csv"), "--b", testdata("qmin", "b.csv"), "--box", "-1"}, "--box -1"},
+		{[]string{"qmin", "--a", testdata("qmin", "A.csv"), "--d", testdata("qmin", "d.csv"), "--b", testdata("qmin", "b.csv"), "--format", "xml"}, `unknown --format "xml"`},
+		{[]string{"qmin", "--a", testdata("qmin", "A.csv"), "--d", testdata("qmin", "d.csv"), "--b", testdata("qmin", "b.csv"), "--delimiter", "ab"}, "--delimiter"},
+		{[]string{"qmin", "--a", testdata("qmin", "A.csv"), "--d", testdata("qmin", "d.csv"), "--b", testdata("qmin", "b.csv"), "--k", "200", "--without-replacement"}, "distinct"},
+		{[]string{"qmin", "extra"}, `unexpected argument "extra"`},
+	} {
+		code, out, errs := run(t, tc.args...)
+		if code != exitUsage || out != "" || !strings.Contains(errs, tc.text) || !strings.Contains(errs, "usage: pearson") {
+			t.Errorf("%v: code %d, stdout %q, stderr %q; want code 2, %q and the usage line on stderr only", tc.args, code, out, errs, tc.text)
+		}
+		if strings.Contains(errs, "goroutine") || strings.Contains(errs, "panic") {
+			t.Errorf("%v: a panic trace on stderr: %s", tc.args, errs)
+		}
+	}
+}
+
+func TestQminGolden(t *testing.T) {
+	base := []string{"qmin", "--a", testdata("qmin", "A.csv"), "--d", testdata("qmin", "d.csv"), "--b", testdata("qmin", "b.csv"), "--exact"}
+	for _, format := range []string{"text", "json", "csv"} {
+		code, out, errs := run(t, append(base, "--format", format)...)
+		if code != 0 || errs != "" {
+			t.Fatalf("%s: code %d, stderr %q", format, code, errs)
+		}
+		golden(t, "qmin."+format, out)
+	}
+	code, out, _ := run(t, append(base, "--format", "json", "--box", "0.2")...)
+	if code != 0 {
+		t.Fatalf("box: code %d", code)
+	}
+	golden(t, "qmin-box.json", out)
+}
+
+func TestQminJSONContract(t *testing.T) {
+	code, out, _ := run(t, "qmin", "--a", testdata("qmin", "A.csv"), "--d", testdata("qmin", "d.csv"), "--b", testdata("qmin", "b.csv"), "--exact", "--format", "json", "--k", "100", "--without-replacement", "--draws", "2")
+	if code != 0 {
+		t.Fatalf("code %d", code)
+	}
+	var got map[string]any
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	for _, key := range []string{"estimate", "stderr", "k", "n", "draws", "exact", "seed"} {
+		if _, ok := got[key]; !ok {
+			t.Errorf("JSON lacks %q: %s", key, out)
+		}
+	}
+	// k = n without replacement solves the whole problem: the estimate is
+	// the exact minimum, up to rounding.
+	if e, x := got["estimate"].(float64), got["exact"].(float64); e != x && (e-x)/x > 1e-12 {
+		t.Errorf("k = n: estimate %v, exact %v", e, x)
+	}
+}
+
+func TestQminReproducible(t *testing.T) {
+	args := []string{"qmin", "--a", testdata("qmin", "A.csv"), "--d", testdata("qmin", "d.csv"), "--b", testdata("qmin", "b.csv"), "--format", "json"}
+	_, first, _ := run(t, args...)
+	_, second, _ := run(t, args...)
+	_, other, _ := run(t, append(args, "--seed", "2")...)
+	if first != second {
+		t.Errorf("two runs differ:\n%s\n%s", first, second)
+	}
+	if first == other {
+		t.Errorf("--seed 2 printed the same as the default seed")
+	}
+}
+
+func TestQminStdin(t *testing.T) {
+	a, err := os.ReadFile(testdata("qmin", "A.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := runStdin(t, string(a), "qmin", "--a", "-", "--d", testdata("qmin", "d.csv"), "--b", testdata("qmin", "b.csv"), "--format", "json")
+	_, want, _ := run(t, "qmin", "--a", testdata("qmin", "A.csv"), "--d", testdata("qmin", "d.csv"), "--b", testdata("qmin", "b.csv"), "--format", "json")
+	if code != 0 || out != want {
+		t.Errorf("A from stdin: code %d, stderr %q, output %q, want %q", code, errs, out, want)
+	}
+}
+
+func TestQminBadInput(t *testing.T) {
+	d := writeFile(t, "d.csv", "1\n1\n")
+	b := writeFile(t, "b.csv", "1,2\n")
+	for _, tc := range []struct {
+		name    string
+		a, d, b string
+		text    []string
+	}{
+		{"missing file", filepath.Join(t.TempDir(), "nope.csv"), d, b, []string{"nope.csv", "no such file"}},
+		{"directory", t.TempDir(), d, b, []string{"directory"}},
+		{"ragged", writeFile(t, "A.csv", "1,2\n3\n"), d, b, []string{"A.csv", "line 2"}},
+		{"non-numeric", writeFile(t, "A.csv", "1,2\n3,x\n"), d, b, []string{"A.csv", "line 2", `"x"`}},
+		{"not square", writeFile(t, "A.csv", "1,2,3\n4,5,6\n"), d, b, []string{"A.csv", "square"}},
+		{"short d", writeFile(t, "A.csv", "1,0\n0,1\n"), writeFile(t, "d.csv", "1\n"), b, []string{"d.csv", "1 numbers"}},
+		{"long b", writeFile(t, "A.csv", "1,0\n0,1\n"), d, writeFile(t, "b.csv", "1\n2\n3\n"), []string{"b.csv", "3 numbers"}},
+		{"NaN", writeFile(t, "A.csv", "1,NaN\n0,1\n"), d, b, []string{"A.csv", "line 1"}},
+		{"empty", writeFile(t, "A.csv", ""), d, b, []string{"A.csv"}},
+		{"unbounded", writeFile(t, "A.csv", "-5,0\n0,-5\n"), d, b, []string{"unbounded"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errs := run(t, "qmin", "--a", tc.a, "--d", tc.d, "--b", tc.b, "--k", "2")
+			if code != exitData || out != "" {
+				t.Errorf("code %d, stdout %q, stderr %q; want code 1 and nothing on stdout", code, out, errs)
+			}
+			for _, w := range tc.text {
+				if !strings.Contains(errs, w) {
+					t.Errorf("stderr %q lacks %q", errs, w)
+				}
+			}
+			if !strings.HasPrefix(errs, "pearson: ") || strings.Count(errs, "\n") != 1 || strings.Contains(errs, "goroutine") {
+				t.Errorf("stderr is not one clean line: %q", errs)
+			}
+		})
+	}
+}

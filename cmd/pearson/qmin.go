@@ -1,0 +1,175 @@
+// Copyright ©2026 The pearson Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package main
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/urfave/cli/v2"
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/sublinear/pearson/cmd/pearson/internal/csvtable"
+	"github.com/sublinear/pearson/qmin"
+)
+
+func qminCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "qmin",
+		Usage:     "estimate the minimum of a quadratic function in constant time",
+		UsageText: "pearson qmin --a A.csv --d d.csv --b b.csv [--k 40] [--draws 10] [--box K] [--seed N] [--exact] [--format text|json|csv]",
+		Description: "Estimates z* = min_v <v, A v> + n <v, diag(d) v> + n <b, v> by Algorithm 1 of\n" +
+			"Hayashi & Yoshida: each draw samples k indices, solves the k-dimensional restriction\n" +
+			"and scales by n²/k²; the estimate is the mean over the draws, with its standard error.\n" +
+			"A is read from a headerless CSV file of n rows of n numbers; d and b from files of n\n" +
+			"numbers, one per line or all on one line. One of the files may be \"-\" (standard input).\n" +
+			"With --box K the minimum is over [-K, K]^n, where non-convex problems are solved locally\n" +
+			"and reported as not certified.",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "a", Usage: "headerless CSV file of the n×n matrix `A`"},
+			&cli.StringFlag{Name: "d", Usage: "file of the n numbers of the vector `d`"},
+			&cli.StringFlag{Name: "b", Usage: "file of the n numbers of the vector `b`"},
+			&cli.IntFlag{Name: "k", Value: qmin.DefaultK, Usage: "number of indices sampled by each draw"},
+			&cli.IntFlag{Name: "draws", Value: qmin.DefaultDraws, Usage: "number of independent draws"},
+			&cli.BoolFlag{Name: "without-replacement", Usage: "sample distinct indices (needs k ≤ n)"},
+			&cli.Float64Flag{Name: "box", Usage: "minimise over the box [-`K`, K]^n (0: no box)"},
+			&cli.BoolFlag{Name: "exact", Usage: "also solve the whole problem, O(n³), and report the error"},
+			seedFlag,
+			delimFlag,
+			formatFlag(formatText, formatJSON, formatCSV),
+		},
+		Action: runQmin,
+	}
+}
+
+func runQmin(c *cli.Context) error {
+	format, err := checkFormat(c, formatText, formatJSON, formatCSV)
+	if err != nil {
+		return err
+	}
+	delim, err := delimiter(c)
+	if err != nil {
+		return err
+	}
+	if c.Args().Present() {
+		return usagef(c, "unexpected argument %q", c.Args().First())
+	}
+	paths := map[string]string{}
+	stdinUsers := 0
+	for _, name := range []string{"a", "d", "b"} {
+		p := c.String(name)
+		if p == "" {
+			return usagef(c, "missing --%s", name)
+		}
+		if p == "-" {
+			stdinUsers++
+		}
+		paths[name] = p
+	}
+	if stdinUsers > 1 {
+		return usagef(c, "only one of --a, --d and --b may be \"-\" (standard input)")
+	}
+
+	rows, cols, data, err := openMatrix(paths["a"], delim)
+	if err != nil {
+		return err
+	}
+	if rows != cols {
+		return fmt.Errorf("qmin: %s: A has %d rows of %d numbers: it must be square", displayPath(paths["a"]), rows, cols)
+	}
+	vec := map[string][]float64{}
+	for _, name := range []string{"d", "b"} {
+		v, err := openVector(paths[name], delim)
+		if err != nil {
+			return err
+		}
+		if len(v) != rows {
+			return fmt.Errorf("qmin: %s: %s has %d numbers but A is %d×%d", displayPath(paths[name]), name, len(v), rows, cols)
+		}
+		vec[name] = v
+	}
+	p, err := qmin.NewDense(mat.NewDense(rows, cols, data), vec["d"], vec["b"])
+	if err != nil {
+		return err
+	}
+	s := &qmin.Settings{
+		K:                  c.Int("k"),
+		Draws:              c.Int("draws"),
+		WithoutReplacement: c.Bool("without-replacement"),
+		Box:                c.Float64("box"),
+		Src:                seedSource(c.Uint64("seed")),
+	}
+	if s.K < 1 {
+		return usagef(c, "--k %d: the number of sampled indices must be at least 1", s.K)
+	}
+	if s.Draws < 1 {
+		return usagef(c, "--draws %d: at least one draw is needed", s.Draws)
+	}
+	if s.Box < 0 || math.IsNaN(s.Box) || math.IsInf(s.Box, 0) {
+		return usagef(c, "--box %v: the half-width of the box must be a finite number ≥ 0 (0: no box)", s.Box)
+	}
+	res, err := qmin.Estimate(p, s)
+	if err != nil {
+		return settingsAsUsage(c, err)
+	}
+	n := float64(rows)
+	out := new(record).
+		add("estimate", res.Value).
+		add("stderr", res.StdErr).
+		add("n", rows).
+		add("k", res.K).
+		add("draws", len(res.Draws)).
+		add("box", s.Box).
+		add("certified", res.Certified).
+		add("seed", c.Uint64("seed"))
+	if c.Bool("exact") {
+		ex, err := qmin.Exact(p, &qmin.Settings{Box: s.Box, Src: seedSource(c.Uint64("seed"))})
+		if err != nil {
+			return err
+		}
+		out.add("exact", ex.Value).
+			add("exact_method", ex.Method.String()).
+			add("exact_certified", ex.Certified).
+			add("error", math.Abs(res.Value-ex.Value)).
+			add("error_per_n2", math.Abs(res.Value-ex.Value)/n/n)
+	}
+	return out.write(c.App.Writer, format)
+}
+
+// settingsAsUsage turns a library's complaint about its settings, which come
+// from flags, into a usage error.
+func settingsAsUsage(c *cli.Context, err error) error {
+	if errors.Is(err, qmin.ErrSettings) {
+		return usagef(c, "%v", err)
+	}
+	return err
+}
+
+// openMatrix reads a headerless numeric matrix from a file, or from standard
+// input when path is "-".
+func openMatrix(path string, delim rune) (rows, cols int, data []float64, err error) {
+	if path == "-" {
+		return csvtable.ReadMatrix(stdin, "-", delim)
+	}
+	return csvtable.OpenMatrix(path, delim)
+}
+
+// openVector reads a headerless numeric vector from a file, or from standard
+// input when path is "-".
+func openVector(path string, delim rune) ([]float64, error) {
+	if path == "-" {
+		return csvtable.ReadVector(stdin, "-", delim)
+	}
+	return csvtable.OpenVector(path, delim)
+}
+
+// displayPath names a file in messages.
+func displayPath(path string) string {
+	if path == "-" {
+		return "<stdin>"
+	}
+	return path
+}
