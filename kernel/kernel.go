@@ -10,7 +10,10 @@ import (
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/sublinear/pearson/internal/parallel"
 )
 
 // Gaussian is the Gaussian kernel of width Sigma,
@@ -141,6 +144,11 @@ func (g Gaussian) MatrixTo(dst *mat.Dense, x, c *mat.Dense) {
 // once.
 const BlockRows = 512
 
+// gramTile is the side of the tiles in which Moments accumulates the Gram
+// matrix: two tiles of kernel rows, 2·gramTile·BlockRows values, fit in a
+// core's cache.
+const gramTile = 64
+
 // Moments adds to sum and gram the first and second moments of the kernel
 // features φ(x) = (φ(x, c₁), …, φ(x, c_k)) over the points xᵢ, the rows of x:
 //
@@ -159,21 +167,42 @@ func (g Gaussian) Moments(sum []float64, gram *mat.SymDense, x, c *mat.Dense) {
 	if gram != nil && gram.SymmetricDim() != k {
 		panic("kernel: gram has the wrong size")
 	}
-	phi := mat.NewDense(min(BlockRows, max(n, 1)), k, nil)
+	// The kernel values are held transposed, a row per centre, so that each
+	// entry of the Gram matrix is one dot product of contiguous rows.
+	phiT := mat.NewDense(k, min(BlockRows, max(n, 1)), nil)
 	for start := 0; start < n; start += BlockRows {
 		b := min(BlockRows, n-start)
-		pb := phi.Slice(0, b, 0, k).(*mat.Dense)
-		g.MatrixTo(pb, x.Slice(start, start+b, 0, dim).(*mat.Dense), c)
+		pt := phiT.Slice(0, k, 0, b).(*mat.Dense)
+		g.MatrixTo(pt, c, x.Slice(start, start+b, 0, dim).(*mat.Dense))
+		raw := pt.RawMatrix()
+		row := func(j int) []float64 { return raw.Data[j*raw.Stride : j*raw.Stride+b] }
 		if sum != nil {
-			raw := pb.RawMatrix()
-			for i := range b {
-				for j, v := range raw.Data[i*raw.Stride : i*raw.Stride+k] {
-					sum[j] += v
-				}
+			for j := range k {
+				sum[j] += floats.Sum(row(j))
 			}
 		}
 		if gram != nil {
-			gram.SymRankK(gram, 1, pb.T())
+			// Tiles of gramTile×gramTile entries keep both sets of rows in
+			// cache when k is large; rows of tiles run concurrently, each
+			// entry summed by one goroutine in a fixed order.
+			gs := gram.RawSymmetric()
+			tiles := (k + gramTile - 1) / gramTile
+			workers := 1
+			if k >= 4*gramTile {
+				workers = parallel.Workers(0)
+			}
+			parallel.For(tiles, workers, func(t int) {
+				j0 := t * gramTile
+				for l0 := j0; l0 < k; l0 += gramTile {
+					for j := j0; j < min(j0+gramTile, k); j++ {
+						rj := row(j)
+						out := gs.Data[j*gs.Stride : j*gs.Stride+k]
+						for l := max(j, l0); l < min(l0+gramTile, k); l++ {
+							out[l] += floats.Dot(rj, row(l))
+						}
+					}
+				}
+			})
 		}
 	}
 }

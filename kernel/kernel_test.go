@@ -245,3 +245,13 @@ func BenchmarkMedianHeuristic(b *testing.B) {
 		sink = s
 	}
 }
+
+func BenchmarkMomentsLargeK(b *testing.B) {
+	rnd := rand.New(rand.NewPCG(1, 1))
+	x := randomPoints(2048, 1, rnd)
+	c := randomPoints(2000, 1, rnd)
+	gram := mat.NewSymDense(2000, nil)
+	for b.Loop() {
+		Gaussian{Sigma: 1}.Moments(nil, gram, x, c)
+	}
+}
