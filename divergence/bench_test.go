@@ -1,0 +1,78 @@
+// Copyright ©2026 The pearson Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package divergence
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// paperSamples returns the paper's samples: P = N(1, 0.5²) and
+// Q = N(1.5, 0.5²), n and n′ rows.
+func paperSamples(n, nq int) (x, y *mat.Dense) {
+	rnd := rand.New(rand.NewPCG(1, 1))
+	return normal{[]float64{1}, []float64{0.5}}.sample(n, rnd), normal{[]float64{1.5}, []float64{0.5}}.sample(nq, rnd)
+}
+
+var sinkPE float64
+
+func benchPE(b *testing.B, x, y *mat.Dense, s Settings) {
+	b.Helper()
+	for b.Loop() {
+		ss := s
+		ss.Src = rand.NewPCG(1, 2)
+		r, err := RelativePE(ctx, x, y, &ss)
+		if err != nil {
+			b.Fatal(err)
+		}
+		sinkPE = r.PE
+	}
+}
+
+// BenchmarkRelativePE shows the cost of the constant-time estimate staying
+// flat as the number of rows grows from 10⁴ to 10⁷ (n = n′), with σ and λ
+// fixed (the estimate alone) and with cross-validation (what a user waits
+// for), at the default k, m and draws.
+func BenchmarkRelativePE(b *testing.B) {
+	for _, n := range []int{1e4, 1e5, 1e6, 1e7} {
+		x, y := paperSamples(n, n)
+		b.Run(fmt.Sprintf("fixed/n=%.0e", float64(n)), func(b *testing.B) {
+			benchPE(b, x, y, Settings{Sigma: 0.5, Lambda: 1e-4 * float64(n)})
+		})
+		b.Run(fmt.Sprintf("cv/n=%.0e", float64(n)), func(b *testing.B) {
+			benchPE(b, x, y, Settings{})
+		})
+	}
+}
+
+// BenchmarkRelativePEExactAverages shows the exact-averages mode (M =
+// AllPoints) growing linearly with n: every point enters every average.
+func BenchmarkRelativePEExactAverages(b *testing.B) {
+	for _, n := range []int{1e4, 1e5, 1e6} {
+		x, y := paperSamples(n, n)
+		b.Run(fmt.Sprintf("n=%.0e", float64(n)), func(b *testing.B) {
+			benchPE(b, x, y, Settings{Sigma: 0.5, Lambda: 1e-4 * float64(n), M: AllPoints, Draws: 1})
+		})
+	}
+}
+
+// BenchmarkRelativePEAllCentre compares the all-centre RuLSIF solution
+// (every numerator point a centre, O(n³)) with the constant-time estimate on
+// the paper's setting n = 2000, n′ = 200, σ and λ fixed.
+func BenchmarkRelativePEAllCentre(b *testing.B) {
+	x, y := paperSamples(2000, 200)
+	s := Settings{Sigma: 1, Lambda: 0.2}
+	b.Run("all-centre/n=2000", func(b *testing.B) {
+		e := s
+		e.Exact = true
+		benchPE(b, x, y, e)
+	})
+	b.Run("constant-time/n=2000", func(b *testing.B) {
+		benchPE(b, x, y, s)
+	})
+}

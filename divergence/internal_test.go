@@ -1,0 +1,105 @@
+// Copyright ©2026 The pearson Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package divergence
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+func TestRidgeSolver(t *testing.T) {
+	// Against mat.Cholesky on (G + λI)θ = h for a singular G = AᵀA.
+	rnd := rand.New(rand.NewPCG(1, 1))
+	a := mat.NewDense(5, 8, nil)
+	for i := range 5 {
+		for j := range 8 {
+			a.Set(i, j, rnd.NormFloat64())
+		}
+	}
+	g := mat.NewSymDense(8, nil)
+	g.SymOuterK(1, a.T())
+	h := make([]float64, 8)
+	for i := range h {
+		h[i] = rnd.NormFloat64()
+	}
+	rs := newRidgeSolver(g)
+	for _, l := range []float64{1e-6, 0.1, 10} {
+		if !rs.factor(l) {
+			t.Fatalf("λ=%v: not positive definite", l)
+		}
+		got := slices.Clone(h)
+		rs.solve(got)
+		reg := mat.NewSymDense(8, nil)
+		reg.CopySym(g)
+		for i := range 8 {
+			reg.SetSym(i, i, reg.At(i, i)+l)
+		}
+		var ch mat.Cholesky
+		ch.Factorize(reg)
+		var want mat.VecDense
+		if err := ch.SolveVecTo(&want, mat.NewVecDense(8, h)); err != nil && l > 1e-3 {
+			t.Fatal(err)
+		}
+		for i := range 8 {
+			if math.Abs(got[i]-want.AtVec(i)) > 1e-8*(1+math.Abs(want.AtVec(i))) {
+				t.Errorf("λ=%v: θ[%d] = %v, want %v", l, i, got[i], want.AtVec(i))
+			}
+		}
+	}
+	if rs.factor(-100) {
+		t.Error("G − 100I factorised as positive definite")
+	}
+}
+
+func TestSampleExcept(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(2, 2))
+	except := []int{3, 0, 9, 5}
+	for _, m := range []int{1, 3, 6, 20} {
+		rows := sampleExcept(10, m, except, rnd)
+		if len(rows) != min(m, 6) {
+			t.Errorf("m=%d: %d rows", m, len(rows))
+		}
+		seen := map[int]bool{}
+		for _, r := range rows {
+			if r < 0 || r >= 10 || slices.Contains(except, r) || seen[r] {
+				t.Errorf("m=%d: bad or repeated row %d in %v", m, r, rows)
+			}
+			seen[r] = true
+		}
+	}
+	// Uniform over the rows allowed: each of the 6 appears in a draw of 3
+	// with probability ½; over 6000 draws, within 5 standard deviations.
+	counts := map[int]int{}
+	for range 6000 {
+		for _, r := range sampleExcept(10, 3, except, rnd) {
+			counts[r]++
+		}
+	}
+	for r, c := range counts {
+		if math.Abs(float64(c)-3000) > 5*math.Sqrt(6000*0.25) {
+			t.Errorf("row %d drawn %d times of 6000, expected 3000", r, c)
+		}
+	}
+}
+
+func TestSplitBudget(t *testing.T) {
+	for _, tc := range []struct{ m, np, nq, mp, mq int }{
+		{4000, 1e6, 1e6, 2000, 2000},
+		{4000, 1e6, 200, 3800, 200},
+		{4000, 300, 1e6, 300, 3700},
+		{4000, 1000, 2000, 1000, 2000},
+		{AllPoints, 10, 20, 10, 20},
+		{2, 5, 5, 1, 1},
+	} {
+		mp, mq := splitBudget(tc.m, tc.np, tc.nq)
+		if mp != tc.mp || mq != tc.mq {
+			t.Errorf("splitBudget(%d, %d, %d) = %d, %d; want %d, %d", tc.m, tc.np, tc.nq, mp, mq, tc.mp, tc.mq)
+		}
+	}
+}

@@ -1,0 +1,426 @@
+// Copyright ©2026 The pearson Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package divergence
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/sublinear/pearson/crossval"
+	"github.com/sublinear/pearson/kernel"
+	"github.com/sublinear/pearson/qmin"
+)
+
+// PEResult is an estimate of the α-relative Pearson divergence.
+type PEResult struct {
+	// PE is the estimate of PE_α(P‖Q): the mean over the draws, or the
+	// all-centre value when Exact.
+	PE float64
+	// StdErr is the standard error of PE over the draws (zero for a single
+	// draw, and for Exact).
+	StdErr float64
+	// Draws holds each draw's value.
+	Draws []float64
+	// PlugIn is RuLSIF's plug-in form hᵀθ − ½θᵀHθ − ½ of the same fit,
+	// which exceeds PE by (λ/2)‖θ‖².
+	PlugIn float64
+	// Alpha, Sigma and Lambda are α, the kernel width σ and the all-centre
+	// regularisation λ used.
+	Alpha, Sigma, Lambda float64
+	// K is the number of centres per draw; M the number of points averaged
+	// per draw (both samples together; NP + NQ for exact averages).
+	K, M int
+	// NP and NQ are the numbers of rows of the two samples (of the data sets
+	// they stand for, for a Subsample).
+	NP, NQ int
+	// Exact reports the all-centre solution rather than the estimate.
+	Exact bool
+	// CV is the cross-validation table: rows are kernel widths σ, columns
+	// all-centre regularisations λ. Nil when both were fixed.
+	CV *crossval.Table
+	// Warnings describe doubts about the result, such as a cross-validated
+	// optimum on the edge of its grid.
+	Warnings []string
+	// Ratio is the fitted relative density ratio r̂_α.
+	Ratio *Ratio
+}
+
+// RelativePE estimates the α-relative Pearson divergence
+//
+//	PE_α(P‖Q) = ½ E_{q_α}[(r_α − 1)²],  r_α = p/q_α,  q_α = αp + (1 − α)q,
+//
+// between the distributions of the rows of p (the numerator sample, n rows)
+// and q (the denominator sample, n′ rows), which must have the same number of
+// columns. The model g(x) = Σ_l θ_l φ(x, c_l) has Gaussian kernels centred
+// on numerator points, and
+//
+//	H_lm = α/n Σᵢ φ(xᵢ,c_l)φ(xᵢ,c_m) + (1−α)/n′ Σⱼ φ(yⱼ,c_l)φ(yⱼ,c_m),
+//	h_l  = 1/n Σᵢ φ(xᵢ,c_l),
+//	PE   = ½ hᵀ(H + λI)⁻¹h − ½.
+//
+// With every numerator point a centre this is RuLSIF's estimator (in the
+// form of Hayashi & Yoshida, which is lower than hᵀθ − ½θᵀHθ − ½ by
+// (λ/2)‖θ‖²). RelativePE computes it in constant time by Algorithm 1 of the
+// paper (see package qmin): each draw takes k centres at random and the
+// kernel averages over m points drawn independently of them, solves the
+// k-centre problem with regularisation kλ/n, and the estimate is the mean
+// over the draws. σ and λ are chosen by 5-fold cross-validation on centres
+// and averaging points of the same budget, unless fixed. See Settings for
+// the options, and Settings.Exact for the all-centre value itself.
+//
+// Only the rows drawn are read, and each is checked as it is read: a NaN or
+// infinite value gives a *DataError. s may be nil.
+func RelativePE(ctx context.Context, p, q mat.Matrix, s *Settings) (*PEResult, error) {
+	if s == nil {
+		s = &Settings{}
+	}
+	if err := s.validate(); err != nil {
+		return nil, err
+	}
+	pp, err := newPoints("P", p)
+	if err != nil {
+		return nil, err
+	}
+	qq, err := newPoints("Q", q)
+	if err != nil {
+		return nil, err
+	}
+	if pp.dim != qq.dim {
+		return nil, fmt.Errorf("divergence: %w: P has %d columns but Q has %d", ErrDimension, pp.dim, qq.dim)
+	}
+	if s.Exact && pp.n > MaxExact {
+		return nil, fmt.Errorf("divergence: %w: the all-centre solution for %d numerator points takes O(n³) time and %.1f GB; the limit is MaxExact = %d: use the constant-time estimate", ErrTooLarge, pp.n, 8*float64(pp.n)*float64(pp.n)/1e9, MaxExact)
+	}
+	rnd := rand.New(s.source())
+	m := &peModel{p: pp, q: qq, alpha: s.alpha()}
+
+	// Work at unit scale: the data divided by the median heuristic, or by
+	// the fixed σ.
+	scale := s.Sigma
+	if scale == 0 {
+		if scale, err = medianScale(rnd, pp, qq); err != nil {
+			return nil, err
+		}
+	}
+	pp.scale, qq.scale = scale, scale
+
+	res := &PEResult{Alpha: m.alpha, NP: pp.pop, NQ: qq.pop, Exact: s.Exact}
+	sigma := s.Sigma / scale // internal units
+	lambdaN := s.Lambda / float64(pp.pop)
+	if s.Sigma == 0 || s.Lambda == 0 {
+		t, err := m.crossValidate(ctx, s, rnd)
+		if err != nil {
+			return nil, err
+		}
+		bs, bl := t.Best()
+		if s.Sigma == 0 {
+			sigma = bs
+		}
+		if s.Lambda == 0 {
+			lambdaN = bl
+		}
+		res.CV = convertTable(t, scale, float64(pp.pop))
+		res.Warnings = append(res.Warnings, edgeWarnings(res.CV, "kernel width σ", "regularisation λ")...)
+	}
+	m.g = kernel.Gaussian{Sigma: sigma}
+	res.Sigma = sigma * scale
+	res.Lambda = lambdaN * float64(pp.pop)
+
+	k := min(s.k(), pp.n)
+	draws := s.draws()
+	m.mp, m.mq = splitBudget(s.m(), pp.n, qq.n)
+	if k == pp.n && s.WithoutReplacement && m.mp == pp.n && m.mq == qq.n {
+		draws = 1 // every draw would be the same
+	}
+	if s.Exact {
+		k, m.mp, m.mq, draws = pp.n, pp.n, qq.n, 1
+	}
+	o := &oracle{n: pp.n, lambdaN: lambdaN, moments: m.moments}
+	f, err := o.solve(ctx, k, draws, !s.WithoutReplacement, s.Exact, rand.NewPCG(rnd.Uint64(), rnd.Uint64()), s.Workers)
+	if err != nil {
+		return nil, err
+	}
+	res.PE, res.StdErr, res.Draws = f.mean, f.stderr, f.values
+	res.PlugIn, _ = meanStdErr(f.plugin)
+	res.K, res.M = k, m.mp+m.mq
+	res.Ratio, err = m.ratio(f)
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// splitBudget divides m averaging points between the two samples: half
+// each, the share a sample cannot use going to the other, every point of
+// both when m ≥ n + n′.
+func splitBudget(m, np, nq int) (mp, mq int) {
+	if m >= np+nq {
+		return np, nq
+	}
+	mq = min(nq, max(1, m/2))
+	mp = min(np, max(1, m-mq))
+	mq = min(nq, max(1, m-mp))
+	return mp, mq
+}
+
+// peModel is the RuLSIF problem of DESIGN.md §2: centres are numerator
+// points, averages over mp numerator and mq denominator points per draw
+// (every point when mp, mq are the sample sizes).
+type peModel struct {
+	p, q   *points
+	alpha  float64
+	g      kernel.Gaussian // width in internal units
+	mp, mq int
+}
+
+// moments returns H and h for the centres idx (rows of P).
+func (m *peModel) moments(idx []int, rnd *rand.Rand) (*mat.SymDense, []float64, error) {
+	c, err := m.p.rows(idx)
+	if err != nil {
+		return nil, nil, err
+	}
+	k := len(idx)
+	h := make([]float64, k)
+	var gp *mat.SymDense
+	if m.alpha > 0 {
+		gp = mat.NewSymDense(k, nil)
+	}
+	np, err := m.p.moments(h, gp, m.g, c, m.mp, rnd)
+	if err != nil {
+		return nil, nil, err
+	}
+	gq := mat.NewSymDense(k, nil)
+	nq, err := m.q.moments(nil, gq, m.g, c, m.mq, rnd)
+	if err != nil {
+		return nil, nil, err
+	}
+	gq.ScaleSym((1-m.alpha)/float64(nq), gq)
+	if gp != nil {
+		gp.ScaleSym(m.alpha/float64(np), gp)
+		gq.AddSym(gq, gp)
+	}
+	floats.Scale(1/float64(np), h)
+	return gq, h, nil
+}
+
+// crossValidate chooses σ (internal units) and λ/N by k-fold
+// cross-validation on kcv centres drawn from P and averaging points drawn
+// from the rest of P and from Q, within the averaging budget. Table rows are
+// returned in internal units and columns as λ/N; the caller converts.
+func (m *peModel) crossValidate(ctx context.Context, s *Settings, rnd *rand.Rand) (*crossval.Table, error) {
+	folds := s.folds()
+	// Centres: at most half the numerator sample, so that the rest can be
+	// averaged over; averaging points never include a centre, whose kernel
+	// value with itself would favour narrow kernels.
+	kcv := min(s.k(), m.p.n/2)
+	centreRows := qmin.Sample(m.p.n, kcv, false, rnd)
+	mp, mq := splitBudget(s.m(), m.p.n-kcv, m.q.n)
+	pRows := sampleExcept(m.p.n, mp, centreRows, rnd)
+	qRows := sampleExcept(m.q.n, mq, nil, rnd)
+	for _, side := range []struct {
+		name string
+		n    int
+	}{{"P", len(pRows)}, {"Q", len(qRows)}} {
+		if side.n < folds {
+			return nil, fmt.Errorf("divergence: %w: %s leaves %d points for %d cross-validation folds (fix σ and λ, or use fewer folds)", ErrTooFew, side.name, side.n, folds)
+		}
+	}
+	c, err := m.p.rows(centreRows)
+	if err != nil {
+		return nil, err
+	}
+	xp, err := foldBlocks(m.p, pRows, folds)
+	if err != nil {
+		return nil, err
+	}
+	xq, err := foldBlocks(m.q, qRows, folds)
+	if err != nil {
+		return nil, err
+	}
+	// λ/N = (kλ/N)/kcv: the grid of kλ/N values for the kcv-centre problem.
+	lambdas := make([]float64, len(s.lambdaScales()))
+	for j, l := range s.lambdaScales() {
+		lambdas[j] = l / float64(kcv)
+	}
+	if s.Lambda != 0 {
+		lambdas = []float64{s.Lambda / float64(m.p.pop)}
+	}
+	sigmas := s.sigmaScales()
+	if s.Sigma != 0 {
+		sigmas = []float64{1} // internal units: the fixed σ is the scale
+	}
+	// The kcv-centre problem's own regularisation is kcv·λ/N.
+	ridge := scaleAll(lambdas, float64(kcv))
+	score := func(_ context.Context, w []float64) ([]float64, error) {
+		return heldOutScores(m.foldStats(kernel.Gaussian{Sigma: w[0]}, c, xp, xq), ridge), nil
+	}
+	t, err := searchWidths(ctx, sigmas, lambdas, s.SigmaScales == nil && s.Sigma == 0, s.Workers, score)
+	if err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// convertTable returns the table with rows (kernel widths) multiplied by
+// scale and columns (λ/N) by N: from internal units to the user's.
+func convertTable(t *crossval.Table, scale, n float64) *crossval.Table {
+	c := *t
+	c.Rows = scaleAll(t.Rows, scale)
+	c.Cols = scaleAll(t.Cols, n)
+	return &c
+}
+
+// scaleAll returns v multiplied by f.
+func scaleAll(v []float64, f float64) []float64 {
+	out := make([]float64, len(v))
+	floats.ScaleTo(out, f, v)
+	return out
+}
+
+// foldBlocks reads the rows, already in random order, and splits them into
+// folds of near-equal size.
+func foldBlocks(p *points, rows []int, folds int) ([]*mat.Dense, error) {
+	x, err := p.rows(rows)
+	if err != nil {
+		return nil, err
+	}
+	blocks := make([]*mat.Dense, folds)
+	for f := range folds {
+		lo, hi := f*len(rows)/folds, (f+1)*len(rows)/folds
+		blocks[f] = x.Slice(lo, hi, 0, p.dim).(*mat.Dense)
+	}
+	return blocks, nil
+}
+
+// foldStats computes, for one kernel width, the training and held-out
+// moments of every fold.
+func (m *peModel) foldStats(g kernel.Gaussian, c *mat.Dense, xp, xq []*mat.Dense) []foldStats {
+	k, _ := c.Dims()
+	folds := len(xp)
+	gp := make([]*mat.SymDense, folds)
+	gq := make([]*mat.SymDense, folds)
+	hp := make([][]float64, folds)
+	np := make([]float64, folds)
+	nq := make([]float64, folds)
+	totP, totQ := mat.NewSymDense(k, nil), mat.NewSymDense(k, nil)
+	totH := make([]float64, k)
+	var tp, tq float64
+	for f := range folds {
+		gp[f], gq[f], hp[f] = mat.NewSymDense(k, nil), mat.NewSymDense(k, nil), make([]float64, k)
+		g.Moments(hp[f], gp[f], xp[f], c)
+		g.Moments(nil, gq[f], xq[f], c)
+		r, _ := xp[f].Dims()
+		np[f] = float64(r)
+		r, _ = xq[f].Dims()
+		nq[f] = float64(r)
+		totP.AddSym(totP, gp[f])
+		totQ.AddSym(totQ, gq[f])
+		floats.Add(totH, hp[f])
+		tp += np[f]
+		tq += nq[f]
+	}
+	combine := func(gpf, gqf *mat.SymDense, hf []float64, npf, nqf float64) (*mat.SymDense, []float64) {
+		h := mat.NewSymDense(k, nil)
+		h.ScaleSym((1-m.alpha)/nqf, gqf)
+		if m.alpha > 0 {
+			t := mat.NewSymDense(k, nil)
+			t.ScaleSym(m.alpha/npf, gpf)
+			h.AddSym(h, t)
+		}
+		v := make([]float64, k)
+		floats.ScaleTo(v, 1/npf, hf)
+		return h, v
+	}
+	stats := make([]foldStats, folds)
+	for f := range folds {
+		trP, trQ := mat.NewSymDense(k, nil), mat.NewSymDense(k, nil)
+		trP.ScaleSym(-1, gp[f])
+		trP.AddSym(totP, trP)
+		trQ.ScaleSym(-1, gq[f])
+		trQ.AddSym(totQ, trQ)
+		trH := make([]float64, k)
+		floats.SubTo(trH, totH, hp[f])
+		stats[f].gTr, stats[f].hTr = combine(trP, trQ, trH, tp-np[f], tq-nq[f])
+		stats[f].gTe, stats[f].hTe = combine(gp[f], gq[f], hp[f], np[f], nq[f])
+	}
+	return stats
+}
+
+// Ratio is a fitted relative density ratio r̂_α(x) = p(x)/(αp(x) + (1−α)q(x)),
+// the mean of the draws' models g(x) = Σ_l θ_l φ(x, c_l), clipped at zero
+// (a density ratio is never negative). Use it for importance weights.
+type Ratio struct {
+	g       kernel.Gaussian // internal units
+	scale   float64
+	dim     int
+	centres []*mat.Dense // internal units
+	thetas  [][]float64
+}
+
+func (m *peModel) ratio(f *fit) (*Ratio, error) {
+	r := &Ratio{g: m.g, scale: m.p.scale, dim: m.p.dim}
+	for i, idx := range f.centres {
+		c, err := m.p.rows(idx)
+		if err != nil {
+			return nil, err
+		}
+		r.centres = append(r.centres, c)
+		r.thetas = append(r.thetas, f.thetas[i])
+	}
+	return r, nil
+}
+
+// Dim returns the dimension of the points the ratio takes.
+func (r *Ratio) Dim() int { return r.dim }
+
+// At returns r̂_α(x). It panics if len(x) differs from Dim.
+func (r *Ratio) At(x []float64) float64 {
+	if len(x) != r.dim {
+		panic(fmt.Sprintf("divergence: a point of dimension %d for a ratio of dimension %d", len(x), r.dim))
+	}
+	xs := make([]float64, len(x))
+	floats.ScaleTo(xs, 1/r.scale, x)
+	v := 0.0
+	for i, c := range r.centres {
+		for l, th := range r.thetas[i] {
+			v += th * r.g.At(xs, c.RawRowView(l))
+		}
+	}
+	return math.Max(0, v/float64(len(r.centres)))
+}
+
+// Eval returns r̂_α at every row of x, which must have Dim columns. A NaN or
+// infinite value gives a *DataError naming sample "x".
+func (r *Ratio) Eval(x mat.Matrix) ([]float64, error) {
+	n, dim := x.Dims()
+	if dim != r.dim {
+		return nil, fmt.Errorf("divergence: %w: points of dimension %d for a ratio of dimension %d", ErrDimension, dim, r.dim)
+	}
+	pts := &points{x: x, name: "x", n: n, pop: n, dim: dim, scale: r.scale}
+	out := make([]float64, 0, n)
+	var phi mat.Dense
+	err := pts.each(func(block *mat.Dense) error {
+		b, _ := block.Dims()
+		v := make([]float64, b)
+		for i, c := range r.centres {
+			phi.Reset()
+			r.g.MatrixTo(&phi, block, c)
+			tmp := mat.NewVecDense(b, nil)
+			tmp.MulVec(&phi, mat.NewVecDense(len(r.thetas[i]), r.thetas[i]))
+			floats.Add(v, tmp.RawVector().Data)
+		}
+		for _, x := range v {
+			out = append(out, math.Max(0, x/float64(len(r.centres))))
+		}
+		return nil
+	})
+	return slices.Clip(out), err
+}

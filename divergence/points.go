@@ -1,0 +1,216 @@
+// Copyright ©2026 The pearson Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package divergence
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/sublinear/pearson/kernel"
+	"github.com/sublinear/pearson/qmin"
+)
+
+// Subsample marks a matrix whose rows are a uniform random sample of the
+// rows of a larger data set of Rows rows, such as the command line keeps
+// while streaming a file too large for memory. The estimators draw their
+// points from Matrix and take n = Rows in the scale kλ/n of the
+// regularisation, so that λ keeps its all-centre meaning for the whole data
+// set.
+type Subsample struct {
+	mat.Matrix
+	Rows int
+}
+
+// DataError reports a value of the data that the estimators cannot use.
+type DataError struct {
+	// Sample names the sample: "P" or "Q" for the numerator and denominator
+	// samples, "x" or "y" for paired variables.
+	Sample string
+	// Row and Column locate the value, counted from 0.
+	Row, Column int
+	// Value is the value.
+	Value float64
+}
+
+func (e *DataError) Error() string {
+	return fmt.Sprintf("divergence: %s: row %d, column %d is %v", e.Sample, e.Row, e.Column, e.Value)
+}
+
+// Unwrap returns ErrNonFinite.
+func (e *DataError) Unwrap() error { return ErrNonFinite }
+
+// points is a read-only view of a sample's rows for the kernel arithmetic:
+// rows are read only when drawn, validated as they are read, and divided by
+// scale, so that the arithmetic happens at unit scale whatever the magnitude
+// of the data.
+type points struct {
+	x     mat.Matrix
+	name  string
+	n     int // rows available
+	pop   int // rows of the data set the sample stands for (n unless Subsample)
+	dim   int
+	scale float64
+}
+
+func newPoints(name string, x mat.Matrix) (*points, error) {
+	if x == nil {
+		return nil, fmt.Errorf("divergence: %w: %s is nil", ErrTooFew, name)
+	}
+	pop := 0
+	if s, ok := x.(Subsample); ok {
+		x, pop = s.Matrix, s.Rows
+		if x == nil {
+			return nil, fmt.Errorf("divergence: %w: %s is nil", ErrTooFew, name)
+		}
+	}
+	n, dim := x.Dims()
+	if pop == 0 {
+		pop = n
+	}
+	switch {
+	case n < 2:
+		return nil, fmt.Errorf("divergence: %w: %s has %d rows; at least 2 are needed", ErrTooFew, name, n)
+	case dim < 1:
+		return nil, fmt.Errorf("divergence: %w: %s has no columns", ErrDimension, name)
+	case pop < n:
+		return nil, fmt.Errorf("divergence: %w: %s is a subsample of %d rows standing for only %d", ErrSettings, name, n, pop)
+	}
+	return &points{x: x, name: name, n: n, pop: pop, dim: dim, scale: 1}, nil
+}
+
+// gather copies the given rows, divided by scale, into the rows of dst
+// (len(rows)×dim), and reports the first value that is not finite.
+func (p *points) gather(dst *mat.Dense, rows []int) error {
+	kernel.Gather(dst, p.x, rows)
+	raw := dst.RawMatrix()
+	for i := range rows {
+		row := raw.Data[i*raw.Stride : i*raw.Stride+p.dim]
+		for j, v := range row {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return &DataError{Sample: p.name, Row: rows[i], Column: j, Value: v}
+			}
+			row[j] = v / p.scale
+		}
+	}
+	return nil
+}
+
+// rows returns the given rows, divided by scale, as a new matrix.
+func (p *points) rows(rows []int) (*mat.Dense, error) {
+	if len(rows) == 0 {
+		return &mat.Dense{}, nil
+	}
+	dst := mat.NewDense(len(rows), p.dim, nil)
+	return dst, p.gather(dst, rows)
+}
+
+// blockRows is the number of rows read at once when every row is needed.
+const blockRows = 4096
+
+// each calls f on consecutive blocks of every row, divided by scale, holding
+// at most blockRows rows at once.
+func (p *points) each(f func(block *mat.Dense) error) error {
+	buf := mat.NewDense(min(blockRows, p.n), p.dim, nil)
+	idx := make([]int, 0, blockRows)
+	for start := 0; start < p.n; start += blockRows {
+		b := min(blockRows, p.n-start)
+		idx = idx[:0]
+		for i := range b {
+			idx = append(idx, start+i)
+		}
+		block := buf.Slice(0, b, 0, p.dim).(*mat.Dense)
+		if err := p.gather(block, idx); err != nil {
+			return err
+		}
+		if err := f(block); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// moments adds the kernel moments of the averaging points to sum and gram
+// (either may be nil) and returns how many points were averaged: every row
+// when m ≥ n, otherwise m rows drawn without replacement by rnd.
+func (p *points) moments(sum []float64, gram *mat.SymDense, g kernel.Gaussian, centres *mat.Dense, m int, rnd *rand.Rand) (int, error) {
+	if m >= p.n {
+		return p.n, p.each(func(block *mat.Dense) error {
+			g.Moments(sum, gram, block, centres)
+			return nil
+		})
+	}
+	x, err := p.rows(qmin.Sample(p.n, m, false, rnd))
+	if err != nil {
+		return 0, err
+	}
+	g.Moments(sum, gram, x, centres)
+	return m, nil
+}
+
+// sampleExcept returns m distinct rows of [0, n) drawn uniformly from those
+// not in except (which must be distinct rows), in a random order; all of
+// them, shuffled, when fewer than m remain.
+func sampleExcept(n, m int, except []int, rnd *rand.Rand) []int {
+	ex := slices.Sorted(slices.Values(except))
+	avail := n - len(ex)
+	m = min(m, avail)
+	rows := qmin.Sample(avail, m, false, rnd)
+	for i, t := range rows {
+		// The t-th row (from 0) not in ex.
+		r := t
+		for _, e := range ex {
+			if e > r {
+				break
+			}
+			r++
+		}
+		rows[i] = r
+	}
+	rnd.Shuffle(len(rows), func(i, j int) { rows[i], rows[j] = rows[j], rows[i] })
+	return rows
+}
+
+// medianScale returns the median heuristic over at most 500 rows of each of
+// the samples (unscaled data).
+func medianScale(rnd *rand.Rand, samples ...*points) (float64, error) {
+	var blocks []*mat.Dense
+	total := 0
+	for _, s := range samples {
+		rows := qmin.Sample(s.n, min(s.n, kernel.DefaultMedianPoints/2), false, rnd)
+		old := s.scale
+		s.scale = 1
+		b, err := s.rows(rows)
+		s.scale = old
+		if err != nil {
+			return 0, err
+		}
+		blocks = append(blocks, b)
+		total += len(rows)
+	}
+	pooled := mat.NewDense(total, samples[0].dim, nil)
+	at := 0
+	for _, b := range blocks {
+		r, _ := b.Dims()
+		pooled.Slice(at, at+r, 0, samples[0].dim).(*mat.Dense).Copy(b)
+		at += r
+	}
+	names := samples[0].name
+	for _, s := range samples[1:] {
+		names += " and " + s.name
+	}
+	sigma, err := kernel.MedianHeuristic(pooled, total, rnd)
+	switch {
+	case errors.Is(err, kernel.ErrConstant):
+		return 0, fmt.Errorf("divergence: %w: every sampled row of %s is the same: a constant variable carries no information (remove it, or fix the kernel width)", ErrConstant, names)
+	case err != nil:
+		return 0, fmt.Errorf("divergence: %s: %w", names, err)
+	}
+	return sigma, nil
+}

@@ -1,0 +1,226 @@
+// Copyright ©2026 The pearson Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package divergence
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"github.com/sublinear/pearson/crossval"
+	"github.com/sublinear/pearson/kernel"
+)
+
+// Defaults and limits.
+const (
+	// DefaultAlpha is α when Settings.Alpha is zero.
+	DefaultAlpha = 0.5
+	// DefaultK is the number of centres per draw when Settings.K is zero.
+	DefaultK = 100
+	// DefaultM is the averaging budget when Settings.M is zero.
+	DefaultM = 4000
+	// DefaultFolds is the number of cross-validation folds when
+	// Settings.Folds is zero.
+	DefaultFolds = 5
+	// DefaultDraws is the number of draws when Settings.Draws is zero.
+	DefaultDraws = 6
+	// AllPoints as Settings.M asks for exact averages over every point.
+	AllPoints = math.MaxInt
+	// MaxExact is the largest numerator sample (number of centres) that
+	// Settings.Exact accepts: the all-centre solution takes O(n²(n + n'))
+	// time and 8n² bytes, about a minute and 200 MB at n = 5000.
+	MaxExact = 5000
+)
+
+// DefaultSigmaScales are the kernel widths tried by cross-validation, as
+// multiples of the median heuristic σ₀. When the best lies on an edge the
+// grid is widened by factors of two, down to σ₀/64 and up to 64σ₀.
+var DefaultSigmaScales = crossval.LogGrid(1.0/8, 8, 13)
+
+// DefaultLambdaScales are the regularisations tried by cross-validation, as
+// values of kλ/n, the regularisation of the k-centre problem (see
+// Settings.Lambda).
+var DefaultLambdaScales = crossval.LogGrid(1e-4, 1, 9)
+
+// Errors, wrapped with details; test for them with errors.Is.
+var (
+	// ErrTooFew means a sample has too few points: fewer than 2, or fewer
+	// than the cross-validation folds need.
+	ErrTooFew = errors.New("too few points")
+	// ErrDimension means samples that must share a dimension do not, or
+	// samples that must be paired have different numbers of rows.
+	ErrDimension = errors.New("mismatched dimensions")
+	// ErrNonFinite means a value of the data is NaN or infinite.
+	ErrNonFinite = errors.New("non-finite value")
+	// ErrSettings means a field of Settings is out of range.
+	ErrSettings = errors.New("bad settings")
+	// ErrConstant means a variable is constant, so that no kernel width can
+	// be derived from it: drop it, or give the width explicitly.
+	ErrConstant = kernel.ErrConstant
+	// ErrTooLarge means Settings.Exact was asked of a sample larger than
+	// MaxExact.
+	ErrTooLarge = errors.New("too large for the exact solution")
+)
+
+// Settings controls the estimators and tests of the package. The zero value
+// asks for the defaults, which suit most data.
+//
+// Regularisation. λ is the regularisation of the all-centre problem, with
+// one centre per point of the n-point sample; the constant-time estimate
+// solves the k-centre problem with kλ/n, so that fixing σ and λ and asking for
+// Exact gives the value that the estimate approximates. Cross-validation
+// searches kλ/n over DefaultLambdaScales; the reported λ is the all-centre
+// value.
+type Settings struct {
+	// Alpha is α ∈ [0, 1), the mixing weight of the relative density ratio
+	// p/(αp + (1−α)q) of RelativePE and TwoSampleTest. Zero means
+	// DefaultAlpha; set PlainPearson for α = 0.
+	Alpha float64
+	// PlainPearson asks for α = 0, the ordinary Pearson divergence, whose
+	// ratio p/q is unbounded; Alpha must then be zero.
+	PlainPearson bool
+
+	// K is the number of centres of each draw. Zero means DefaultK. It is
+	// capped at the size of the centre sample.
+	K int
+	// M is the averaging budget: the kernel averages that make up H and h
+	// are taken over M points drawn at random, independently of the
+	// centres, in each draw, instead of over every point. Zero means
+	// DefaultM; M at least the total number of points (AllPoints, say)
+	// means exact averages, whose cost grows linearly with the data.
+	M int
+	// Draws is the number of independent draws whose mean is the estimate;
+	// their spread gives its standard error. Zero means DefaultDraws.
+	Draws int
+	// WithoutReplacement draws the centres of each draw without
+	// replacement. The default draws them with replacement, as the theorem
+	// of Hayashi & Yoshida assumes; in our tests that is also the more
+	// accurate at small K.
+	WithoutReplacement bool
+
+	// Sigma fixes the kernel width σ of RelativePE and TwoSampleTest;
+	// SigmaX and SigmaY fix the widths of LSMI, IndependenceTest and Rank.
+	// Zero means choose by cross-validation.
+	Sigma, SigmaX, SigmaY float64
+	// Lambda fixes the all-centre regularisation λ. Zero means choose by
+	// cross-validation.
+	Lambda float64
+	// SigmaScales are the kernel widths cross-validation tries, as
+	// multiples of the median heuristic. Nil means DefaultSigmaScales.
+	SigmaScales []float64
+	// LambdaScales are the values of kλ/n cross-validation tries. Nil means
+	// DefaultLambdaScales.
+	LambdaScales []float64
+	// Folds is the number of cross-validation folds. Zero means
+	// DefaultFolds.
+	Folds int
+
+	// Exact computes the all-centre value itself, with every numerator
+	// point as a centre and exact averages, instead of the constant-time
+	// estimate: O(n³) time, for n ≤ MaxExact. σ and λ are still chosen by
+	// cross-validation unless fixed.
+	Exact bool
+
+	// Src is the source of randomness. Nil means rand.NewPCG(1, 2), so
+	// that results are reproducible by default.
+	Src rand.Source
+	// Workers is the number of goroutines; zero means GOMAXPROCS. Results
+	// do not depend on it.
+	Workers int
+	// Progress, if not nil, is called as long operations (permutation
+	// tests, rankings) advance, with the work done and the total; calls
+	// come from one goroutine at a time.
+	Progress func(done, total int)
+}
+
+func (s *Settings) alpha() float64 {
+	if s.PlainPearson {
+		return 0
+	}
+	if s.Alpha == 0 {
+		return DefaultAlpha
+	}
+	return s.Alpha
+}
+
+func orDefault(v, def int) int {
+	if v == 0 {
+		return def
+	}
+	return v
+}
+
+func (s *Settings) k() int     { return orDefault(s.K, DefaultK) }
+func (s *Settings) m() int     { return orDefault(s.M, DefaultM) }
+func (s *Settings) draws() int { return orDefault(s.Draws, DefaultDraws) }
+func (s *Settings) folds() int { return orDefault(s.Folds, DefaultFolds) }
+
+func (s *Settings) source() rand.Source {
+	if s.Src == nil {
+		return rand.NewPCG(1, 2)
+	}
+	return s.Src
+}
+
+func (s *Settings) sigmaScales() []float64 {
+	if s.SigmaScales == nil {
+		return DefaultSigmaScales
+	}
+	return s.SigmaScales
+}
+
+func (s *Settings) lambdaScales() []float64 {
+	if s.LambdaScales == nil {
+		return DefaultLambdaScales
+	}
+	return s.LambdaScales
+}
+
+// validate checks the fields every estimator uses.
+func (s *Settings) validate() error {
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("divergence: %w: "+format, append([]any{ErrSettings}, args...)...)
+	}
+	a := s.alpha()
+	switch {
+	case s.PlainPearson && s.Alpha != 0:
+		return bad("PlainPearson asks for α = 0 but Alpha is %v", s.Alpha)
+	case !(a >= 0 && a < 1):
+		return bad("α = %v is outside [0, 1)", a)
+	case s.k() < 1:
+		return bad("k = %d centres: need at least 1", s.k())
+	case s.m() < 1:
+		return bad("m = %d averaging points: need at least 1", s.m())
+	case s.draws() < 1:
+		return bad("draws = %d: need at least 1", s.draws())
+	case s.folds() < 2:
+		return bad("folds = %d: cross-validation needs at least 2", s.folds())
+	case s.Workers < 0:
+		return bad("workers = %d < 0", s.Workers)
+	}
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{{"σ", s.Sigma}, {"σx", s.SigmaX}, {"σy", s.SigmaY}, {"λ", s.Lambda}} {
+		if f.v < 0 || math.IsNaN(f.v) || math.IsInf(f.v, 0) {
+			return bad("%s = %v: must be a positive finite number (or zero to cross-validate)", f.name, f.v)
+		}
+	}
+	for _, g := range []struct {
+		name string
+		v    []float64
+	}{{"SigmaScales", s.SigmaScales}, {"LambdaScales", s.LambdaScales}} {
+		if g.v != nil && len(g.v) == 0 {
+			return bad("%s is empty", g.name)
+		}
+		for _, v := range g.v {
+			if !(v > 0) || math.IsInf(v, 0) {
+				return bad("%s holds %v: values must be positive and finite", g.name, v)
+			}
+		}
+	}
+	return nil
+}
