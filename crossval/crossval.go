@@ -37,10 +37,12 @@ func Folds(n, k int, rnd *rand.Rand) ([]int, error) {
 }
 
 // Table is the result of a grid search over two axes, such as kernel widths
-// (rows) and regularisations (columns).
-type Table struct {
+// (rows) and regularisations (columns). A row may be any value: a width, or
+// a pair of widths for a model with two kernels.
+type Table[R any] struct {
 	// Rows and Cols are the values along the two axes.
-	Rows, Cols []float64
+	Rows []R
+	Cols []float64
 	// Scores[i][j] is the held-out score at (Rows[i], Cols[j]); lower is
 	// better. Points whose score was not finite hold +Inf.
 	Scores [][]float64
@@ -60,7 +62,7 @@ func (e Edges) Any() bool { return e.RowLow || e.RowHigh || e.ColLow || e.ColHig
 
 // Edges reports on which edges of the grid the best point lies: a sign that
 // the optimum may lie outside the grid.
-func (t *Table) Edges() Edges {
+func (t *Table[R]) Edges() Edges {
 	nr, nc := len(t.Rows), len(t.Cols)
 	return Edges{
 		RowLow:  nr > 1 && t.BestRow == 0,
@@ -71,7 +73,7 @@ func (t *Table) Edges() Edges {
 }
 
 // Best returns the values of the best point.
-func (t *Table) Best() (row, col float64) { return t.Rows[t.BestRow], t.Cols[t.BestCol] }
+func (t *Table[R]) Best() (row R, col float64) { return t.Rows[t.BestRow], t.Cols[t.BestCol] }
 
 // RowScore returns the held-out scores of row i of the grid at every column,
 // so that work shared by a row (a kernel matrix for one width, say) is done
@@ -84,11 +86,11 @@ type RowScore func(ctx context.Context, i int) ([]float64, error)
 // workers. Scores that are NaN or infinite count as +Inf; if no score is
 // finite the error wraps ErrNoScore. The first error of score, in row order,
 // is returned, as is ctx's error when it is cancelled.
-func Search(ctx context.Context, rows, cols []float64, score RowScore, workers int) (*Table, error) {
+func Search[R any](ctx context.Context, rows []R, cols []float64, score RowScore, workers int) (*Table[R], error) {
 	if len(rows) == 0 || len(cols) == 0 {
 		return nil, fmt.Errorf("crossval: empty grid (%d×%d)", len(rows), len(cols))
 	}
-	t := &Table{Rows: rows, Cols: cols, Scores: make([][]float64, len(rows))}
+	t := &Table[R]{Rows: rows, Cols: cols, Scores: make([][]float64, len(rows))}
 	errs := make([]error, len(rows))
 	parallel.For(len(rows), parallel.Workers(workers), func(i int) {
 		if err := ctx.Err(); err != nil {

@@ -58,7 +58,7 @@ func bowl(rows, cols []float64, x0, y0 float64) RowScore {
 func TestSearch(t *testing.T) {
 	rows := LogGrid(0.1, 10, 9)
 	cols := LogGrid(1e-3, 1, 7)
-	var first *Table
+	var first *Table[float64]
 	for _, workers := range []int{1, 2, 5} {
 		tab, err := Search(context.Background(), rows, cols, bowl(rows, cols, 1, 0.01), workers)
 		if err != nil {

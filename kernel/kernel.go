@@ -144,11 +144,6 @@ func (g Gaussian) MatrixTo(dst *mat.Dense, x, c *mat.Dense) {
 // once.
 const BlockRows = 512
 
-// gramTile is the side of the tiles in which Moments accumulates the Gram
-// matrix: two tiles of kernel rows, 2·gramTile·BlockRows values, fit in a
-// core's cache.
-const gramTile = 64
-
 // Moments adds to sum and gram the first and second moments of the kernel
 // features φ(x) = (φ(x, c₁), …, φ(x, c_k)) over the points xᵢ, the rows of x:
 //
@@ -174,35 +169,78 @@ func (g Gaussian) Moments(sum []float64, gram *mat.SymDense, x, c *mat.Dense) {
 		b := min(BlockRows, n-start)
 		pt := phiT.Slice(0, k, 0, b).(*mat.Dense)
 		g.MatrixTo(pt, c, x.Slice(start, start+b, 0, dim).(*mat.Dense))
-		raw := pt.RawMatrix()
-		row := func(j int) []float64 { return raw.Data[j*raw.Stride : j*raw.Stride+b] }
 		if sum != nil {
 			for j := range k {
-				sum[j] += floats.Sum(row(j))
+				sum[j] += floats.Sum(pt.RawRowView(j))
 			}
 		}
 		if gram != nil {
-			// Tiles of gramTile×gramTile entries keep both sets of rows in
-			// cache when k is large; rows of tiles run concurrently, each
-			// entry summed by one goroutine in a fixed order.
-			gs := gram.RawSymmetric()
-			tiles := (k + gramTile - 1) / gramTile
-			workers := 1
-			if k >= 4*gramTile {
-				workers = parallel.Workers(0)
-			}
-			parallel.For(tiles, workers, func(t int) {
-				j0 := t * gramTile
-				for l0 := j0; l0 < k; l0 += gramTile {
-					for j := j0; j < min(j0+gramTile, k); j++ {
-						rj := row(j)
-						out := gs.Data[j*gs.Stride : j*gs.Stride+k]
-						for l := max(j, l0); l < min(l0+gramTile, k); l++ {
-							out[l] += floats.Dot(rj, row(l))
-						}
-					}
+			AddGram(gram, pt)
+		}
+	}
+}
+
+// gramTile is the side of the tiles in which AddGram accumulates: two tiles
+// of rows of BlockRows values fit in a core's cache.
+const gramTile = 64
+
+// AddGram adds a·aᵀ to gram, where a is k×b: gram[j, l] += Σᵢ a[j, i]·a[l, i],
+// the Gram matrix of the rows of a. Laid out so, with a row per centre and a
+// column per point, it is the second moment of kernel features. Tiles keep
+// both sets of rows in cache, and for large k run on all cores, each entry
+// summed by one goroutine in a fixed order, so the result does not depend on
+// scheduling.
+func AddGram(gram *mat.SymDense, a *mat.Dense) {
+	k, b := a.Dims()
+	if gram.SymmetricDim() != k {
+		panic("kernel: gram has the wrong size")
+	}
+	raw := a.RawMatrix()
+	row := func(j int) []float64 { return raw.Data[j*raw.Stride : j*raw.Stride+b] }
+	gs := gram.RawSymmetric()
+	tiles := (k + gramTile - 1) / gramTile
+	workers := 1
+	if k >= 4*gramTile {
+		workers = parallel.Workers(0)
+	}
+	parallel.For(tiles, workers, func(t int) {
+		j0 := t * gramTile
+		for l0 := j0; l0 < k; l0 += gramTile {
+			for j := j0; j < min(j0+gramTile, k); j++ {
+				rj := row(j)
+				out := gs.Data[j*gs.Stride : j*gs.Stride+k]
+				for l := max(j, l0); l < min(l0+gramTile, k); l++ {
+					out[l] += floats.Dot(rj, row(l))
 				}
-			})
+			}
+		}
+	})
+}
+
+// PairedSum adds to sum the first moment of the product features of paired
+// points (xᵢ, yᵢ), the rows of x and y:
+//
+//	sum[l] += Σᵢ gx(xᵢ, u_l) · gy(yᵢ, v_l),
+//
+// for centre pairs (u_l, v_l), the rows of u and v. It works in blocks of
+// BlockRows points.
+func PairedSum(sum []float64, gx Gaussian, x, u *mat.Dense, gy Gaussian, y, v *mat.Dense) {
+	n, dx := x.Dims()
+	ny, dy := y.Dims()
+	k, _ := u.Dims()
+	if kv, _ := v.Dims(); ny != n || kv != k || len(sum) != k {
+		panic("kernel: PairedSum of mismatched sizes")
+	}
+	kx := mat.NewDense(k, min(BlockRows, max(n, 1)), nil)
+	ky := mat.NewDense(k, min(BlockRows, max(n, 1)), nil)
+	for start := 0; start < n; start += BlockRows {
+		b := min(BlockRows, n-start)
+		kb := kx.Slice(0, k, 0, b).(*mat.Dense)
+		lb := ky.Slice(0, k, 0, b).(*mat.Dense)
+		gx.MatrixTo(kb, u, x.Slice(start, start+b, 0, dx).(*mat.Dense))
+		gy.MatrixTo(lb, v, y.Slice(start, start+b, 0, dy).(*mat.Dense))
+		for l := range k {
+			sum[l] += floats.Dot(kb.RawRowView(l), lb.RawRowView(l))
 		}
 	}
 }

@@ -255,3 +255,43 @@ func BenchmarkMomentsLargeK(b *testing.B) {
 		Gaussian{Sigma: 1}.Moments(nil, gram, x, c)
 	}
 }
+
+func TestAddGramLarge(t *testing.T) {
+	// The tiled, parallel path (k ≥ 4 tiles) against plain sums.
+	rnd := rand.New(rand.NewPCG(6, 6))
+	k, b := 4*gramTile+13, 37
+	a := randomPoints(k, b, rnd)
+	gram := mat.NewSymDense(k, nil)
+	AddGram(gram, a)
+	AddGram(gram, a)
+	for j := 0; j < k; j += 7 {
+		for l := j; l < k; l += 5 {
+			want := 0.0
+			for i := range b {
+				want += 2 * a.At(j, i) * a.At(l, i)
+			}
+			if math.Abs(gram.At(j, l)-want) > 1e-10*(1+math.Abs(want)) {
+				t.Fatalf("gram[%d,%d] = %v, want %v", j, l, gram.At(j, l), want)
+			}
+		}
+	}
+}
+
+func TestPairedSum(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(7, 7))
+	n, k := BlockRows+50, 6
+	x, y := randomPoints(n, 2, rnd), randomPoints(n, 1, rnd)
+	u, v := randomPoints(k, 2, rnd), randomPoints(k, 1, rnd)
+	gx, gy := Gaussian{Sigma: 0.9}, Gaussian{Sigma: 1.7}
+	sum := make([]float64, k)
+	PairedSum(sum, gx, x, u, gy, y, v)
+	for l := range k {
+		want := 0.0
+		for i := range n {
+			want += gx.At(x.RawRowView(i), u.RawRowView(l)) * gy.At(y.RawRowView(i), v.RawRowView(l))
+		}
+		if math.Abs(sum[l]-want) > 1e-10*(1+want) {
+			t.Errorf("sum[%d] = %v, want %v", l, sum[l], want)
+		}
+	}
+}
