@@ -8,6 +8,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"sync"
 
 	"gonum.org/v1/gonum/floats"
@@ -85,57 +86,110 @@ func (m *memoScorer) row(ctx context.Context, w []float64) ([]float64, error) {
 // from 1/widenLimit to widenLimit times the median heuristic.
 const widenLimit = 64
 
-// searchWidths cross-validates over 1-D kernel widths sigmas (internal units,
-// where the median heuristic is 1) and regularisations lambdas, widening the
-// width grid by factors of two while the best width is on an edge, within
-// [1/widenLimit, widenLimit] when widen is set. It returns the table over the
-// final grid, rows in internal units.
-func searchWidths(ctx context.Context, sigmas, lambdas []float64, widen bool, workers int, score rowScorer) (*crossval.Table, error) {
+// searchWidths cross-validates over the product of the kernel-width axes
+// (one per kernel, in internal units where the median heuristic is 1) and the
+// regularisations lambdas. When widen is set, an axis on whose edge the best
+// point lies is extended by factors of two, within [1/widenLimit,
+// widenLimit], and the search repeats; memoised rows are not scored again.
+// Rows of the returned table are width vectors, one entry per axis.
+func searchWidths(ctx context.Context, axes [][]float64, lambdas []float64, widen bool, workers int, score rowScorer) (*crossval.Table[[]float64], error) {
 	ms := &memoScorer{memo: map[string][]float64{}, score: score}
-	rows := append([]float64(nil), sigmas...)
+	axes = slices.Clone(axes)
+	const eps = 1e-9
 	for {
+		rows := product(axes)
 		t, err := crossval.Search(ctx, rows, lambdas, func(ctx context.Context, i int) ([]float64, error) {
-			return ms.row(ctx, []float64{rows[i]})
+			return ms.row(ctx, rows[i])
 		}, workers)
 		if err != nil {
 			return nil, err
 		}
-		e := t.Edges()
-		switch {
-		case widen && e.RowLow && rows[0]/2 >= 1.0/widenLimit*(1-1e-9):
-			rows = append([]float64{rows[0] / 4, rows[0] / 2}, rows...)
-			if rows[0] < 1.0/widenLimit*(1-1e-9) {
-				rows = rows[1:]
+		if !widen {
+			return t, nil
+		}
+		best := rows[t.BestRow]
+		extended := false
+		for a, ax := range axes {
+			lo, hi := ax[0], ax[len(ax)-1]
+			switch {
+			case len(ax) < 2:
+			case best[a] == lo && lo/2 >= (1-eps)/widenLimit:
+				ext := []float64{lo / 2}
+				if lo/4 >= (1-eps)/widenLimit {
+					ext = []float64{lo / 4, lo / 2}
+				}
+				axes[a] = append(ext, ax...)
+				extended = true
+			case best[a] == hi && hi*2 <= (1+eps)*widenLimit:
+				axes[a] = append(slices.Clone(ax), hi*2)
+				if hi*4 <= (1+eps)*widenLimit {
+					axes[a] = append(axes[a], hi*4)
+				}
+				extended = true
 			}
-		case widen && e.RowHigh && rows[len(rows)-1]*2 <= widenLimit*(1+1e-9):
-			last := rows[len(rows)-1]
-			rows = append(rows, last*2)
-			if last*4 <= widenLimit*(1+1e-9) {
-				rows = append(rows, last*4)
-			}
-		default:
+		}
+		if !extended {
 			return t, nil
 		}
 	}
 }
 
-// edgeWarnings describes a best point on the edge of the grid.
-func edgeWarnings(t *crossval.Table, widthName, lambdaName string) []string {
+// product returns the Cartesian product of the axes, the last varying
+// fastest.
+func product(axes [][]float64) [][]float64 {
+	rows := [][]float64{{}}
+	for _, ax := range axes {
+		next := make([][]float64, 0, len(rows)*len(ax))
+		for _, r := range rows {
+			for _, v := range ax {
+				next = append(next, append(slices.Clone(r), v))
+			}
+		}
+		rows = next
+	}
+	return rows
+}
+
+// userTable returns the table in the user's units: the width of axis a
+// multiplied by scales[a], regularisations λ/N multiplied by N.
+func userTable(t *crossval.Table[[]float64], scales []float64, n float64) *crossval.Table[[]float64] {
+	c := *t
+	c.Rows = make([][]float64, len(t.Rows))
+	for i, r := range t.Rows {
+		c.Rows[i] = make([]float64, len(r))
+		for a, v := range r {
+			c.Rows[i][a] = v * scales[a]
+		}
+	}
+	c.Cols = scaleAll(t.Cols, n)
+	return &c
+}
+
+// gridWarnings describes a best point on an edge of the grid, naming each
+// width axis.
+func gridWarnings(t *crossval.Table[[]float64], widthNames []string) []string {
 	var w []string
+	best := t.Rows[t.BestRow]
+	for a, name := range widthNames {
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for _, r := range t.Rows {
+			lo, hi = math.Min(lo, r[a]), math.Max(hi, r[a])
+		}
+		switch {
+		case lo == hi:
+		case best[a] == lo:
+			w = append(w, fmt.Sprintf("cross-validation chose the smallest %s tried (%.4g, grid %.4g to %.4g): the estimate may be unreliable; consider more data or a finer grid", name, lo, lo, hi))
+		case best[a] == hi:
+			w = append(w, fmt.Sprintf("cross-validation chose the largest %s tried (%.4g, grid %.4g to %.4g): the fitted ratio is nearly constant, as when there is little to detect", name, hi, lo, hi))
+		}
+	}
 	e := t.Edges()
-	lo, hi := t.Rows[0], t.Rows[len(t.Rows)-1]
-	if e.RowLow {
-		w = append(w, fmt.Sprintf("cross-validation chose the smallest %s tried (%.4g, grid %.4g to %.4g): the estimate may be unreliable; consider more data or a finer grid", widthName, lo, lo, hi))
-	}
-	if e.RowHigh {
-		w = append(w, fmt.Sprintf("cross-validation chose the largest %s tried (%.4g, grid %.4g to %.4g): the fitted ratio is nearly constant, as when the distributions barely differ", widthName, hi, lo, hi))
-	}
 	llo, lhi := t.Cols[0], t.Cols[len(t.Cols)-1]
 	if e.ColLow {
-		w = append(w, fmt.Sprintf("cross-validation chose the smallest %s tried (%.4g, grid %.4g to %.4g)", lambdaName, llo, llo, lhi))
+		w = append(w, fmt.Sprintf("cross-validation chose the smallest regularisation λ tried (%.4g, grid %.4g to %.4g)", llo, llo, lhi))
 	}
 	if e.ColHigh {
-		w = append(w, fmt.Sprintf("cross-validation chose the largest %s tried (%.4g, grid %.4g to %.4g): the data support little more than a constant ratio", lambdaName, lhi, llo, lhi))
+		w = append(w, fmt.Sprintf("cross-validation chose the largest regularisation λ tried (%.4g, grid %.4g to %.4g): the data support little more than a constant ratio", lhi, llo, lhi))
 	}
 	return w
 }

@@ -45,7 +45,7 @@ type PEResult struct {
 	Exact bool
 	// CV is the cross-validation table: rows are kernel widths σ, columns
 	// all-centre regularisations λ. Nil when both were fixed.
-	CV *crossval.Table
+	CV *crossval.Table[float64]
 	// Warnings describe doubts about the result, such as a cross-validated
 	// optimum on the edge of its grid.
 	Warnings []string
@@ -122,13 +122,17 @@ func RelativePE(ctx context.Context, p, q mat.Matrix, s *Settings) (*PEResult, e
 		}
 		bs, bl := t.Best()
 		if s.Sigma == 0 {
-			sigma = bs
+			sigma = bs[0]
 		}
 		if s.Lambda == 0 {
 			lambdaN = bl
 		}
-		res.CV = convertTable(t, scale, float64(pp.pop))
-		res.Warnings = append(res.Warnings, edgeWarnings(res.CV, "kernel width σ", "regularisation λ")...)
+		ut := userTable(t, []float64{scale}, float64(pp.pop))
+		res.Warnings = append(res.Warnings, gridWarnings(ut, []string{"kernel width σ"})...)
+		res.CV = &crossval.Table[float64]{Cols: ut.Cols, Scores: ut.Scores, BestRow: ut.BestRow, BestCol: ut.BestCol}
+		for _, r := range ut.Rows {
+			res.CV.Rows = append(res.CV.Rows, r[0])
+		}
 	}
 	m.g = kernel.Gaussian{Sigma: sigma}
 	res.Sigma = sigma * scale
@@ -215,7 +219,7 @@ func (m *peModel) moments(idx []int, rnd *rand.Rand) (*mat.SymDense, []float64, 
 // cross-validation on kcv centres drawn from P and averaging points drawn
 // from the rest of P and from Q, within the averaging budget. Table rows are
 // returned in internal units and columns as λ/N; the caller converts.
-func (m *peModel) crossValidate(ctx context.Context, s *Settings, rnd *rand.Rand) (*crossval.Table, error) {
+func (m *peModel) crossValidate(ctx context.Context, s *Settings, rnd *rand.Rand) (*crossval.Table[[]float64], error) {
 	folds := s.folds()
 	// Centres: at most half the numerator sample, so that the rest can be
 	// averaged over; averaging points never include a centre, whose kernel
@@ -262,20 +266,7 @@ func (m *peModel) crossValidate(ctx context.Context, s *Settings, rnd *rand.Rand
 	score := func(_ context.Context, w []float64) ([]float64, error) {
 		return heldOutScores(m.foldStats(kernel.Gaussian{Sigma: w[0]}, c, xp, xq), ridge), nil
 	}
-	t, err := searchWidths(ctx, sigmas, lambdas, s.SigmaScales == nil && s.Sigma == 0, s.Workers, score)
-	if err != nil {
-		return nil, err
-	}
-	return t, nil
-}
-
-// convertTable returns the table with rows (kernel widths) multiplied by
-// scale and columns (λ/N) by N: from internal units to the user's.
-func convertTable(t *crossval.Table, scale, n float64) *crossval.Table {
-	c := *t
-	c.Rows = scaleAll(t.Rows, scale)
-	c.Cols = scaleAll(t.Cols, n)
-	return &c
+	return searchWidths(ctx, [][]float64{sigmas}, lambdas, s.SigmaScales == nil && s.Sigma == 0, s.Workers, score)
 }
 
 // scaleAll returns v multiplied by f.
