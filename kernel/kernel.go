@@ -128,8 +128,9 @@ func (g Gaussian) FromSqDistTo(dst, d *mat.Dense) {
 		in := src.Data[i*src.Stride : i*src.Stride+k]
 		out := dd.Data[i*dd.Stride : i*dd.Stride+k]
 		for j, v := range in {
-			out[j] = math.Exp(gamma * v)
+			out[j] = gamma * v
 		}
+		expNonPositive(out, out)
 	}
 }
 
