@@ -9,6 +9,8 @@ import (
 	"runtime"
 	"strconv"
 	"testing"
+
+	"github.com/sublinear/pearson/internal/race"
 )
 
 // indexInput returns a one-column CSV whose row i (0-based, on line i+2)
@@ -151,6 +153,9 @@ func binomialBounds(n int, p, alpha float64) (lo, hi int) {
 //     its exact mean and variance under sampling without replacement (a z
 //     test): the most sensitive test of a bias towards early or late rows.
 func TestReservoirUniform(t *testing.T) {
+	if race.Enabled {
+		t.Skip(race.SkipReason)
+	}
 	const (
 		N    = 20000
 		R    = 100
@@ -254,6 +259,9 @@ func (g *genReader) Read(p []byte) (int, error) {
 // 24 kB, plus the garbage of the CSV reader between collections (the
 // collector's minimum heap target is 4 MB).
 func TestReservoirMemory(t *testing.T) {
+	if race.Enabled {
+		t.Skip(race.SkipReason)
+	}
 	if testing.Short() {
 		t.Skip("streams 2e6 rows")
 	}

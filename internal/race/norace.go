@@ -1,0 +1,10 @@
+// Copyright ©2026 The pearson Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+//go:build !race
+
+package race
+
+// Enabled reports whether the race detector is on.
+const Enabled = false
