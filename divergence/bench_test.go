@@ -76,3 +76,56 @@ func BenchmarkRelativePEAllCentre(b *testing.B) {
 		benchPE(b, x, y, s)
 	})
 }
+
+// BenchmarkTwoSampleTest is the two-sample test with B = 1000 permutations
+// at n = n′ = 10⁵, estimate and cross-validation included.
+func BenchmarkTwoSampleTest(b *testing.B) {
+	x, y := paperSamples(100_000, 100_000)
+	for b.Loop() {
+		r, err := TwoSampleTest(ctx, x, y, &Settings{Permutations: 1000})
+		if err != nil {
+			b.Fatal(err)
+		}
+		sinkPE = r.PValue
+	}
+}
+
+// BenchmarkIndependenceTest is the independence test with B = 1000
+// permutations at n = 10⁵, estimate and cross-validation included.
+func BenchmarkIndependenceTest(b *testing.B) {
+	x, y := bivariateBench(100_000, 0.3)
+	for b.Loop() {
+		r, err := IndependenceTest(ctx, x, y, &Settings{Permutations: 1000})
+		if err != nil {
+			b.Fatal(err)
+		}
+		sinkPE = r.PValue
+	}
+}
+
+// BenchmarkRank ranks 100 features of 10⁵ rows against a target depending
+// on five of them.
+func BenchmarkRank(b *testing.B) {
+	const n, p = 100_000, 100
+	rnd := rand.New(rand.NewPCG(1, 1))
+	f := mat.NewDense(n, p, nil)
+	y := mat.NewDense(n, 1, nil)
+	for i := range n {
+		row := f.RawRowView(i)
+		for j := range row {
+			row[j] = 2*rnd.Float64() - 1
+		}
+		y.Set(i, 0, row[0]+row[1]*row[1]+row[2]*row[3]+0.3*rnd.NormFloat64())
+	}
+	for b.Loop() {
+		r, err := Rank(ctx, f, y, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		sinkPE = r.Features[0].SMI
+	}
+}
+
+func bivariateBench(n int, rho float64) (x, y *mat.Dense) {
+	return bivariate(n, rho, rand.New(rand.NewPCG(2, 2)))
+}

@@ -88,11 +88,12 @@ const widenLimit = 64
 
 // searchWidths cross-validates over the product of the kernel-width axes
 // (one per kernel, in internal units where the median heuristic is 1) and the
-// regularisations lambdas. When widen is set, an axis on whose edge the best
-// point lies is extended by factors of two, within [1/widenLimit,
-// widenLimit], and the search repeats; memoised rows are not scored again.
-// Rows of the returned table are width vectors, one entry per axis.
-func searchWidths(ctx context.Context, axes [][]float64, lambdas []float64, widen bool, workers int, score rowScorer) (*crossval.Table[[]float64], error) {
+// regularisations lambdas. When widenLow (widenHigh) is set, an axis on whose
+// lower (upper) edge the best point lies is extended by factors of two,
+// within [1/widenLimit, widenLimit], and the search repeats; memoised rows
+// are not scored again. Rows of the returned table are width vectors, one
+// entry per axis.
+func searchWidths(ctx context.Context, axes [][]float64, lambdas []float64, widenLow, widenHigh bool, workers int, score rowScorer) (*crossval.Table[[]float64], error) {
 	ms := &memoScorer{memo: map[string][]float64{}, score: score}
 	axes = slices.Clone(axes)
 	const eps = 1e-9
@@ -104,23 +105,20 @@ func searchWidths(ctx context.Context, axes [][]float64, lambdas []float64, wide
 		if err != nil {
 			return nil, err
 		}
-		if !widen {
-			return t, nil
-		}
 		best := rows[t.BestRow]
 		extended := false
 		for a, ax := range axes {
 			lo, hi := ax[0], ax[len(ax)-1]
 			switch {
 			case len(ax) < 2:
-			case best[a] == lo && lo/2 >= (1-eps)/widenLimit:
+			case widenLow && best[a] == lo && lo/2 >= (1-eps)/widenLimit:
 				ext := []float64{lo / 2}
 				if lo/4 >= (1-eps)/widenLimit {
 					ext = []float64{lo / 4, lo / 2}
 				}
 				axes[a] = append(ext, ax...)
 				extended = true
-			case best[a] == hi && hi*2 <= (1+eps)*widenLimit:
+			case widenHigh && best[a] == hi && hi*2 <= (1+eps)*widenLimit:
 				axes[a] = append(slices.Clone(ax), hi*2)
 				if hi*4 <= (1+eps)*widenLimit {
 					axes[a] = append(axes[a], hi*4)

@@ -266,7 +266,8 @@ func (m *peModel) crossValidate(ctx context.Context, s *Settings, rnd *rand.Rand
 	score := func(_ context.Context, w []float64) ([]float64, error) {
 		return heldOutScores(m.foldStats(kernel.Gaussian{Sigma: w[0]}, c, xp, xq), ridge), nil
 	}
-	return searchWidths(ctx, [][]float64{sigmas}, lambdas, s.SigmaScales == nil && s.Sigma == 0, s.Workers, score)
+	widen := s.SigmaScales == nil && s.Sigma == 0
+	return searchWidths(ctx, [][]float64{sigmas}, lambdas, widen, widen, s.Workers, score)
 }
 
 // scaleAll returns v multiplied by f.

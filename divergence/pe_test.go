@@ -14,6 +14,8 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/sublinear/pearson/internal/race"
 )
 
 var ctx = context.Background()
@@ -98,6 +100,9 @@ func TestExactMatchesDirectComputation(t *testing.T) {
 }
 
 func TestEstimateApproachesAllCentre(t *testing.T) {
+	if race.Enabled {
+		t.Skip(race.SkipReason)
+	}
 	// The paper's Table 2 setting: P = N(1, 0.5²) with n = 1000 and 2000,
 	// Q = N(1.5, 0.5²) with n′ = 200, α = 0.5, exact averages, σ and λ fixed
 	// at values cross-validation picks for such data (σ ≈ 1, kλ/n = 0.01 at
@@ -175,6 +180,9 @@ func meanAbsError(t *testing.T, p, q normal, n, seeds int) float64 {
 }
 
 func TestAgainstTruth(t *testing.T) {
+	if race.Enabled {
+		t.Skip(race.SkipReason)
+	}
 	// n = n′ = 10⁴ with the defaults, cross-validated. With exact averages
 	// over all 2·10⁴ points the mean error is 0.0006–0.002 on these cases:
 	// the sampling error of the data themselves. The constant-time estimate
@@ -193,6 +201,9 @@ func TestAgainstTruth(t *testing.T) {
 }
 
 func TestAgainstTruthMillion(t *testing.T) {
+	if race.Enabled {
+		t.Skip(race.SkipReason)
+	}
 	// n = n′ = 10⁶ in constant-time mode: the sample's own error is now
 	// negligible and what remains is the estimator's: the noise of m = 4000
 	// averaging points over 6 draws (a standard error near 0.001) and the
@@ -268,6 +279,9 @@ func TestReproducible(t *testing.T) {
 }
 
 func TestScaleInvariance(t *testing.T) {
+	if race.Enabled {
+		t.Skip(race.SkipReason)
+	}
 	// The kernel width follows the data's scale, so scaling both samples by
 	// any factor leaves PE unchanged (up to rounding) and scales σ.
 	rnd := rand.New(rand.NewPCG(4, 4))

@@ -57,6 +57,9 @@ type points struct {
 	pop   int // rows of the data set the sample stands for (n unless Subsample)
 	dim   int
 	scale float64
+	// scaled reports that scale was set for this sample (by the median
+	// heuristic or a fixed width) rather than left at 1.
+	scaled bool
 }
 
 func newPoints(name string, x mat.Matrix) (*points, error) {
@@ -114,44 +117,66 @@ func (p *points) rows(rows []int) (*mat.Dense, error) {
 // blockRows is the number of rows read at once when every row is needed.
 const blockRows = 4096
 
-// each calls f on consecutive blocks of every row, divided by scale, holding
-// at most blockRows rows at once.
-func (p *points) each(f func(block *mat.Dense) error) error {
-	buf := mat.NewDense(min(blockRows, p.n), p.dim, nil)
-	idx := make([]int, 0, blockRows)
-	for start := 0; start < p.n; start += blockRows {
-		b := min(blockRows, p.n-start)
+// eachBlock calls f on consecutive blocks of the row indices 0, …, n−1, at
+// most blockRows at a time.
+func eachBlock(n int, f func(rows []int) error) error {
+	idx := make([]int, 0, min(blockRows, n))
+	for start := 0; start < n; start += blockRows {
 		idx = idx[:0]
-		for i := range b {
-			idx = append(idx, start+i)
+		for i := start; i < min(start+blockRows, n); i++ {
+			idx = append(idx, i)
 		}
-		block := buf.Slice(0, b, 0, p.dim).(*mat.Dense)
-		if err := p.gather(block, idx); err != nil {
-			return err
-		}
-		if err := f(block); err != nil {
+		if err := f(idx); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
+// each calls f on consecutive blocks of every row, divided by scale, holding
+// at most blockRows rows at once.
+func (p *points) each(f func(block *mat.Dense) error) error {
+	buf := mat.NewDense(min(blockRows, p.n), p.dim, nil)
+	return eachBlock(p.n, func(rows []int) error {
+		block := buf.Slice(0, len(rows), 0, p.dim).(*mat.Dense)
+		if err := p.gather(block, rows); err != nil {
+			return err
+		}
+		return f(block)
+	})
+}
+
 // moments adds the kernel moments of the averaging points to sum and gram
 // (either may be nil) and returns how many points were averaged: every row
 // when m ≥ n, otherwise m rows drawn without replacement by rnd.
 func (p *points) moments(sum []float64, gram *mat.SymDense, g kernel.Gaussian, centres *mat.Dense, m int, rnd *rand.Rand) (int, error) {
+	return p.momentsOf(sum, gram, g, centres, p.draw(m, rnd))
+}
+
+// draw returns m rows drawn without replacement by rnd, or nil (every row)
+// when m ≥ n.
+func (p *points) draw(m int, rnd *rand.Rand) []int {
 	if m >= p.n {
+		return nil
+	}
+	return qmin.Sample(p.n, m, false, rnd)
+}
+
+// momentsOf adds the kernel moments of the given rows (every row, block by
+// block, when rows is nil) to sum and gram and returns their number.
+func (p *points) momentsOf(sum []float64, gram *mat.SymDense, g kernel.Gaussian, centres *mat.Dense, rows []int) (int, error) {
+	if rows == nil {
 		return p.n, p.each(func(block *mat.Dense) error {
 			g.Moments(sum, gram, block, centres)
 			return nil
 		})
 	}
-	x, err := p.rows(qmin.Sample(p.n, m, false, rnd))
+	x, err := p.rows(rows)
 	if err != nil {
 		return 0, err
 	}
 	g.Moments(sum, gram, x, centres)
-	return m, nil
+	return len(rows), nil
 }
 
 // sampleExcept returns m distinct rows of [0, n) drawn uniformly from those

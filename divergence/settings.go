@@ -118,6 +118,11 @@ type Settings struct {
 	// DefaultFolds.
 	Folds int
 
+	// Permutations is the number of permutations of TwoSampleTest and
+	// IndependenceTest (zero means DefaultPermutations), and of the p-values
+	// of Rank (zero means none).
+	Permutations int
+
 	// Exact computes the all-centre value itself, with every numerator
 	// point as a centre and exact averages, instead of the constant-time
 	// estimate: O(n³) time, for n ≤ MaxExact. σ and λ are still chosen by
@@ -157,6 +162,9 @@ func (s *Settings) k() int     { return orDefault(s.K, DefaultK) }
 func (s *Settings) m() int     { return orDefault(s.M, DefaultM) }
 func (s *Settings) draws() int { return orDefault(s.Draws, DefaultDraws) }
 func (s *Settings) folds() int { return orDefault(s.Folds, DefaultFolds) }
+func (s *Settings) permutations() int {
+	return orDefault(s.Permutations, DefaultPermutations)
+}
 
 func (s *Settings) source() rand.Source {
 	if s.Src == nil {
@@ -198,6 +206,8 @@ func (s *Settings) validate() error {
 		return bad("draws = %d: need at least 1", s.draws())
 	case s.folds() < 2:
 		return bad("folds = %d: cross-validation needs at least 2", s.folds())
+	case s.Permutations < 0:
+		return bad("permutations = %d < 0", s.Permutations)
 	case s.Workers < 0:
 		return bad("workers = %d < 0", s.Workers)
 	}

@@ -1,0 +1,357 @@
+// Copyright ©2026 The pearson Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package divergence
+
+import (
+	"context"
+	"errors"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/sublinear/pearson/internal/race"
+)
+
+// bivariate returns n pairs from the standard bivariate normal with
+// correlation rho, whose SMI is ρ²/(2(1−ρ²)).
+func bivariate(n int, rho float64, rnd *rand.Rand) (x, y *mat.Dense) {
+	x, y = mat.NewDense(n, 1, nil), mat.NewDense(n, 1, nil)
+	for i := range n {
+		a, b := rnd.NormFloat64(), rnd.NormFloat64()
+		x.Set(i, 0, a)
+		y.Set(i, 0, rho*a+math.Sqrt(1-rho*rho)*b)
+	}
+	return x, y
+}
+
+// directSMI computes the all-centre LSMI value ½hᵀ(H + λI)⁻¹h − ½ straight
+// from its definition: every pair a centre, exact averages, solved by LU.
+func directSMI(x, y *mat.Dense, sx, sy, lambda float64) float64 {
+	n, _ := x.Dims()
+	phi := func(a, b []float64, s float64) float64 {
+		d := 0.0
+		for t := range a {
+			d += (a[t] - b[t]) * (a[t] - b[t])
+		}
+		return math.Exp(-d / (2 * s * s))
+	}
+	k := func(i, l int) float64 { return phi(x.RawRowView(i), x.RawRowView(l), sx) }
+	ly := func(i, l int) float64 { return phi(y.RawRowView(i), y.RawRowView(l), sy) }
+	hm := mat.NewDense(n, n, nil)
+	h := mat.NewVecDense(n, nil)
+	for l := range n {
+		for m := range n {
+			var a, b float64
+			for i := range n {
+				a += k(i, l) * k(i, m) / float64(n)
+				b += ly(i, l) * ly(i, m) / float64(n)
+			}
+			v := a * b
+			if l == m {
+				v += lambda
+			}
+			hm.Set(l, m, v)
+		}
+		for i := range n {
+			h.SetVec(l, h.AtVec(l)+k(i, l)*ly(i, l)/float64(n))
+		}
+	}
+	var theta mat.VecDense
+	if err := theta.SolveVec(hm, h); err != nil {
+		panic(err)
+	}
+	return mat.Dot(h, &theta)/2 - 0.5
+}
+
+func TestLSMIExactMatchesDirectComputation(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(1, 1))
+	x := normal{[]float64{0, 0}, []float64{1, 1}}.sample(50, rnd)
+	_, y := bivariate(50, 0.6, rnd)
+	for i := range 50 {
+		y.Set(i, 0, y.At(i, 0)+x.At(i, 0)) // depend on x
+	}
+	res, err := LSMI(ctx, x, y, &Settings{SigmaX: 0.9, SigmaY: 1.3, Lambda: 0.05, Exact: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := directSMI(x, y, 0.9, 1.3, 0.05)
+	if math.Abs(res.SMI-want) > 1e-10*math.Abs(want) {
+		t.Errorf("exact path %v, direct %v", res.SMI, want)
+	}
+	if !res.Exact || res.K != 50 || res.StdErr != 0 || res.CV != nil || res.SigmaX != 0.9 || res.SigmaY != 1.3 {
+		t.Errorf("result fields %+v", res)
+	}
+}
+
+func TestLSMIClosedForm(t *testing.T) {
+	if race.Enabled {
+		t.Skip(race.SkipReason)
+	}
+	// Bivariate normals at n = 10⁴ with the defaults, against
+	// SMI = ρ²/(2(1 − ρ²)), 4 seeds each. Independence gives SMI = 0: the
+	// estimate's positive bias there comes from the noise of the M/2
+	// averaged pairs (0.0027 mean in our runs); require 0.005. At ρ = 0.5
+	// (SMI 1/6) LSMI is biased low by about 0.01 even with exact averages;
+	// require 0.02. Strong dependence is underestimated (ρ = 0.8: about 0.65
+	// for 0.89), but the order must hold.
+	if testing.Short() {
+		t.Skip("16 cross-validated estimates at n = 10⁴")
+	}
+	means := map[float64]float64{}
+	for _, rho := range []float64{0, 0.3, 0.5, 0.8} {
+		truth := rho * rho / (2 * (1 - rho*rho))
+		mae := 0.0
+		for seed := range 4 {
+			x, y := bivariate(10_000, rho, rand.New(rand.NewPCG(uint64(seed), 3)))
+			r, err := LSMI(ctx, x, y, &Settings{Src: rand.NewPCG(uint64(seed), 1)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			mae += math.Abs(r.SMI-truth) / 4
+			means[rho] += r.SMI / 4
+		}
+		t.Logf("ρ = %.1f: SMI %.4f, mean estimate %.4f, mean |error| %.4f", rho, truth, means[rho], mae)
+		switch rho {
+		case 0:
+			if mae > 0.005 {
+				t.Errorf("ρ = 0: mean |SMI| %.4f > 0.005", mae)
+			}
+		case 0.5:
+			if mae > 0.02 {
+				t.Errorf("ρ = 0.5: mean |error| %.4f > 0.02", mae)
+			}
+		}
+	}
+	if !(means[0] < means[0.3] && means[0.3] < means[0.5] && means[0.5] < means[0.8]) {
+		t.Errorf("estimates do not increase with ρ: %v", means)
+	}
+}
+
+func TestLSMIErrors(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(2, 2))
+	x, y := bivariate(100, 0.5, rnd)
+	nan := mat.DenseCopyOf(y)
+	for i := range 100 {
+		nan.Set(i, 0, math.Inf(1))
+	}
+	for _, tc := range []struct {
+		name string
+		x, y mat.Matrix
+		s    Settings
+		want error
+		text string
+	}{
+		{"lengths", x, y.Slice(0, 99, 0, 1), Settings{}, ErrDimension, "x has 100 rows but y has 99"},
+		{"Inf", x, nan, Settings{}, ErrNonFinite, "y: row"},
+		{"constant", mat.NewDense(100, 1, nil), y, Settings{}, ErrConstant, "constant variable"},
+		{"σx < 0", x, y, Settings{SigmaX: -1}, ErrSettings, "σx = -1"},
+		{"folds > rows", x.Slice(0, 6, 0, 1), y.Slice(0, 6, 0, 1), Settings{}, ErrTooFew, "folds"},
+		{"exact too large", mat.NewDense(MaxExact+1, 1, nil), mat.NewDense(MaxExact+1, 1, nil), Settings{Exact: true}, ErrTooLarge, "MaxExact"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := LSMI(ctx, tc.x, tc.y, &tc.s)
+			if !errors.Is(err, tc.want) || !strings.Contains(err.Error(), tc.text) {
+				t.Errorf("err = %v, want %v with %q", err, tc.want, tc.text)
+			}
+		})
+	}
+}
+
+// rejectionRate runs a test on reps simulated data sets and returns the
+// fraction of p-values at most 0.05.
+func rejectionRate(t *testing.T, reps int, pvalue func(rep int) float64) float64 {
+	t.Helper()
+	rej := 0
+	for r := range reps {
+		if pvalue(r) <= 0.05 {
+			rej++
+		}
+	}
+	return float64(rej) / float64(reps)
+}
+
+// Calibration and power at n = 200, 200 repetitions each, B = 100
+// permutations (the p-value's resolution is 1/101; the test rejects when at
+// most 4 of 100 permuted statistics reach the observed one, an exact level
+// of 5/101 = 0.0495). Under the null the number of rejections is
+// Binomial(200, ≤ 0.05): above 0.08 (16 or more) has probability 0.04 for
+// an exact test. The issue asks for power 0.8 or more; in our runs it was
+// 0.96 and 0.84.
+
+func TestTwoSampleCalibrationAndPower(t *testing.T) {
+	if race.Enabled {
+		t.Skip(race.SkipReason)
+	}
+	if testing.Short() {
+		t.Skip("400 permutation tests")
+	}
+	s := &Settings{Permutations: 100}
+	for _, c := range []struct {
+		shift     float64
+		check     func(rate float64) bool
+		condition string
+	}{
+		{0, func(r float64) bool { return r <= 0.08 }, "≤ 0.08 under the null"},
+		{0.5, func(r float64) bool { return r >= 0.8 }, "≥ 0.8 against a shift of 0.5 sd"},
+	} {
+		rate := rejectionRate(t, 200, func(rep int) float64 {
+			rnd := rand.New(rand.NewPCG(uint64(rep), 11))
+			p, _ := newPoints("P", normal{[]float64{0}, []float64{1}}.sample(200, rnd))
+			q, _ := newPoints("Q", normal{[]float64{c.shift}, []float64{1}}.sample(200, rnd))
+			res, err := twoSample(ctx, p, q, DefaultAlpha, s, rnd)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return res.PValue
+		})
+		t.Logf("shift %.1f: rejection rate %.3f", c.shift, rate)
+		if !c.check(rate) {
+			t.Errorf("shift %.1f: rejection rate %.3f, want %s", c.shift, rate, c.condition)
+		}
+	}
+}
+
+func TestIndependenceCalibrationAndPower(t *testing.T) {
+	if race.Enabled {
+		t.Skip(race.SkipReason)
+	}
+	if testing.Short() {
+		t.Skip("400 permutation tests")
+	}
+	s := &Settings{Permutations: 100}
+	for _, c := range []struct {
+		rho       float64
+		check     func(rate float64) bool
+		condition string
+	}{
+		{0, func(r float64) bool { return r <= 0.08 }, "≤ 0.08 under independence"},
+		{0.3, func(r float64) bool { return r >= 0.8 }, "≥ 0.8 at ρ = 0.3"},
+	} {
+		rate := rejectionRate(t, 200, func(rep int) float64 {
+			rnd := rand.New(rand.NewPCG(uint64(rep), 13))
+			x, y := bivariate(200, c.rho, rnd)
+			px, py, _ := newPairs(x, y)
+			res, err := independence(ctx, px, py, s, rnd)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return res.PValue
+		})
+		t.Logf("ρ = %.1f: rejection rate %.3f", c.rho, rate)
+		if !c.check(rate) {
+			t.Errorf("ρ = %.1f: rejection rate %.3f, want %s", c.rho, rate, c.condition)
+		}
+	}
+}
+
+func TestTestsPublicAPI(t *testing.T) {
+	// The public entry points: estimates included, results reproducible
+	// whatever the workers, progress reported, cancellation honoured.
+	rnd := rand.New(rand.NewPCG(4, 4))
+	p := normal{[]float64{0}, []float64{1}}.sample(300, rnd)
+	q := normal{[]float64{1}, []float64{1}}.sample(300, rnd)
+	var calls, last int
+	s := Settings{Permutations: 200, Progress: func(done, total int) { calls++; last = done }}
+	a, err := TwoSampleTest(ctx, p, q, &s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.PE == nil || a.PE.PE <= 0 || len(a.Null) != 200 || a.PValue != 1.0/201 || calls == 0 || last != 200 {
+		t.Errorf("two-sample: PE %v, %d null values, p %v, %d progress calls ending at %d", a.PE, len(a.Null), a.PValue, calls, last)
+	}
+	s1 := Settings{Permutations: 200, Workers: 1}
+	b, err := TwoSampleTest(ctx, p, q, &s1)
+	if err != nil || b.Statistic != a.Statistic || b.PValue != a.PValue || b.PE.PE != a.PE.PE {
+		t.Errorf("one worker: statistic %v p %v, two: %v %v (%v)", b.Statistic, b.PValue, a.Statistic, a.PValue, err)
+	}
+	for i := range a.Null {
+		if a.Null[i] != b.Null[i] {
+			t.Fatalf("null distribution depends on the workers at %d", i)
+		}
+	}
+	x, y := bivariate(300, 0.5, rnd)
+	ir, err := IndependenceTest(ctx, x, y, &Settings{Permutations: 200})
+	if err != nil || ir.LSMI == nil || ir.PValue != 1.0/201 || ir.SigmaX <= 0 || ir.Lambda <= 0 {
+		t.Errorf("independence: %+v, %v", ir, err)
+	}
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := IndependenceTest(cancelled, x, y, nil); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: %v", err)
+	}
+	if _, err := TwoSampleTest(ctx, p, q, &Settings{Permutations: -1}); !errors.Is(err, ErrSettings) {
+		t.Errorf("permutations < 0: %v", err)
+	}
+}
+
+func TestRankInformativeFirst(t *testing.T) {
+	// y = sin(πx₀) + x₁² + x₂x₃ + x₄ + noise, ten features uniform on
+	// [−1, 1]: five informative (x₂ and x₃ only through their interaction,
+	// which leaves the mean of y unchanged given either one but not its
+	// spread), five noise. Every informative feature must rank above every
+	// noise feature. Feature 9 is constant: it scores 0 with a note.
+	if testing.Short() {
+		t.Skip("ten cross-validated estimates")
+	}
+	const n = 4000
+	rnd := rand.New(rand.NewPCG(5, 5))
+	f := mat.NewDense(n, 10, nil)
+	y := mat.NewDense(n, 1, nil)
+	for i := range n {
+		for j := range 9 {
+			f.Set(i, j, 2*rnd.Float64()-1)
+		}
+		f.Set(i, 9, 3)
+		x := f.RawRowView(i)
+		y.Set(i, 0, math.Sin(math.Pi*x[0])+x[1]*x[1]+2*x[2]*x[3]+x[4]+0.2*rnd.NormFloat64())
+	}
+	res, err := Rank(ctx, f, y, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, fs := range res.Features {
+		t.Logf("rank %2d: feature %d SMI %.4f ± %.4f %s", fs.Rank, fs.Column, fs.SMI, fs.StdErr, fs.Note)
+	}
+	for i, fs := range res.Features {
+		if informative := fs.Column < 5; informative != (i < 5) {
+			t.Errorf("feature %d at rank %d", fs.Column, fs.Rank)
+		}
+	}
+	for _, fs := range res.Features {
+		if fs.Column == 9 && (fs.SMI != 0 || fs.Rank <= 5 || !strings.Contains(fs.Note, "constant")) {
+			t.Errorf("constant feature: %+v", fs)
+		}
+	}
+	// The same ranking with one worker, and p-values when asked for.
+	one, err := Rank(ctx, f.Slice(0, n, 0, 3), y, &Settings{Workers: 1, Permutations: 50})
+	if err != nil {
+		t.Fatal(err)
+	}
+	two, err := Rank(ctx, f.Slice(0, n, 0, 3), y, &Settings{Workers: 2, Permutations: 50})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range one.Features {
+		a, b := one.Features[i], two.Features[i]
+		if a.Column != b.Column || a.SMI != b.SMI || a.PValue != b.PValue || !a.Tested {
+			t.Errorf("rank %d: one worker %+v, two %+v", i+1, a, b)
+		}
+		// Features 0 and 1 act on the mean of y: no permutation comes close.
+		// Feature 2 acts only through its interaction with feature 3, which
+		// the test's wide kernels see less well.
+		if a.Column < 2 && a.PValue > 1.0/51 {
+			t.Errorf("informative feature %d: p-value %v", a.Column, a.PValue)
+		}
+	}
+	if _, err := Rank(ctx, f, mat.NewDense(n, 1, nil), nil); !errors.Is(err, ErrConstant) {
+		t.Errorf("constant target: %v", err)
+	}
+	if _, err := Rank(ctx, f, y.Slice(0, 10, 0, 1), nil); !errors.Is(err, ErrDimension) {
+		t.Errorf("short target: %v", err)
+	}
+}
