@@ -35,6 +35,13 @@ type Options struct {
 	Reservoir int
 	// Src is the randomness of the reservoir (math/rand/v2). Nil means rand.NewPCG(1, 2): results are reproducible.
 	Src rand.Source
+	// Each, when not nil, is called for every valid row in file order with
+	// its group's key, its line and its values (a slice reused for the next
+	// row: copy what must outlive the call), and no row is kept: the groups
+	// of the Table have their row counts but no Data. An error from Each
+	// stops the reading and is returned as it is. For streaming a file of any
+	// length through a computation.
+	Each func(group string, line int, row []float64) error
 }
 
 // Table is what Read returns.
@@ -91,15 +98,26 @@ func openInput(path string) (io.Reader, func(), error) {
 	if path == "-" {
 		return os.Stdin, func() {}, nil
 	}
+	f, err := OpenFile(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	return f, func() { f.Close() }, nil
+}
+
+// OpenFile opens the file at path for reading, with the package's messages
+// for a missing file or a directory. Callers that wrap the stream (to count
+// bytes, say) open with it and call Read.
+func OpenFile(path string) (*os.File, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, nil, fmt.Errorf("csvtable: %w", err)
+		return nil, fmt.Errorf("csvtable: %w", err)
 	}
 	if fi, err := f.Stat(); err == nil && fi.IsDir() {
 		f.Close()
-		return nil, nil, fmt.Errorf("csvtable: %s: is a directory, not a file", path)
+		return nil, fmt.Errorf("csvtable: %s: is a directory, not a file", path)
 	}
-	return f, func() { f.Close() }, nil
+	return f, nil
 }
 
 // utf8BOM is the UTF-8 encoding of U+FEFF.
@@ -486,6 +504,10 @@ func (rd *reader) addRow(rec []string, line int) error {
 		rd.table.Dropped++
 		return nil
 	}
+	if rd.opts.Each != nil {
+		gs.g.Rows++
+		return rd.opts.Each(gs.g.Key, line, row)
+	}
 	rd.keep(gs, row, line)
 	return nil
 }
@@ -567,7 +589,7 @@ func (rd *reader) finish(dataRows int) error {
 			return &ParseError{File: rd.name, Line: gs.firstLine, Column: rd.header[rd.gcol], Index: rd.gcol + 1, Err: ErrNoRows,
 				msg: fmt.Sprintf("group %s (first seen here) has no row left: all were dropped for empty cells", quote(gs.g.Key))}
 		}
-		if gs.g.Rows > len(gs.g.Lines) {
+		if gs.g.Rows > len(gs.g.Lines) && len(gs.g.Lines) > 0 {
 			sortByLine(&gs.g, len(t.Columns))
 		}
 		t.Groups = append(t.Groups, gs.g)

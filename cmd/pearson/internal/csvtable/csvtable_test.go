@@ -3,6 +3,7 @@ package csvtable
 import (
 	"encoding/csv"
 	"errors"
+	"fmt"
 	"io/fs"
 	"math"
 	"os"
@@ -367,5 +368,29 @@ func TestReadFailure(t *testing.T) {
 	_, err = Read(&errReader{}, "d.csv", Options{})
 	if err == nil || !strings.Contains(err.Error(), "disk on fire") {
 		t.Errorf("got %v", err)
+	}
+}
+
+func TestEach(t *testing.T) {
+	in := "g,x,y\nA,1,2\nB,3,4\n\nA,5,6\n"
+	var got []string
+	tab, err := Read(strings.NewReader(in), "e.csv", Options{Group: "g", Each: func(g string, line int, row []float64) error {
+		got = append(got, fmt.Sprintf("%s@%d:%v", g, line, row))
+		return nil
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"A@2:[1 2]", "B@3:[3 4]", "A@5:[5 6]"}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("Each saw %v, want %v", got, want)
+	}
+	if len(tab.Groups) != 2 || tab.Groups[0].Rows != 2 || tab.Groups[1].Rows != 1 || len(tab.Groups[0].Data) != 0 {
+		t.Errorf("groups %+v", tab.Groups)
+	}
+	stop := errors.New("stop")
+	_, err = Read(strings.NewReader(in), "e.csv", Options{Each: func(string, int, []float64) error { return stop }})
+	if err != stop {
+		t.Errorf("error from Each: %v", err)
 	}
 }
