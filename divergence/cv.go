@@ -164,8 +164,9 @@ func userTable(t *crossval.Table[[]float64], scales []float64, n float64) *cross
 }
 
 // gridWarnings describes a best point on an edge of the grid, naming each
-// width axis.
-func gridWarnings(t *crossval.Table[[]float64], widthNames []string) []string {
+// width axis. lowLambda asks for a warning at the smallest regularisation
+// too, which says nothing when the grid reaches down to practically none.
+func gridWarnings(t *crossval.Table[[]float64], widthNames []string, lowLambda bool) []string {
 	var w []string
 	best := t.Rows[t.BestRow]
 	for a, name := range widthNames {
@@ -183,7 +184,7 @@ func gridWarnings(t *crossval.Table[[]float64], widthNames []string) []string {
 	}
 	e := t.Edges()
 	llo, lhi := t.Cols[0], t.Cols[len(t.Cols)-1]
-	if e.ColLow {
+	if e.ColLow && lowLambda {
 		w = append(w, fmt.Sprintf("cross-validation chose the smallest regularisation λ tried (%.4g, grid %.4g to %.4g)", llo, llo, lhi))
 	}
 	if e.ColHigh {

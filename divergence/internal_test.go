@@ -119,7 +119,7 @@ func TestTwoSampleFixedFactorMatchesGeneralPath(t *testing.T) {
 	gTot := mat.NewSymDense(k, nil)
 	gTot.SymOuterK(1, phiT)
 	for _, mp := range []int{60, 30} {
-		general := &twoSampleStat{phiT: phiT, gTot: gTot, mp: mp, mq: m - mp, alpha: float64(mp) / m, ridge: 0.01}
+		general := &twoSampleStat{phi: mat.DenseCopyOf(phiT.T()), phiT: phiT, gTot: gTot, mp: mp, mq: m - mp, alpha: float64(mp) / m, ridge: 0.01}
 		fast := *general
 		h := mat.NewSymDense(k, nil)
 		h.ScaleSym(1.0/m, gTot)
@@ -134,5 +134,25 @@ func TestTwoSampleFixedFactorMatchesGeneralPath(t *testing.T) {
 				t.Errorf("m_P = %d: general %v, fixed factor %v", mp, a, b)
 			}
 		}
+	}
+}
+
+func TestCombine(t *testing.T) {
+	// One width: the statistic itself.
+	obs, null := combine([]float64{3}, [][]float64{{1}, {2}})
+	if obs != 3 || null[0] != 1 || null[1] != 2 {
+		t.Errorf("one width: %v %v", obs, null)
+	}
+	// Two widths over three labellings: width 0 takes 0, 1, 2 (mean 1,
+	// sd √(2/3)); width 1 takes 10, 10, 10 (no spread: ignored).
+	obs, null = combine([]float64{2, 10}, [][]float64{{0, 10}, {1, 10}})
+	sd := math.Sqrt(2.0 / 3)
+	if math.Abs(obs-1/sd) > 1e-12 || math.Abs(null[0]+1/sd) > 1e-12 || null[1] != 0 {
+		t.Errorf("two widths: %v %v", obs, null)
+	}
+	// The largest standardised value wins, whichever width gives it.
+	obs, _ = combine([]float64{0, 5}, [][]float64{{1, 0}, {2, 1}})
+	if obs <= 0 {
+		t.Errorf("the width that sees the difference should decide: %v", obs)
 	}
 }

@@ -202,7 +202,7 @@ func fitLSMI(ctx context.Context, px, py *points, s *Settings, rnd *rand.Rand, c
 			lambdaN = bl
 		}
 		ut := userTable(t, []float64{px.scale, py.scale}, float64(px.pop))
-		res.Warnings = gridWarnings(ut, []string{"kernel width σx", "kernel width σy"})
+		res.Warnings = gridWarnings(ut, []string{"kernel width σx", "kernel width σy"}, false)
 		res.CV = &crossval.Table[[2]float64]{Cols: ut.Cols, Scores: ut.Scores, BestRow: ut.BestRow, BestCol: ut.BestCol}
 		for _, r := range ut.Rows {
 			res.CV.Rows = append(res.CV.Rows, [2]float64{r[0], r[1]})

@@ -181,7 +181,7 @@ func rejectionRate(t *testing.T, reps int, pvalue func(rep int) float64) float64
 // of 5/101 = 0.0495). Under the null the number of rejections is
 // Binomial(200, ≤ 0.05): above 0.08 (16 or more) has probability 0.04 for
 // an exact test. The issue asks for power 0.8 or more; in our runs it was
-// 0.96 and 0.84.
+// 0.98 and 0.88.
 
 func TestTwoSampleCalibrationAndPower(t *testing.T) {
 	if race.Enabled {
@@ -224,17 +224,31 @@ func TestIndependenceCalibrationAndPower(t *testing.T) {
 		t.Skip("400 permutation tests")
 	}
 	s := &Settings{Permutations: 100}
+	// Y = 2XZ + noise with X, Z uniform on [−1, 1]: Y depends on X through
+	// its spread only (E[Y|X] = 0), which a wide kernel alone misses (power
+	// 0.67 with twice the median heuristic in our runs).
+	spread := func(rnd *rand.Rand) (*mat.Dense, *mat.Dense) {
+		x, y := mat.NewDense(200, 1, nil), mat.NewDense(200, 1, nil)
+		for i := range 200 {
+			a, z := 2*rnd.Float64()-1, 2*rnd.Float64()-1
+			x.Set(i, 0, a)
+			y.Set(i, 0, 2*a*z+0.2*rnd.NormFloat64())
+		}
+		return x, y
+	}
 	for _, c := range []struct {
-		rho       float64
+		name      string
+		data      func(*rand.Rand) (*mat.Dense, *mat.Dense)
 		check     func(rate float64) bool
 		condition string
 	}{
-		{0, func(r float64) bool { return r <= 0.08 }, "≤ 0.08 under independence"},
-		{0.3, func(r float64) bool { return r >= 0.8 }, "≥ 0.8 at ρ = 0.3"},
+		{"ρ = 0", func(r *rand.Rand) (*mat.Dense, *mat.Dense) { return bivariate(200, 0, r) }, func(r float64) bool { return r <= 0.08 }, "≤ 0.08 under independence"},
+		{"ρ = 0.3", func(r *rand.Rand) (*mat.Dense, *mat.Dense) { return bivariate(200, 0.3, r) }, func(r float64) bool { return r >= 0.8 }, "≥ 0.8"},
+		{"Y = 2XZ", spread, func(r float64) bool { return r >= 0.9 }, "≥ 0.9"},
 	} {
 		rate := rejectionRate(t, 200, func(rep int) float64 {
 			rnd := rand.New(rand.NewPCG(uint64(rep), 13))
-			x, y := bivariate(200, c.rho, rnd)
+			x, y := c.data(rnd)
 			px, py, _ := newPairs(x, y)
 			res, err := independence(ctx, px, py, s, rnd)
 			if err != nil {
@@ -242,9 +256,9 @@ func TestIndependenceCalibrationAndPower(t *testing.T) {
 			}
 			return res.PValue
 		})
-		t.Logf("ρ = %.1f: rejection rate %.3f", c.rho, rate)
+		t.Logf("%s: rejection rate %.3f", c.name, rate)
 		if !c.check(rate) {
-			t.Errorf("ρ = %.1f: rejection rate %.3f, want %s", c.rho, rate, c.condition)
+			t.Errorf("%s: rejection rate %.3f, want %s", c.name, rate, c.condition)
 		}
 	}
 }
@@ -276,7 +290,7 @@ func TestTestsPublicAPI(t *testing.T) {
 	}
 	x, y := bivariate(300, 0.5, rnd)
 	ir, err := IndependenceTest(ctx, x, y, &Settings{Permutations: 200})
-	if err != nil || ir.LSMI == nil || ir.PValue != 1.0/201 || ir.SigmaX <= 0 || ir.Lambda <= 0 {
+	if err != nil || ir.LSMI == nil || ir.PValue != 1.0/201 || len(ir.SigmasX) == 0 || ir.Lambda <= 0 {
 		t.Errorf("independence: %+v, %v", ir, err)
 	}
 	cancelled, cancel := context.WithCancel(ctx)

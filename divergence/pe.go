@@ -128,7 +128,7 @@ func RelativePE(ctx context.Context, p, q mat.Matrix, s *Settings) (*PEResult, e
 			lambdaN = bl
 		}
 		ut := userTable(t, []float64{scale}, float64(pp.pop))
-		res.Warnings = append(res.Warnings, gridWarnings(ut, []string{"kernel width σ"})...)
+		res.Warnings = append(res.Warnings, gridWarnings(ut, []string{"kernel width σ"}, true)...)
 		res.CV = &crossval.Table[float64]{Cols: ut.Cols, Scores: ut.Scores, BestRow: ut.BestRow, BestCol: ut.BestCol}
 		for _, r := range ut.Rows {
 			res.CV.Rows = append(res.CV.Rows, r[0])
