@@ -5,11 +5,13 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -37,8 +39,66 @@ const defaultSeed = 1
 // name), writing data to stdout and diagnostics to stderr, and returns the
 // exit code: 0 on success, 1 for a data or runtime error, 2 for a usage error.
 func Run(args []string, stdout, stderr io.Writer) int {
+	return runContext(context.Background(), args, stdout, stderr)
+}
+
+// runContext is Run with a context whose cancellation (an interrupt, from
+// main) stops long work.
+func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	app := newApp(stdout, stderr)
-	return exitCode(app.Run(args), stderr)
+	return exitCode(app.RunContext(ctx, flagsFirst(app, args)), stderr)
+}
+
+// flagsFirst moves a command's options ahead of its file arguments, so that
+// "pearson test P.csv Q.csv --permutations 200" works: the flag library
+// stops at the first argument that is not an option. An option is a word
+// starting with "-" (not "-" alone, standard input); it takes the next word
+// as its value unless it is boolean or written --name=value. After "--"
+// every word is an argument.
+func flagsFirst(app *cli.App, args []string) []string {
+	if len(args) < 2 {
+		return args
+	}
+	var cmd *cli.Command
+	for _, c := range app.Commands {
+		if slices.Contains(c.Names(), args[1]) {
+			cmd = c
+		}
+	}
+	if cmd == nil {
+		return args
+	}
+	takesValue := map[string]bool{}
+	for _, f := range cmd.Flags {
+		_, isBool := f.(*cli.BoolFlag)
+		for _, n := range f.Names() {
+			takesValue[n] = !isBool
+		}
+	}
+	var flags, rest []string
+	words := args[2:]
+	for i := 0; i < len(words); i++ {
+		w := words[i]
+		switch {
+		case w == "--":
+			rest = append(rest, words[i+1:]...)
+			i = len(words)
+		case len(w) > 1 && w[0] == '-':
+			flags = append(flags, w)
+			name := strings.TrimLeft(w, "-")
+			if takesValue[name] && !strings.Contains(name, "=") && i+1 < len(words) {
+				i++
+				flags = append(flags, words[i])
+			}
+		default:
+			rest = append(rest, w)
+		}
+	}
+	out := append([]string{args[0], args[1]}, flags...)
+	if len(rest) > 0 {
+		out = append(append(out, "--"), rest...)
+	}
+	return out
 }
 
 func newApp(stdout, stderr io.Writer) *cli.App {
@@ -55,6 +115,10 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		ErrWriter:       stderr,
 		HideHelpCommand: true,
 		Commands: []*cli.Command{
+			divergenceCommand(),
+			testCommand(),
+			miCommand(),
+			rankCommand(),
 			qminCommand(),
 		},
 		// Exit codes are decided by Run, never by os.Exit inside the library.
@@ -109,6 +173,10 @@ func exitCode(err error, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "pearson: %s\n%s\n", ue.msg, ue.usage)
 		return exitUsage
 	}
+	if errors.Is(err, context.Canceled) {
+		fmt.Fprintln(stderr, "pearson: interrupted")
+		return exitData
+	}
 	fmt.Fprintf(stderr, "pearson: %v\n", err)
 	return exitData
 }
@@ -150,11 +218,17 @@ func delimiter(c *cli.Context) (rune, error) {
 	return r[0], nil
 }
 
-// Flags shared by several commands.
-var (
-	formatFlag = func(allowed ...string) *cli.StringFlag {
-		return &cli.StringFlag{Name: "format", Value: formatText, Usage: "output format: " + strings.Join(allowed, ", ")}
-	}
-	seedFlag  = &cli.Uint64Flag{Name: "seed", Value: defaultSeed, Usage: "seed of the random draws: the same seed prints the same output"}
-	delimFlag = &cli.StringFlag{Name: "delimiter", Value: ",", Usage: "field delimiter of the input files (one character, or \"tab\")"}
-)
+// Flags shared by several commands. Each app gets its own: the flag
+// library records state in them while parsing.
+
+func formatFlag(allowed ...string) *cli.StringFlag {
+	return &cli.StringFlag{Name: "format", Value: formatText, Usage: "output format: " + strings.Join(allowed, ", ")}
+}
+
+func seedFlag() *cli.Uint64Flag {
+	return &cli.Uint64Flag{Name: "seed", Value: defaultSeed, Usage: "seed of the random draws: the same seed prints the same output"}
+}
+
+func delimFlag() *cli.StringFlag {
+	return &cli.StringFlag{Name: "delimiter", Value: ",", Usage: "field delimiter of the input files (one character, or \"tab\")"}
+}

@@ -13,8 +13,16 @@
 //
 // The commands:
 //
-//	qmin    estimate the minimum of a quadratic function given by CSV files
+//	divergence  (pe) estimate the α-relative Pearson divergence between two samples
+//	test        two-sample permutation test: do P and Q differ?
+//	mi          (smi) squared-loss mutual information between columns, with an
+//	            optional independence test
+//	rank        rank feature columns by their dependence with a target
+//	qmin        estimate the minimum of a quadratic function given by CSV files
 //
+// Inputs are CSV files with a header row ("-" reads standard input); files
+// of any length are read once, keeping a uniform random sample of rows whose
+// size depends on the estimate's budget, not on the file.
 // Run "pearson <command> --help" for a command's options. Data are written to
 // standard output, diagnostics to standard error. The exit code is 0 on
 // success, 1 for a data or runtime error and 2 for a usage error.

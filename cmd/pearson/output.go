@@ -45,6 +45,12 @@ func text(v any, human bool) string {
 		return formatFloat(v)
 	case []string:
 		return strings.Join(v, "; ")
+	case []float64:
+		parts := make([]string, len(v))
+		for i, x := range v {
+			parts[i] = text(x, human)
+		}
+		return strings.Join(parts, "; ")
 	case *record:
 		var parts []string
 		for i, k := range v.keys {
@@ -122,4 +128,22 @@ func (r *record) write(w io.Writer, format string) error {
 		_, err := io.WriteString(w, b.String())
 		return err
 	}
+}
+
+// writeCSVRows writes records sharing their keys as a CSV header and one
+// row each.
+func writeCSVRows(w io.Writer, rows []*record) error {
+	cw := csv.NewWriter(w)
+	for i, r := range rows {
+		if i == 0 {
+			cw.Write(r.keys)
+		}
+		vals := make([]string, len(r.vals))
+		for j, v := range r.vals {
+			vals[j] = text(v, false)
+		}
+		cw.Write(vals)
+	}
+	cw.Flush()
+	return cw.Error()
 }

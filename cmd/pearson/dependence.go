@@ -1,0 +1,280 @@
+// Copyright ©2026 The pearson Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/sublinear/pearson/divergence"
+)
+
+func miCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "mi",
+		Aliases:   []string{"smi"},
+		Usage:     "estimate the squared-loss mutual information between two sets of columns",
+		UsageText: "pearson mi --x COLS --y COLS [options] data.csv",
+		Description: "Estimates SMI(X, Y) = ½ E_{p(x)p(y)}[(p(x,y)/(p(x)p(y)) − 1)²] by LSMI in constant time; it is 0\n" +
+			"exactly when X and Y are independent (ρ²/(2(1−ρ²)) for a bivariate normal). Kernel widths and λ\n" +
+			"are cross-validated. With --permutations B an exact permutation test of independence adds\n" +
+			"a p-value. The input has a header row; \"-\" reads standard input.",
+		Flags: append([]cli.Flag{
+			&cli.StringFlag{Name: "x", Usage: "comma-separated `COLS` of X"},
+			&cli.StringFlag{Name: "y", Usage: "comma-separated `COLS` of Y"},
+		}, estimatorFlags(kindMI, 0)...),
+		Action: runMI,
+	}
+}
+
+func rankCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "rank",
+		Usage:     "rank feature columns by their squared-loss mutual information with a target",
+		UsageText: "pearson rank --target COL [--features COLS] [--top N] [--permutations B] [options] data.csv",
+		Description: "Scores every feature column against the target by LSMI (cross-validated per feature, all on\n" +
+			"the same rows) and sorts them, one row per feature. --permutations B adds each feature's\n" +
+			"independence-test p-value. A constant feature scores 0 with a note.",
+		Flags: append([]cli.Flag{
+			&cli.StringFlag{Name: "target", Usage: "the target `COL`umn"},
+			&cli.StringFlag{Name: "features", Usage: "comma-separated feature `COLS` (default: every numeric column but the target)"},
+			&cli.IntFlag{Name: "top", Usage: "print only the first `N` features (0: all)"},
+		}, estimatorFlags(kindMI, 0)...),
+		Action: runRank,
+	}
+}
+
+// oneInput returns the single input file of mi and rank.
+func oneInput(c *cli.Context) (string, error) {
+	switch n := c.Args().Len(); {
+	case n == 0:
+		return "", usagef(c, "missing input: give one CSV file (\"-\" for standard input)")
+	case n > 1:
+		return "", usagef(c, "expected one input file, got %d", n)
+	}
+	return c.Args().First(), nil
+}
+
+func runMI(c *cli.Context) error {
+	j, err := newJob(c, kindMI)
+	if err != nil {
+		return err
+	}
+	path, err := oneInput(c)
+	if err != nil {
+		return err
+	}
+	xs, ys := splitList(c.String("x")), splitList(c.String("y"))
+	switch {
+	case len(xs) == 0:
+		return usagef(c, "missing --x: the columns of X")
+	case len(ys) == 0:
+		return usagef(c, "missing --y: the columns of Y")
+	}
+	for _, name := range xs {
+		if slices.Contains(ys, name) {
+			return usagef(c, "column %q is in both --x and --y", name)
+		}
+	}
+	if j.plot != "" && j.settings.Permutations == 0 {
+		return usagef(c, "--plot draws the null distribution of the independence test: give --permutations too")
+	}
+	t, all, err := readColumns(j.reader, path, append(slices.Clone(xs), ys...))
+	if err != nil {
+		return err
+	}
+	x := columnsOf(all.x, t.Columns, xs)
+	y := columnsOf(all.x, t.Columns, ys)
+	if c.Bool("standardize") {
+		standardize(x)
+		standardize(y)
+	}
+	load := time.Since(j.start)
+	xm, ym := sample{x: x, rows: all.rows}.matrix(), sample{x: y, rows: all.rows}.matrix()
+	var res *divergence.LSMIResult
+	var test *divergence.IndependenceResult
+	if j.settings.Permutations > 0 {
+		var done func()
+		j.settings.Progress, done = j.prog.steps("permutations")
+		test, err = divergence.IndependenceTest(c.Context, xm, ym, j.settings)
+		done()
+		if test != nil {
+			res = test.LSMI
+		}
+	} else {
+		res, err = divergence.LSMI(c.Context, xm, ym, j.settings)
+	}
+	if err != nil {
+		return libraryError(c, err)
+	}
+	out := new(record).
+		add("smi", res.SMI).
+		add("stderr", res.StdErr).
+		add("sigma_x", res.SigmaX).
+		add("sigma_y", res.SigmaY).
+		add("lambda", res.Lambda).
+		add("k", res.K).
+		add("m", res.M).
+		add("draws", len(res.Draws)).
+		add("n", res.N).
+		add("x", xs).
+		add("y", ys).
+		add("exact", res.Exact).
+		add("seed", j.seed).
+		add("warnings", warningsOf(res.Warnings))
+	if test != nil {
+		out.add("statistic", test.Statistic).
+			add("p_value", test.PValue).
+			add("permutations", test.Permutations)
+	}
+	if j.format == formatJSON {
+		out.add("timing", timing(load, time.Since(j.start)-load))
+	}
+	if err := out.write(c.App.Writer, j.format); err != nil {
+		return err
+	}
+	if j.plot != "" {
+		return plotNull(j.plot, fmt.Sprintf("independence test: %s vs %s, p = %.3g", strings.Join(xs, ","), strings.Join(ys, ","), test.PValue), "statistic (largest standardised over the kernel widths)", test.Null, test.Statistic)
+	}
+	return nil
+}
+
+func runRank(c *cli.Context) error {
+	j, err := newJob(c, kindMI)
+	if err != nil {
+		return err
+	}
+	path, err := oneInput(c)
+	if err != nil {
+		return err
+	}
+	target := strings.TrimSpace(c.String("target"))
+	if target == "" {
+		return usagef(c, "missing --target: the column the features are ranked against")
+	}
+	top := c.Int("top")
+	if top < 0 {
+		return usagef(c, "--top %d cannot be negative", top)
+	}
+	features := splitList(c.String("features"))
+	if slices.Contains(features, target) {
+		return usagef(c, "the target %q is also among --features", target)
+	}
+	var want []string // nil: every numeric column
+	if features != nil {
+		want = append(slices.Clone(features), target)
+	}
+	t, all, err := readColumns(j.reader, path, want)
+	if err != nil {
+		return err
+	}
+	if features == nil {
+		if !slices.Contains(t.Columns, target) {
+			return fmt.Errorf("%s: the target column %q is not among the numeric columns (%s); name it exactly, or give --features", t.Name, target, strings.Join(quoteAll(t.Columns), ", "))
+		}
+		features = slices.DeleteFunc(slices.Clone(t.Columns), func(s string) bool { return s == target })
+		if len(features) == 0 {
+			return fmt.Errorf("%s: no numeric column besides the target %q", t.Name, target)
+		}
+	}
+	fx := columnsOf(all.x, t.Columns, features)
+	ty := columnsOf(all.x, t.Columns, []string{target})
+	if c.Bool("standardize") {
+		standardize(fx)
+		standardize(ty)
+	}
+	load := time.Since(j.start)
+	var done func()
+	j.settings.Progress, done = j.prog.steps("features")
+	res, err := divergence.Rank(c.Context, sample{x: fx, rows: all.rows}.matrix(), sample{x: ty, rows: all.rows}.matrix(), j.settings)
+	done()
+	if err != nil {
+		return libraryError(c, err)
+	}
+	scores := res.Features
+	if top > 0 && top < len(scores) {
+		scores = scores[:top]
+	}
+	tested := res.Permutations > 0
+	if err := writeRanking(c.App.Writer, j.format, target, features, scores, tested, func() *record {
+		r := new(record).add("n", all.rows).add("seed", j.seed).add("permutations", res.Permutations)
+		if j.format == formatJSON {
+			r.add("timing", timing(load, time.Since(j.start)-load))
+		}
+		return r
+	}()); err != nil {
+		return err
+	}
+	if j.plot != "" {
+		labels := make([]string, len(scores))
+		values := make([]float64, len(scores))
+		errs := make([]float64, len(scores))
+		for i, f := range scores {
+			labels[i], values[i], errs[i] = features[f.Column], f.SMI, f.StdErr
+		}
+		return plotBars(j.plot, fmt.Sprintf("dependence on %s (LSMI)", target), labels, values, errs)
+	}
+	return nil
+}
+
+// writeRanking writes one row per feature: an aligned table (text), a
+// header and rows (CSV), or an object with the target, the run's details
+// and a features array (JSON).
+func writeRanking(w io.Writer, format, target string, names []string, scores []divergence.FeatureScore, tested bool, run *record) error {
+	rows := make([]*record, len(scores))
+	for i, f := range scores {
+		r := new(record).
+			add("rank", f.Rank).
+			add("feature", names[f.Column]).
+			add("smi", f.SMI).
+			add("stderr", f.StdErr)
+		if tested {
+			r.add("p_value", f.PValue)
+		}
+		r.add("sigma_x", f.SigmaX).
+			add("sigma_y", f.SigmaY).
+			add("lambda", f.Lambda).
+			add("note", f.Note)
+		if format == formatJSON {
+			r.add("warnings", warningsOf(f.Warnings))
+		}
+		rows[i] = r
+	}
+	switch format {
+	case formatJSON:
+		out := new(record).add("target", target)
+		out.keys = append(out.keys, run.keys...)
+		out.vals = append(out.vals, run.vals...)
+		out.add("features", rows)
+		b, err := json.Marshal(out)
+		if err != nil {
+			return err
+		}
+		_, err = fmt.Fprintf(w, "%s\n", b)
+		return err
+	case formatCSV:
+		return writeCSVRows(w, rows)
+	default:
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		if len(rows) > 0 {
+			fmt.Fprintln(tw, strings.Join(rows[0].keys, "\t"))
+		}
+		for _, r := range rows {
+			vals := make([]string, len(r.vals))
+			for i, v := range r.vals {
+				vals[i] = text(v, true)
+			}
+			fmt.Fprintln(tw, strings.Join(vals, "\t"))
+		}
+		return tw.Flush()
+	}
+}
