@@ -214,11 +214,20 @@ func eigen(m mat.Symmetric) (eigenSystem, error) {
 // pinvSolve returns v = −M⁺c/2, whether c lies in the numerical range of M,
 // and the size of its largest component along the null space.
 func (e eigenSystem) pinvSolve(c []float64) (v []float64, ok bool, along float64) {
+	v, along = e.pinvHalf(c)
+	if along > rangeTol*floats.Norm(c, 2) {
+		return nil, false, along
+	}
+	return v, true, along
+}
+
+// pinvHalf returns v = −M⁺c/2, whatever c, and the size of the largest
+// component of c along the numerical null space of M.
+func (e eigenSystem) pinvHalf(c []float64) (v []float64, along float64) {
 	n := len(c)
 	w := make([]float64, n)
-	cv := mat.NewVecDense(n, c)
 	wv := mat.NewVecDense(n, w)
-	wv.MulVec(e.vectors.T(), cv)
+	wv.MulVec(e.vectors.T(), mat.NewVecDense(n, c))
 	for i, l := range e.values {
 		if math.Abs(l) <= e.tol {
 			along = math.Max(along, math.Abs(w[i]))
@@ -227,12 +236,9 @@ func (e eigenSystem) pinvSolve(c []float64) (v []float64, ok bool, along float64
 		}
 		w[i] = -w[i] / (2 * l)
 	}
-	if along > rangeTol*floats.Norm(c, 2) {
-		return nil, false, along
-	}
 	v = make([]float64, n)
 	mat.NewVecDense(n, v).MulVec(e.vectors, wv)
-	return v, true, along
+	return v, along
 }
 
 // quad holds f(v) = vᵀMv + cᵀv with M stored in full, row-major, for the
