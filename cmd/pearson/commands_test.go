@@ -85,9 +85,9 @@ func TestJSONContract(t *testing.T) {
 	}{
 		{[]string{"divergence", shiftP, shiftQ}, []string{"pe", "stderr", "alpha", "sigma", "lambda", "k", "m", "n_p", "n_q", "seed", "warnings", "timing"}},
 		{[]string{"test", "--permutations", "50", shiftP, shiftQ}, []string{"pe", "stderr", "alpha", "sigma", "lambda", "k", "m", "n_p", "n_q", "seed", "warnings", "timing", "p_value", "permutations"}},
-		{[]string{"mi", "--x", "x1", "--y", "y", regression}, []string{"smi", "stderr", "sigma_x", "sigma_y", "lambda", "k", "m", "n", "seed", "warnings", "timing"}},
-		{[]string{"mi", "--x", "x1", "--y", "y", "--permutations", "20", regression}, []string{"smi", "p_value", "permutations"}},
-		{[]string{"rank", "--target", "y", regression}, []string{"target", "features"}},
+		{[]string{"mi", "--x", "x1", "--y", "y", "--k", "50", "--m", "1000", regression}, []string{"smi", "stderr", "sigma_x", "sigma_y", "lambda", "k", "m", "n", "seed", "warnings", "timing"}},
+		{[]string{"mi", "--x", "x1", "--y", "y", "--permutations", "20", "--k", "50", "--m", "1000", regression}, []string{"smi", "p_value", "permutations"}},
+		{[]string{"rank", "--target", "y", "--k", "50", "--m", "1000", regression}, []string{"target", "features"}},
 	} {
 		code, out, _ := run(t, append(tc.args, "--format", "json")...)
 		var v map[string]any
@@ -100,7 +100,7 @@ func TestJSONContract(t *testing.T) {
 			}
 		}
 	}
-	_, out, _ := run(t, "rank", "--target", "y", "--permutations", "20", "--format", "json", regression)
+	_, out, _ := run(t, "rank", "--target", "y", "--permutations", "20", "--k", "50", "--m", "1000", "--format", "json", regression)
 	var v struct {
 		Target   string
 		Features []map[string]any
@@ -228,8 +228,8 @@ func TestPlots(t *testing.T) {
 		{"pe.png", []string{"divergence", shiftP, shiftQ}},
 		{"pe2.svg", []string{"divergence", "--group", "group", "--numerator", "B", "--denominator", "ctl", groups}},
 		{"test.svg", []string{"test", "--permutations", "50", shiftP, shiftQ}},
-		{"mi.png", []string{"mi", "--x", "x1", "--y", "y", "--permutations", "20", regression}},
-		{"rank.png", []string{"rank", "--target", "y", regression}},
+		{"mi.png", []string{"mi", "--x", "x1", "--y", "y", "--permutations", "20", "--k", "50", "--m", "1000", regression}},
+		{"rank.png", []string{"rank", "--target", "y", "--k", "50", "--m", "1000", regression}},
 	} {
 		path := filepath.Join(dir, tc.file)
 		code, _, errs := run(t, append(tc.args, "--plot", path)...)

@@ -13,6 +13,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sublinear/pearson/internal/race"
 )
 
 var (
@@ -173,6 +175,7 @@ func TestWritersFormats(t *testing.T) {
 }
 
 func TestSizes(t *testing.T) {
+	skipUnderRace(t)
 	dir := t.TempDir()
 	for _, c := range []struct {
 		name string
@@ -204,6 +207,7 @@ func TestSizes(t *testing.T) {
 }
 
 func TestReproducible(t *testing.T) {
+	skipUnderRace(t)
 	dir := t.TempDir()
 	for name, w := range writers() {
 		for _, ext := range []string{".png", ".svg"} {
@@ -226,6 +230,7 @@ func TestReproducible(t *testing.T) {
 // TestDegenerate draws pictures of non-finite, empty, constant and
 // single-value inputs: none may panic or fail.
 func TestDegenerate(t *testing.T) {
+	skipUnderRace(t)
 	bad := []float64{nan, pinf, ninf}
 	samples := map[string]Samples{
 		"zero":          {},
@@ -301,6 +306,7 @@ func TestMismatchedLengths(t *testing.T) {
 }
 
 func TestUnwritable(t *testing.T) {
+	skipUnderRace(t)
 	dir := filepath.Join(t.TempDir(), "missing")
 	for name, w := range writers() {
 		for _, ext := range []string{".png", ".svg"} {
@@ -392,6 +398,7 @@ func TestWriteExamples(t *testing.T) {
 // TestExtremeValues draws pictures of random mixtures of extreme values
 // (tiny, huge, subnormal, non-finite); none may fail, panic or hang.
 func TestExtremeValues(t *testing.T) {
+	skipUnderRace(t)
 	r := rand.New(rand.NewPCG(11, 7))
 	special := []float64{0, 0.1, 1, 1 + 1e-16, 5e-324, -5e-324, 1e-300, 1e154, 1e300, -1e300,
 		1.5e308, -1.5e308, math.MaxFloat64, -math.MaxFloat64, nan, pinf, ninf}
@@ -426,5 +433,16 @@ func TestExtremeValues(t *testing.T) {
 		if err := WriteBars(path, b); err != nil {
 			t.Fatalf("%#v: %v", b, err)
 		}
+	}
+}
+
+// skipUnderRace skips a rendering test under the race detector: drawing is
+// single-threaded, and rasterising instrumented code takes seconds a
+// picture. TestWritersFormats still draws every picture there; .ci/run runs
+// the rest without the detector.
+func skipUnderRace(t *testing.T) {
+	t.Helper()
+	if race.Enabled {
+		t.Skip("single-threaded rendering, slow under the race detector; .ci/run runs it without -race")
 	}
 }

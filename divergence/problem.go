@@ -1,0 +1,139 @@
+// Copyright ©2026 The pearson Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package divergence
+
+import (
+	"fmt"
+	"math/rand/v2"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/sublinear/pearson/kernel"
+)
+
+// PEProblem is the RuLSIF problem of RelativePE as a problem for package
+// qmin, for fixed σ and λ: with every numerator point a candidate centre,
+//
+//	A = H/2,   d = λ/(2n)·1,   b = −h/n,
+//
+// so that PE = −½ − min p, and Algorithm 1 on it returns −½ h_Sᵀ(H_SS +
+// (kλ/n)I)⁻¹h_S. It implements qmin.Restricter (kernel averages over all
+// points, or over Settings.M points drawn for each block) and
+// qmin.ColumnFiller (for qmin.Nystrom, with averages over all points, or
+// over M points fixed once). RelativePE is the way to estimate PE; PEProblem
+// is for comparing solvers on one problem, as the paper's experiments do.
+type PEProblem struct {
+	o *oracle
+	m *peModel
+}
+
+// NewPEProblem returns the problem for the samples p and q with the α,
+// σ, λ and M of s; σ and λ must be fixed (positive).
+func NewPEProblem(p, q mat.Matrix, s *Settings) (*PEProblem, error) {
+	if s == nil || s.Sigma == 0 || s.Lambda == 0 {
+		return nil, fmt.Errorf("divergence: %w: a PEProblem needs σ and λ fixed", ErrSettings)
+	}
+	if err := s.validate(); err != nil {
+		return nil, err
+	}
+	pp, err := newPoints("P", p)
+	if err != nil {
+		return nil, err
+	}
+	qq, err := newPoints("Q", q)
+	if err != nil {
+		return nil, err
+	}
+	if pp.dim != qq.dim {
+		return nil, fmt.Errorf("divergence: %w: P has %d columns but Q has %d", ErrDimension, pp.dim, qq.dim)
+	}
+	pp.scale, qq.scale = s.Sigma, s.Sigma // internal units: σ = 1
+	m := &peModel{p: pp, q: qq, alpha: s.alpha(), g: kernel.Gaussian{Sigma: 1}}
+	m.mp, m.mq = splitBudget(s.m(), pp.n, qq.n)
+	return &PEProblem{o: &oracle{n: pp.n, lambdaN: s.Lambda / float64(pp.pop), moments: m.moments}, m: m}, nil
+}
+
+// Dim returns the number of numerator points, the candidate centres.
+func (p *PEProblem) Dim() int { return p.o.Dim() }
+
+// AAt returns H[i, j]/2, averaging over the data: O(M) a query.
+func (p *PEProblem) AAt(i, j int) float64 { return p.o.AAt(i, j) }
+
+// DAt returns λ/(2n).
+func (p *PEProblem) DAt(i int) float64 { return p.o.DAt(i) }
+
+// BAt returns −h[i]/n.
+func (p *PEProblem) BAt(i int) float64 { return p.o.BAt(i) }
+
+// Restrict fills the restriction to idx, averaging over points drawn by rnd
+// (or all of them).
+func (p *PEProblem) Restrict(a *mat.SymDense, d, b []float64, idx []int, rnd *rand.Rand) error {
+	return p.o.Restrict(a, d, b, idx, rnd)
+}
+
+// Columns writes A[:, idx] = H[:, idx]/2, an n×len(idx) block: the kernel
+// values of the averaging points against every centre, multiplied by those
+// against the chosen ones, block by block (O(M·n·(dim + k)) time).
+func (p *PEProblem) Columns(dst *mat.Dense, idx []int) error {
+	m := p.m
+	n, k := m.p.n, len(idx)
+	if r, cc := dst.Dims(); r != n || cc != k {
+		return fmt.Errorf("divergence: %w: Columns into a %d×%d block, want %d×%d", ErrDimension, r, cc, n, k)
+	}
+	all := make([]int, n)
+	for i := range all {
+		all[i] = i
+	}
+	c, err := m.p.rows(all)
+	if err != nil {
+		return err
+	}
+	cs, err := m.p.rows(idx)
+	if err != nil {
+		return err
+	}
+	dst.Zero()
+	rnd := entryRand()
+	for _, side := range []struct {
+		pts    *points
+		budget int
+		weight float64
+	}{{m.p, m.mp, m.alpha}, {m.q, m.mq, 1 - m.alpha}} {
+		if side.weight == 0 {
+			continue
+		}
+		rows := side.pts.draw(side.budget, rnd)
+		count := side.pts.n
+		if rows != nil {
+			count = len(rows)
+		}
+		add := func(block *mat.Dense) error {
+			var phiAll, phiS mat.Dense
+			m.g.MatrixTo(&phiAll, block, c)
+			m.g.MatrixTo(&phiS, block, cs)
+			var prod mat.Dense
+			prod.Mul(phiAll.T(), &phiS)
+			prod.Scale(side.weight/float64(count)/2, &prod)
+			dst.Add(dst, &prod)
+			return nil
+		}
+		var err error
+		if rows == nil {
+			err = side.pts.each(add)
+		} else {
+			var x *mat.Dense
+			if x, err = side.pts.rows(rows); err == nil {
+				err = add(x)
+			}
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// PE returns the value of PE for a minimum z of the problem: −½ − z.
+func (p *PEProblem) PE(z float64) float64 { return -0.5 - z }
