@@ -34,7 +34,8 @@
 // when there is no minimum. With a box constraint [−K, K]ⁿ every problem has a
 // minimum: convex ones are solved to optimality and certified by their
 // duality gap; non-convex ones are solved locally from several starting
-// points, and the Solution says it is not certified.
+// points, and the Solution says whether the local minimum could be certified
+// global (by a diagonal shift that convexifies the problem around it).
 //
 // Randomness comes only from Settings.Src, so a seed reproduces a result
 // exactly, whatever the number of goroutines.

@@ -26,8 +26,8 @@ func qminCommand() *cli.Command {
 			"and scales by n²/k²; the estimate is the mean over the draws, with its standard error.\n" +
 			"A is read from a headerless CSV file of n rows of n numbers; d and b from files of n\n" +
 			"numbers, one per line or all on one line. One of the files may be \"-\" (standard input).\n" +
-			"With --box K the minimum is over [-K, K]^n, where non-convex problems are solved locally\n" +
-			"and reported as not certified.",
+			"With --box K the minimum is over [-K, K]^n, where non-convex problems are solved locally and\n" +
+			"reported as certified only when a convexifying certificate proves the minimum global.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "a", Usage: "headerless CSV file of the n×n matrix `A`"},
 			&cli.StringFlag{Name: "d", Usage: "file of the n numbers of the vector `d`"},
