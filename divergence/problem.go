@@ -96,6 +96,9 @@ func (p *PEProblem) Columns(dst *mat.Dense, idx []int) error {
 	}
 	dst.Zero()
 	rnd := entryRand()
+	// Blocks of columnRows points: their kernel values against every
+	// centre take columnRows·n values.
+	const columnRows = 256
 	for _, side := range []struct {
 		pts    *points
 		budget int
@@ -105,31 +108,26 @@ func (p *PEProblem) Columns(dst *mat.Dense, idx []int) error {
 			continue
 		}
 		rows := side.pts.draw(side.budget, rnd)
-		count := side.pts.n
-		if rows != nil {
-			count = len(rows)
-		}
-		add := func(block *mat.Dense) error {
-			var phiAll, phiS mat.Dense
-			m.g.MatrixTo(&phiAll, block, c)
-			m.g.MatrixTo(&phiS, block, cs)
-			var prod mat.Dense
-			prod.Mul(phiAll.T(), &phiS)
-			prod.Scale(side.weight/float64(count)/2, &prod)
-			dst.Add(dst, &prod)
-			return nil
-		}
-		var err error
 		if rows == nil {
-			err = side.pts.each(add)
-		} else {
-			var x *mat.Dense
-			if x, err = side.pts.rows(rows); err == nil {
-				err = add(x)
+			rows = make([]int, side.pts.n)
+			for i := range rows {
+				rows[i] = i
 			}
 		}
-		if err != nil {
-			return err
+		var phiAll, phiS, prod mat.Dense
+		for start := 0; start < len(rows); start += columnRows {
+			block, err := side.pts.rows(rows[start:min(start+columnRows, len(rows))])
+			if err != nil {
+				return err
+			}
+			phiAll.Reset()
+			phiS.Reset()
+			prod.Reset()
+			m.g.MatrixTo(&phiAll, block, c)
+			m.g.MatrixTo(&phiS, block, cs)
+			prod.Mul(phiAll.T(), &phiS)
+			prod.Scale(side.weight/float64(len(rows))/2, &prod)
+			dst.Add(dst, &prod)
 		}
 	}
 	return nil

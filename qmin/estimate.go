@@ -242,30 +242,57 @@ func Exact(p Problem, s *Settings) (Solution, error) {
 
 // solveRestricted minimises p_{k,A|S,d|S,b|S} for S = idx, k = len(idx).
 func solveRestricted(p Problem, idx []int, box float64, restarts int, rnd *rand.Rand) (Solution, error) {
+	m, c, err := restricted(p, idx, rnd)
+	if err != nil {
+		return Solution{}, err
+	}
+	return minimize(m, c, box, restarts, rnd)
+}
+
+// Restricted returns the restricted problem that a draw of Estimate solves
+// for the indices S = idx, as the function vᵀMv + cᵀv with
+//
+//	M = sym(A|S) + k·diag(d|S),   c = k·b|S,   k = len(idx),
+//
+// ready for MinimizeQuadratic; its minimum times n²/k² is the draw's
+// estimate. rnd is passed to a Restricter's Restrict (nil: a fixed
+// generator). The error wraps ErrNonFinite for a NaN or infinite entry.
+func Restricted(p Problem, idx []int, rnd *rand.Rand) (*mat.SymDense, []float64, error) {
+	if rnd == nil {
+		rnd = rand.New(rand.NewPCG(1, 2))
+	}
+	m, c, err := restricted(p, idx, rnd)
+	if err != nil {
+		return nil, nil, fmt.Errorf("qmin: %w", err)
+	}
+	return m, c, nil
+}
+
+func restricted(p Problem, idx []int, rnd *rand.Rand) (*mat.SymDense, []float64, error) {
 	k := len(idx)
 	a := mat.NewSymDense(k, nil)
 	d := make([]float64, k)
 	b := make([]float64, k)
 	if err := restrict(p, a, d, b, idx, rnd); err != nil {
-		return Solution{}, err
+		return nil, nil, err
 	}
 	fk := float64(k)
 	for i := range k {
 		for j := i; j < k; j++ {
 			if v := a.At(i, j); math.IsNaN(v) || math.IsInf(v, 0) {
-				return Solution{}, fmt.Errorf("%w: A[%d,%d] (or its transpose) is %v", ErrNonFinite, idx[i], idx[j], v)
+				return nil, nil, fmt.Errorf("%w: A[%d,%d] (or its transpose) is %v", ErrNonFinite, idx[i], idx[j], v)
 			}
 		}
 		if math.IsNaN(d[i]) || math.IsInf(d[i], 0) {
-			return Solution{}, fmt.Errorf("%w: d[%d] is %v", ErrNonFinite, idx[i], d[i])
+			return nil, nil, fmt.Errorf("%w: d[%d] is %v", ErrNonFinite, idx[i], d[i])
 		}
 		if math.IsNaN(b[i]) || math.IsInf(b[i], 0) {
-			return Solution{}, fmt.Errorf("%w: b[%d] is %v", ErrNonFinite, idx[i], b[i])
+			return nil, nil, fmt.Errorf("%w: b[%d] is %v", ErrNonFinite, idx[i], b[i])
 		}
 		a.SetSym(i, i, a.At(i, i)+fk*d[i])
 		b[i] *= fk
 	}
-	return minimize(a, b, box, restarts, rnd)
+	return a, b, nil
 }
 
 // Sample returns k indices from [0, n): independent and uniform when replace

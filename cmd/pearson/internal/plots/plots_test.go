@@ -446,3 +446,24 @@ func skipUnderRace(t *testing.T) {
 		t.Skip("single-threaded rendering, slow under the race detector; .ci/run runs it without -race")
 	}
 }
+
+func TestWriteLines(t *testing.T) {
+	dir := t.TempDir()
+	l := Lines{Title: "error against k", X: "k", Y: "error", LogX: true, LogY: true, Series: []Series{
+		{Name: "n = 200", X: []float64{10, 20, 40}, Y: []float64{0.01, 0.006, 0.004}, Err: []float64{0.005, 0.009, 0.001}},
+		{Name: "n = 500", X: []float64{10, 20, 40}, Y: []float64{0.012, nan, 0}},
+	}}
+	for _, name := range []string{"l.png", "l.svg"} {
+		path := filepath.Join(dir, name)
+		if err := WriteLines(path, l); err != nil {
+			t.Fatal(err)
+		}
+		if b, err := os.ReadFile(path); err != nil || len(b) < 500 {
+			t.Errorf("%s: %v, %d bytes", name, err, len(b))
+		}
+	}
+	bad := Lines{Series: []Series{{X: []float64{1, 2}, Y: []float64{1}}}}
+	if err := WriteLines(filepath.Join(dir, "b.png"), bad); err == nil {
+		t.Error("mismatched series: no error")
+	}
+}
