@@ -639,7 +639,8 @@ func permutations(ctx context.Context, s *Settings, rnd *rand.Rand, stat func(*r
 // standardised value. Computed alike for the observed and every permuted
 // labelling, from all B + 1 of them, it keeps the test exact, while letting
 // the width that sees the difference best decide. With one width it is T
-// itself.
+// itself; when no width's statistic varies over the labellings, it is 0 for
+// all of them.
 func combine(observed []float64, null [][]float64) (float64, []float64) {
 	if len(observed) == 1 {
 		out := make([]float64, len(null))
@@ -668,6 +669,11 @@ func combine(observed []float64, null [][]float64) (float64, []float64) {
 		}
 		for b, t := range all {
 			z[b] = math.Max(z[b], (t[j]-mean)/sd)
+		}
+	}
+	for b := range z {
+		if math.IsInf(z[b], -1) {
+			z[b] = 0 // no width's statistic varies: no evidence either way
 		}
 	}
 	return z[0], z[1:]

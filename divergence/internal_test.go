@@ -156,3 +156,11 @@ func TestCombine(t *testing.T) {
 		t.Errorf("the width that sees the difference should decide: %v", obs)
 	}
 }
+
+func TestCombineWithoutSpread(t *testing.T) {
+	// Found by FuzzEstimators: no width's statistic varies (constant data).
+	obs, null := combine([]float64{1, 2}, [][]float64{{1, 2}, {1, 2}})
+	if obs != 0 || null[0] != 0 || null[1] != 0 {
+		t.Errorf("%v %v, want all 0", obs, null)
+	}
+}

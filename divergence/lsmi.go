@@ -14,6 +14,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/sublinear/pearson/crossval"
+	"github.com/sublinear/pearson/internal/summary"
 	"github.com/sublinear/pearson/kernel"
 	"github.com/sublinear/pearson/qmin"
 )
@@ -141,7 +142,7 @@ func lsmi(ctx context.Context, px, py *points, s *Settings, rnd *rand.Rand, sh *
 		return nil, err
 	}
 	res.SMI, res.StdErr, res.Draws = f.mean, f.stderr, f.values
-	res.PlugIn, _ = meanStdErr(f.plugin)
+	res.PlugIn, _ = summary.MeanStdErr(f.plugin)
 	res.K, res.M = k, min(m.mh, px.n)+min(m.mf, px.n)
 	return res, nil
 }

@@ -14,6 +14,7 @@ import (
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/sublinear/pearson/internal/summary"
 	"github.com/sublinear/pearson/qmin"
 )
 
@@ -129,9 +130,9 @@ func (o *oracle) solve(ctx context.Context, k, draws int, replace, exact bool, s
 		f.centres = append(f.centres, d.Indices)
 		f.thetas = append(f.thetas, theta)
 	}
-	f.mean, f.stderr = meanStdErr(f.values)
-	if math.IsNaN(f.mean) || math.IsInf(f.mean, 0) {
-		return nil, fmt.Errorf("divergence: %w: the estimate is %v", ErrNonFinite, f.mean)
+	f.mean, f.stderr = summary.MeanStdErr(f.values)
+	if math.IsNaN(f.mean) || math.IsInf(f.mean, 0) || math.IsNaN(f.stderr) || math.IsInf(f.stderr, 0) {
+		return nil, fmt.Errorf("divergence: %w: the estimate is %v ± %v", ErrNonFinite, f.mean, f.stderr)
 	}
 	return f, nil
 }
@@ -144,18 +145,4 @@ func unwrapData(err error) error {
 		return de
 	}
 	return fmt.Errorf("divergence: %w", err)
-}
-
-// meanStdErr returns the mean of v and its standard error (zero for one
-// value).
-func meanStdErr(v []float64) (mean, stderr float64) {
-	mean = floats.Sum(v) / float64(len(v))
-	if len(v) < 2 {
-		return mean, 0
-	}
-	ss := 0.0
-	for _, x := range v {
-		ss += (x - mean) * (x - mean)
-	}
-	return mean, math.Sqrt(ss / float64(len(v)-1) / float64(len(v)))
 }

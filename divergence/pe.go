@@ -15,6 +15,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/sublinear/pearson/crossval"
+	"github.com/sublinear/pearson/internal/summary"
 	"github.com/sublinear/pearson/kernel"
 	"github.com/sublinear/pearson/qmin"
 )
@@ -153,7 +154,7 @@ func RelativePE(ctx context.Context, p, q mat.Matrix, s *Settings) (*PEResult, e
 		return nil, err
 	}
 	res.PE, res.StdErr, res.Draws = f.mean, f.stderr, f.values
-	res.PlugIn, _ = meanStdErr(f.plugin)
+	res.PlugIn, _ = summary.MeanStdErr(f.plugin)
 	res.K, res.M = k, m.mp+m.mq
 	res.Ratio, err = m.ratio(f)
 	if err != nil {

@@ -29,6 +29,10 @@ const (
 	DefaultDraws = 6
 	// AllPoints as Settings.M asks for exact averages over every point.
 	AllPoints = math.MaxInt
+	// MaxDraws and MaxPermutations bound Settings.Draws and
+	// Settings.Permutations, whose results are all kept.
+	MaxDraws        = 1_000_000
+	MaxPermutations = 10_000_000
 	// MaxExact is the largest numerator sample (number of centres) that
 	// Settings.Exact accepts: the all-centre solution takes O(n²(n + n'))
 	// time and 8n² bytes, about a minute and 200 MB at n = 5000.
@@ -202,12 +206,12 @@ func (s *Settings) validate() error {
 		return bad("k = %d centres: need at least 1", s.k())
 	case s.m() < 1:
 		return bad("m = %d averaging points: need at least 1", s.m())
-	case s.draws() < 1:
-		return bad("draws = %d: need at least 1", s.draws())
+	case s.draws() < 1 || s.draws() > MaxDraws:
+		return bad("draws = %d: need 1 to %d", s.draws(), MaxDraws)
 	case s.folds() < 2:
 		return bad("folds = %d: cross-validation needs at least 2", s.folds())
-	case s.Permutations < 0:
-		return bad("permutations = %d < 0", s.Permutations)
+	case s.Permutations < 0 || s.Permutations > MaxPermutations:
+		return bad("permutations = %d: need 0 to %d", s.Permutations, MaxPermutations)
 	case s.Workers < 0:
 		return bad("workers = %d < 0", s.Workers)
 	}

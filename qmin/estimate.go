@@ -10,9 +10,9 @@ import (
 	"math/rand/v2"
 
 	"gonum.org/v1/gonum/mat"
-	"gonum.org/v1/gonum/stat"
 
 	"github.com/sublinear/pearson/internal/parallel"
+	"github.com/sublinear/pearson/internal/summary"
 )
 
 // Defaults and limits.
@@ -26,6 +26,9 @@ const (
 	// accepts: the k×k restricted matrix alone takes 8k² bytes, 800 MB at
 	// MaxK, and solving it takes O(k³) time.
 	MaxK = 10000
+	// MaxDraws is the largest number of draws Estimate accepts: each keeps
+	// its indices and minimiser.
+	MaxDraws = 1_000_000
 )
 
 // Settings controls Estimate, Exact and MinimizeQuadratic. The zero value
@@ -113,8 +116,8 @@ func (s *Settings) validate(n int) error {
 	case s.WithoutReplacement && k > n:
 		return fmt.Errorf("qmin: %w: k = %d distinct indices cannot be drawn from n = %d", ErrSettings, k, n)
 	}
-	if s.draws() < 1 {
-		return fmt.Errorf("qmin: %w: draws = %d < 1", ErrSettings, s.draws())
+	if d := s.draws(); d < 1 || d > MaxDraws {
+		return fmt.Errorf("qmin: %w: draws = %d: need 1 to MaxDraws = %d", ErrSettings, d, MaxDraws)
 	}
 	return s.validateBox()
 }
@@ -200,11 +203,8 @@ func Estimate(p Problem, s *Settings) (*Result, error) {
 		values[i] = res.Draws[i].Value
 		res.Certified = res.Certified && res.Draws[i].Restricted.Certified
 	}
-	res.Value = stat.Mean(values, nil)
-	if r > 1 {
-		res.StdErr = stat.StdDev(values, nil) / math.Sqrt(float64(r))
-	}
-	if math.IsInf(res.Value, 0) || math.IsInf(res.StdErr, 0) {
+	res.Value, res.StdErr = summary.MeanStdErr(values)
+	if math.IsNaN(res.Value) || math.IsInf(res.Value, 0) || math.IsNaN(res.StdErr) || math.IsInf(res.StdErr, 0) {
 		return nil, fmt.Errorf("qmin: %w: the estimate overflowed: rescale the problem", ErrNonFinite)
 	}
 	return res, nil

@@ -1,0 +1,95 @@
+// Copyright ©2026 The pearson Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package divergence
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// values holds what fuzzed samples are made of: repeats, constants, extreme
+// magnitudes (1e−150 … 1e150) and non-finite values.
+var values = []float64{0, 0, 1, 1, -1, 2.5, 1e-150, -1e-150, 1e150, -1e150, 3, 3, 1e-8, 42, math.NaN(), math.Inf(-1)}
+
+func sampleFrom(data []byte, off, rows, cols int, scale float64) *mat.Dense {
+	x := mat.NewDense(rows, cols, nil)
+	for i := range rows {
+		for j := range cols {
+			v := 0.0
+			if len(data) > 0 {
+				v = values[int(data[(off+i*cols+j)%len(data)])%len(values)]
+			}
+			x.Set(i, j, v*scale)
+		}
+	}
+	return x
+}
+
+func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+
+func hasNonFinite(x *mat.Dense) bool {
+	for _, v := range x.RawMatrix().Data {
+		if !finite(v) {
+			return true
+		}
+	}
+	return false
+}
+
+// FuzzEstimators checks that RelativePE, LSMI and Rank return an error or
+// finite numbers, and never panic, on tiny samples of every kind.
+func FuzzEstimators(f *testing.F) {
+	f.Add([]byte{2, 4, 5, 10, 11, 3}, uint8(6), uint8(5), uint8(1), false, 1.0)
+	f.Add([]byte{0, 1}, uint8(3), uint8(3), uint8(2), true, 1e-100)
+	f.Add([]byte{8, 9, 6, 7, 2, 3, 12}, uint8(9), uint8(4), uint8(1), false, 1e100)
+	f.Add([]byte{14}, uint8(4), uint8(4), uint8(1), true, 1.0)
+	f.Fuzz(func(t *testing.T, data []byte, npb, nqb, dimb uint8, fixed bool, scale float64) {
+		if !finite(scale) {
+			scale = 1
+		}
+		np, nq, dim := 1+int(npb%14), 1+int(nqb%14), 1+int(dimb%3)
+		p := sampleFrom(data, 0, np, dim, scale)
+		q := sampleFrom(data, 7, nq, dim, scale)
+		s := &Settings{K: 4, M: 16, Draws: 2, Folds: 2, Src: rand.NewPCG(1, 1), Permutations: 5}
+		if fixed {
+			s.Sigma, s.Lambda, s.SigmaX, s.SigmaY = 1, 0.5, 1, 2
+		}
+		if r, err := RelativePE(ctx, p, q, s); err == nil {
+			if !finite(r.PE) || !finite(r.StdErr) || !finite(r.Sigma) || !finite(r.Lambda) {
+				t.Fatalf("RelativePE: %+v", r)
+			}
+			// RelativePE reads only the rows it draws (constant time), so a
+			// non-finite value elsewhere goes unseen until Eval reads
+			// every row; Eval must fail then, and only then.
+			w, err := r.Ratio.Eval(p)
+			if (err != nil) != hasNonFinite(p) {
+				t.Fatalf("Ratio.Eval on the sample itself: %v", err)
+			}
+			for _, v := range w {
+				if !finite(v) || v < 0 {
+					t.Fatalf("ratio %v", v)
+				}
+			}
+		}
+		if r, err := TwoSampleTest(ctx, p, q, s); err == nil && (!finite(r.Statistic) || !(r.PValue > 0 && r.PValue <= 1)) {
+			t.Fatalf("TwoSampleTest: %v %v", r.Statistic, r.PValue)
+		}
+		if np == nq {
+			if r, err := LSMI(ctx, p, q, s); err == nil && (!finite(r.SMI) || !finite(r.StdErr)) {
+				t.Fatalf("LSMI: %+v", r)
+			}
+			if r, err := Rank(ctx, p, q.Slice(0, nq, 0, 1), s); err == nil {
+				for _, fs := range r.Features {
+					if !finite(fs.SMI) || fs.Tested && !(fs.PValue > 0 && fs.PValue <= 1) {
+						t.Fatalf("Rank: %+v", fs)
+					}
+				}
+			}
+		}
+	})
+}

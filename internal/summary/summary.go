@@ -1,0 +1,44 @@
+// Copyright ©2026 The pearson Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+// Package summary summarises repeated estimates by their mean and the
+// standard error of the mean, without overflow whatever their magnitude.
+package summary
+
+import "math"
+
+// MeanStdErr returns the mean of v and its standard error s/√n, s the
+// sample standard deviation (zero for fewer than two values). The values
+// are scaled by their largest magnitude before squaring, so that values
+// near ±1e300 give finite results; non-finite values give NaN.
+func MeanStdErr(v []float64) (mean, stderr float64) {
+	n := float64(len(v))
+	if len(v) == 0 {
+		return math.NaN(), math.NaN()
+	}
+	scale := 0.0
+	for _, x := range v {
+		scale = math.Max(scale, math.Abs(x))
+	}
+	if scale == 0 || math.IsInf(scale, 0) || math.IsNaN(scale) {
+		if scale == 0 {
+			return 0, 0
+		}
+		return math.NaN(), math.NaN()
+	}
+	m := 0.0
+	for _, x := range v {
+		m += x / scale
+	}
+	m /= n
+	if len(v) < 2 {
+		return m * scale, 0
+	}
+	ss := 0.0
+	for _, x := range v {
+		d := x/scale - m
+		ss += d * d
+	}
+	return m * scale, scale * math.Sqrt(ss/(n-1)/n)
+}
