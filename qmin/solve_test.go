@@ -385,3 +385,40 @@ func BenchmarkMinimizeQuadratic(b *testing.B) {
 		})
 	}
 }
+
+func TestNearSingularFallsBack(t *testing.T) {
+	// M = 11ᵀ + εI (k×k), c = −1: condition number k/ε, far beyond what
+	// Cholesky is trusted with. The eigenvalues are k + ε (along 1, where c
+	// lies) and ε, so min = −¼ cᵀM⁻¹c = −¼ k/(k + ε) ≈ −¼; the pseudoinverse
+	// drops the ε directions, which c does not touch.
+	for _, eps := range []float64{1e-14, 1e-300, 0} {
+		k := 50
+		m := mat.NewSymDense(k, nil)
+		c := make([]float64, k)
+		for i := range k {
+			for j := i; j < k; j++ {
+				m.SetSym(i, j, 1)
+			}
+			m.SetSym(i, i, 1+eps)
+			c[i] = -1
+		}
+		sol, err := MinimizeQuadratic(m, c, nil)
+		if err != nil {
+			t.Fatalf("ε = %g: %v", eps, err)
+		}
+		if math.Abs(sol.Value+0.25) > 1e-10 || sol.Method != Pseudoinverse {
+			t.Errorf("ε = %g: %v by %v, want -0.25 by pseudoinverse", eps, sol.Value, sol.Method)
+		}
+	}
+	// The same through Estimate, where repeated indices make every
+	// restricted block singular: A = 11ᵀ, d = 1e-15, b = −1.
+	p := Funcs{N: 1000, A: func(int, int) float64 { return 1 }, D: func(int) float64 { return 1e-15 }, B: func(int) float64 { return -1 }}
+	res, err := Estimate(p, &Settings{K: 30, Draws: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// z* = −¼ (n·b)ᵀ(11ᵀ + n·d·I)⁻¹(n·b) ≈ −n²/4.
+	if want := -1e6 / 4; math.Abs(res.Value-want) > 1e-6*math.Abs(want) {
+		t.Errorf("Estimate: %v, want %v", res.Value, want)
+	}
+}

@@ -250,69 +250,6 @@ func TestPlots(t *testing.T) {
 	}
 }
 
-func TestBadInput(t *testing.T) {
-	dir := t.TempDir()
-	file := func(name, content string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
-	good := file("good.csv", "x,y\n1,2\n2,3\n3,5\n4,4\n5,7\n6,1\n7,3\n8,8\n9,2\n10,6\n11,5\n12,9\n")
-	for _, tc := range []struct {
-		name string
-		args []string
-		code int
-		text []string
-	}{
-		{"non-numeric", []string{"pe", file("a.csv", "x\n1\n2\nabc\n"), good}, exitData, []string{"a.csv", "line 4", `"x"`, `"abc"`}},
-		{"empty cell", []string{"pe", file("b.csv", "x,z\n1,2\n,3\n4,5\n"), good, "--columns", "x"}, exitData, []string{"b.csv", "line 3", `"x"`, "empty"}},
-		{"NaN", []string{"pe", file("c.csv", "x\n1\nNaN\n"), good}, exitData, []string{"c.csv", "line 3", "NaN"}},
-		{"Inf", []string{"pe", file("d.csv", "x\n1\n-Inf\n"), good}, exitData, []string{"d.csv", "line 3"}},
-		{"ragged", []string{"mi", "--x", "x", "--y", "y", file("e.csv", "x,y\n1,2\n3\n")}, exitData, []string{"e.csv", "line 3"}},
-		{"unknown column", []string{"mi", "--x", "x", "--y", "w", good}, exitData, []string{"good.csv", `"w"`}},
-		{"one group", []string{"pe", "--group", "g", file("f.csv", "g,x\nA,1\nA,2\nA,3\n")}, exitData, []string{"f.csv", `"g"`, "single value"}},
-		{"three groups", []string{"pe", "--group", "group", groups}, exitUsage, []string{"3 values", "--numerator"}},
-		{"no such group", []string{"pe", "--group", "group", "--numerator", "Z", "--denominator", "A", groups}, exitData, []string{`"Z"`, "no such value"}},
-		{"missing file", []string{"pe", filepath.Join(dir, "nope.csv"), good}, exitData, []string{"nope.csv"}},
-		{"no inputs", []string{"pe"}, exitUsage, []string{"missing input"}},
-		{"group and two files", []string{"pe", "--group", "g", good, good}, exitUsage, []string{"single input file"}},
-		{"one file no group", []string{"pe", good}, exitUsage, []string{"--group"}},
-		{"k = 0", []string{"pe", "--k", "0", good, good}, exitUsage, []string{"--k 0"}},
-		{"alpha = 1", []string{"pe", "--alpha", "1", good, good}, exitUsage, []string{"--alpha 1"}},
-		{"sigma < 0", []string{"pe", "--sigma", "-1", good, good}, exitUsage, []string{"--sigma -1"}},
-		{"folds = 1", []string{"pe", "--folds", "1", good, good}, exitUsage, []string{"--folds 1"}},
-		{"permutations = 0", []string{"test", "--permutations", "0", good, good}, exitUsage, []string{"--permutations 0"}},
-		{"bad format", []string{"rank", "--target", "y", "--format", "xml", good}, exitUsage, []string{`"xml"`}},
-		{"bad progress", []string{"rank", "--target", "y", "--progress", "maybe", good}, exitUsage, []string{`"maybe"`}},
-		{"x and y overlap", []string{"mi", "--x", "x", "--y", "x", good}, exitUsage, []string{"both --x and --y"}},
-		{"target missing", []string{"rank", good}, exitUsage, []string{"--target"}},
-		{"target unknown", []string{"rank", "--target", "q", good}, exitData, []string{`"q"`}},
-		{"constant", []string{"mi", "--x", "x", "--y", "y", file("g.csv", "x,y\n1,1\n1,2\n1,3\n1,4\n1,5\n1,6\n1,7\n1,8\n1,9\n1,10\n1,11\n1,12\n")}, exitData, []string{"constant"}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			code, out, errs := run(t, tc.args...)
-			if code != tc.code || out != "" {
-				t.Errorf("code %d, stdout %q, stderr %q; want code %d and nothing on stdout", code, out, errs, tc.code)
-			}
-			for _, w := range tc.text {
-				if !strings.Contains(errs, w) {
-					t.Errorf("stderr %q lacks %q", errs, w)
-				}
-			}
-			if strings.Contains(errs, "goroutine ") || strings.Contains(errs, "panic:") {
-				t.Errorf("panic on stderr: %s", errs)
-			}
-		})
-	}
-	// --drop-missing skips the row and says so on stderr.
-	code, out, errs := run(t, "pe", "--drop-missing", "--columns", "x", file("h.csv", "x,z\n1,2\n,3\n4,5\n6,1\n7,1\n8,1\n9,1\n10,1\n11,1\n12,1\n13,1\n14,1\n"), good, "--format", "json")
-	if code != 0 || !strings.Contains(errs, "dropped 1 rows") || !strings.Contains(out, `"n_p":11`) {
-		t.Errorf("--drop-missing: code %d, stderr %q, stdout %s", code, errs, out)
-	}
-}
-
 func TestReproduceCommand(t *testing.T) {
 	dir := t.TempDir()
 	code, out, errs := run(t, "reproduce", "--quick", "--experiment", "toy", "--seeds", "2", "--out", dir)

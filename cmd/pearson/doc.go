@@ -19,6 +19,7 @@
 //	            optional independence test
 //	rank        rank feature columns by their dependence with a target
 //	qmin        estimate the minimum of a quadratic function given by CSV files
+//	reproduce   re-run the experiments of the paper's Section 5
 //
 // Inputs are CSV files with a header row ("-" reads standard input); files
 // of any length are read once, keeping a uniform random sample of rows whose

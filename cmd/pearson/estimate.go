@@ -13,6 +13,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/sublinear/pearson/divergence"
+	"github.com/sublinear/pearson/qmin"
 )
 
 // Kinds of estimate, for the flags each command offers.
@@ -97,10 +98,10 @@ func newJob(c *cli.Context, kind int) (*job, error) {
 		}
 		return err
 	}
-	check(s.K >= 1, "--k %d: at least one centre is needed", s.K)
+	check(s.K >= 1 && s.K <= qmin.MaxK, "--k %d: the centres per draw must be 1 to %d", s.K, qmin.MaxK)
 	check(s.M >= 1, "--m %d: at least one point must be averaged", s.M)
-	check(s.Draws >= 1, "--draws %d: at least one draw is needed", s.Draws)
-	check(s.Folds >= 2, "--folds %d: cross-validation needs at least 2 folds", s.Folds)
+	check(s.Draws >= 1 && s.Draws <= divergence.MaxDraws, "--draws %d: need 1 to %d draws", s.Draws, divergence.MaxDraws)
+	check(s.Folds >= 2 && s.Folds <= 1000, "--folds %d: cross-validation needs 2 to 1000 folds", s.Folds)
 	check(validWidth(s.Lambda), "--lambda %v: the regularisation must be a positive number (0: cross-validate)", s.Lambda)
 	if kind == kindPE {
 		alpha := c.Float64("alpha")
@@ -119,7 +120,7 @@ func newJob(c *cli.Context, kind int) (*job, error) {
 	}
 	if hasFlag(c, "permutations") {
 		s.Permutations = c.Int("permutations")
-		check(s.Permutations >= 0, "--permutations %d cannot be negative", s.Permutations)
+		check(s.Permutations >= 0 && s.Permutations <= divergence.MaxPermutations, "--permutations %d: need 0 to %d", s.Permutations, divergence.MaxPermutations)
 	}
 	if err != nil {
 		return nil, err

@@ -105,8 +105,8 @@ func runQmin(c *cli.Context) error {
 	if s.K < 1 {
 		return usagef(c, "--k %d: the number of sampled indices must be at least 1", s.K)
 	}
-	if s.Draws < 1 {
-		return usagef(c, "--draws %d: at least one draw is needed", s.Draws)
+	if s.Draws < 1 || s.Draws > qmin.MaxDraws {
+		return usagef(c, "--draws %d: need 1 to %d draws", s.Draws, qmin.MaxDraws)
 	}
 	if s.Box < 0 || math.IsNaN(s.Box) || math.IsInf(s.Box, 0) {
 		return usagef(c, "--box %v: the half-width of the box must be a finite number ≥ 0 (0: no box)", s.Box)

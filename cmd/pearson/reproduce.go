@@ -49,8 +49,8 @@ func runReproduce(c *cli.Context) error {
 	default:
 		return usagef(c, "unknown --experiment %q: use toy, pearson or all", e)
 	}
-	if cfg.Seeds < 1 {
-		return usagef(c, "--seeds %d: at least one is needed", cfg.Seeds)
+	if cfg.Seeds < 1 || cfg.Seeds > 1000 {
+		return usagef(c, "--seeds %d: need 1 to 1000", cfg.Seeds)
 	}
 	prog, err := newProgress(c)
 	if err != nil {
