@@ -103,8 +103,10 @@ func TwoSampleTest(ctx context.Context, p, q mat.Matrix, s *Settings) (*TwoSampl
 	if err != nil {
 		return nil, err
 	}
-	pp, _ := newPoints("P", p)
-	qq, _ := newPoints("Q", q)
+	pp, qq, err := newTwoSamples(p, q) // RelativePE has validated them
+	if err != nil {
+		return nil, err
+	}
 	res, err := twoSample(ctx, pp, qq, pe.Alpha, s, rnd)
 	if err != nil {
 		return nil, err
@@ -180,35 +182,16 @@ func twoSample(ctx context.Context, pp, qq *points, alpha float64, s *Settings, 
 		stats[j] = st
 		res.Sigmas = append(res.Sigmas, w*scale)
 	}
-	values := func(perm []int, sc any) []float64 {
-		scs := sc.([]*twoSampleScratch)
-		t := make([]float64, len(stats))
-		for j, st := range stats {
-			t[j] = st.value(perm, scs[j])
-		}
-		return t
+	stat := make([]permStat, len(stats))
+	for j, st := range stats {
+		stat[j] = st
 	}
-	newScratch := func() any {
-		scs := make([]*twoSampleScratch, len(stats))
-		for j, st := range stats {
-			scs[j] = st.newScratch()
-		}
-		return scs
-	}
-	observed := make([]int, m)
-	for i := range observed {
-		observed[i] = i
-	}
-	obs := values(observed, newScratch())
-	null, err := permutations(ctx, s, rnd, func(prnd *rand.Rand, sc any) []float64 {
-		perm := slices.Clone(observed)
+	res.Statistic, res.Null, err = permutationTest(ctx, s, rnd, stat, m, func(prnd *rand.Rand, perm []int) {
 		prnd.Shuffle(m, func(i, j int) { perm[i], perm[j] = perm[j], perm[i] })
-		return values(perm, sc)
-	}, newScratch)
+	})
 	if err != nil {
 		return nil, err
 	}
-	res.Statistic, res.Null = combine(obs, null)
 	res.PValue = pValue(res.Statistic, res.Null)
 	return res, nil
 }
@@ -286,7 +269,7 @@ type twoSampleScratch struct {
 	hv, theta    []float64
 }
 
-func (t *twoSampleStat) newScratch() *twoSampleScratch {
+func (t *twoSampleStat) newScratch() any {
 	k, _ := t.phiT.Dims()
 	return &twoSampleScratch{
 		cols:  mat.NewDense(k, max(min(t.mp, t.mq), 1), nil),
@@ -300,7 +283,8 @@ func (t *twoSampleStat) newScratch() *twoSampleScratch {
 // value returns T for the labelling in which the points perm[:mp] are P's
 // and the rest Q's: H = α G_P/m_P + (1−α) G_Q/m_Q, h = Σ_P φ / m_P, with the
 // Gram matrix of the smaller group computed and the other's by difference.
-func (t *twoSampleStat) value(perm []int, sc *twoSampleScratch) float64 {
+func (t *twoSampleStat) value(perm []int, scratch any) float64 {
+	sc := scratch.(*twoSampleScratch)
 	k, _ := t.phiT.Dims()
 	raw := t.phiT.RawMatrix()
 	if t.fixed != nil {
@@ -529,38 +513,19 @@ func independence(ctx context.Context, px, py *points, s *Settings, rnd *rand.Ra
 		res.SigmasX = append(res.SigmasX, w*px.scale)
 		res.SigmasY = append(res.SigmasY, w*py.scale)
 	}
-	values := func(perm []int, sc any) []float64 {
-		scs := sc.([]*independenceScratch)
-		t := make([]float64, len(stats))
-		for j, st := range stats {
-			t[j] = st.value(perm, scs[j])
-		}
-		return t
+	stat := make([]permStat, len(stats))
+	for j, st := range stats {
+		stat[j] = st
 	}
-	newScratch := func() any {
-		scs := make([]*independenceScratch, len(stats))
-		for j, st := range stats {
-			scs[j] = st.newScratch()
-		}
-		return scs
-	}
-	identity := make([]int, len(pairs))
-	for i := range identity {
-		identity[i] = i
-	}
-	obs := values(identity, newScratch())
-	null, err := permutations(ctx, s, rnd, func(prnd *rand.Rand, sc any) []float64 {
-		perm := slices.Clone(identity)
+	res.Statistic, res.Null, err = permutationTest(ctx, s, rnd, stat, len(pairs), func(prnd *rand.Rand, perm []int) {
 		prnd.Shuffle(len(movable), func(i, j int) {
 			a, b := movable[i], movable[j]
 			perm[a], perm[b] = perm[b], perm[a]
 		})
-		return values(perm, sc)
-	}, newScratch)
+	})
 	if err != nil {
 		return nil, err
 	}
-	res.Statistic, res.Null = combine(obs, null)
 	res.PValue = pValue(res.Statistic, res.Null)
 	return res, nil
 }
@@ -576,14 +541,15 @@ type independenceScratch struct {
 	h, theta []float64
 }
 
-func (t *independenceStat) newScratch() *independenceScratch {
+func (t *independenceStat) newScratch() any {
 	_, k := t.k.Dims()
 	return &independenceScratch{h: make([]float64, k), theta: make([]float64, k)}
 }
 
 // value returns T with y permuted by perm: h = mean_i K[i,:] ∘ L[perm[i],:],
 // contiguous rows read in order, then one solve with the fixed factor.
-func (t *independenceStat) value(perm []int, sc *independenceScratch) float64 {
+func (t *independenceStat) value(perm []int, scratch any) float64 {
+	sc := scratch.(*independenceScratch)
 	m, k := t.k.Dims()
 	kr, lr := t.k.RawMatrix(), t.l.RawMatrix()
 	h := sc.h
@@ -599,6 +565,50 @@ func (t *independenceStat) value(perm []int, sc *independenceScratch) float64 {
 	copy(sc.theta, h)
 	t.rs.solve(sc.theta)
 	return floats.Dot(h, sc.theta)/2 - 0.5
+}
+
+// permStat is a test statistic at one kernel width: its value for a
+// permutation of the design's points, with a worker's scratch buffers.
+type permStat interface {
+	newScratch() any
+	value(perm []int, scratch any) float64
+}
+
+// permutationTest computes the statistics at every width for the observed
+// labelling (the identity on n points) and for B permutations made by
+// shuffle, combines them (see combine) and returns the combined statistic
+// and its null distribution.
+func permutationTest(ctx context.Context, s *Settings, rnd *rand.Rand, stats []permStat, n int, shuffle func(prnd *rand.Rand, perm []int)) (float64, []float64, error) {
+	values := func(perm []int, sc any) []float64 {
+		scs := sc.([]any)
+		t := make([]float64, len(stats))
+		for j, st := range stats {
+			t[j] = st.value(perm, scs[j])
+		}
+		return t
+	}
+	newScratch := func() any {
+		scs := make([]any, len(stats))
+		for j, st := range stats {
+			scs[j] = st.newScratch()
+		}
+		return scs
+	}
+	identity := make([]int, n)
+	for i := range identity {
+		identity[i] = i
+	}
+	observed := values(identity, newScratch())
+	null, err := permutations(ctx, s, rnd, func(prnd *rand.Rand, sc any) []float64 {
+		perm := slices.Clone(identity)
+		shuffle(prnd, perm)
+		return values(perm, sc)
+	}, newScratch)
+	if err != nil {
+		return 0, nil, err
+	}
+	statistic, combined := combine(observed, null)
+	return statistic, combined, nil
 }
 
 // permutations computes the statistics (one per kernel width) under B

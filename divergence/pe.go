@@ -86,16 +86,9 @@ func RelativePE(ctx context.Context, p, q mat.Matrix, s *Settings) (*PEResult, e
 	if err := s.validate(); err != nil {
 		return nil, err
 	}
-	pp, err := newPoints("P", p)
+	pp, qq, err := newTwoSamples(p, q)
 	if err != nil {
 		return nil, err
-	}
-	qq, err := newPoints("Q", q)
-	if err != nil {
-		return nil, err
-	}
-	if pp.dim != qq.dim {
-		return nil, fmt.Errorf("divergence: %w: P has %d columns but Q has %d", ErrDimension, pp.dim, qq.dim)
 	}
 	if s.Exact && pp.n > MaxExact {
 		return nil, fmt.Errorf("divergence: %w: the all-centre solution for %d numerator points takes O(n³) time and %.1f GB; the limit is MaxExact = %d: use the constant-time estimate", ErrTooLarge, pp.n, 8*float64(pp.n)*float64(pp.n)/1e9, MaxExact)
@@ -161,6 +154,23 @@ func RelativePE(ctx context.Context, p, q mat.Matrix, s *Settings) (*PEResult, e
 		return nil, err
 	}
 	return res, nil
+}
+
+// newTwoSamples wraps the numerator and denominator samples, which must
+// have the same number of columns.
+func newTwoSamples(p, q mat.Matrix) (*points, *points, error) {
+	pp, err := newPoints("P", p)
+	if err != nil {
+		return nil, nil, err
+	}
+	qq, err := newPoints("Q", q)
+	if err != nil {
+		return nil, nil, err
+	}
+	if pp.dim != qq.dim {
+		return nil, nil, fmt.Errorf("divergence: %w: P has %d columns but Q has %d", ErrDimension, pp.dim, qq.dim)
+	}
+	return pp, qq, nil
 }
 
 // splitBudget divides m averaging points between the two samples: half

@@ -38,16 +38,9 @@ func NewPEProblem(p, q mat.Matrix, s *Settings) (*PEProblem, error) {
 	if err := s.validate(); err != nil {
 		return nil, err
 	}
-	pp, err := newPoints("P", p)
+	pp, qq, err := newTwoSamples(p, q)
 	if err != nil {
 		return nil, err
-	}
-	qq, err := newPoints("Q", q)
-	if err != nil {
-		return nil, err
-	}
-	if pp.dim != qq.dim {
-		return nil, fmt.Errorf("divergence: %w: P has %d columns but Q has %d", ErrDimension, pp.dim, qq.dim)
 	}
 	pp.scale, qq.scale = s.Sigma, s.Sigma // internal units: σ = 1
 	m := &peModel{p: pp, q: qq, alpha: s.alpha(), g: kernel.Gaussian{Sigma: 1}}
