@@ -15,6 +15,13 @@ var (
 	// bounded.
 	ErrUnbounded = errors.New("the quadratic function is unbounded below")
 
+	// ErrIllConditioned means the quadratic function's matrix is positive
+	// definite as computed, so the function has a minimum, but it is so
+	// close to singular that the linear term cannot be resolved along its
+	// weakest directions: no value could be trusted. More regularisation
+	// (a larger d) fixes it.
+	ErrIllConditioned = errors.New("the quadratic function is too ill-conditioned to minimise")
+
 	// ErrNonFinite means an entry of A, d or b, or a value computed from
 	// them, is NaN or infinite.
 	ErrNonFinite = errors.New("non-finite value")

@@ -24,11 +24,19 @@ const (
 	DefaultDraws = 10
 	// MaxK is the largest k (and, for Exact, the largest n) the package
 	// accepts: the k×k restricted matrix alone takes 8k² bytes, 800 MB at
-	// MaxK, and solving it takes O(k³) time.
+	// MaxK, the solvers hold a few copies of it (up to about 4 GB at
+	// MaxK), and solving it takes O(k³) time.
 	MaxK = 10000
 	// MaxDraws is the largest number of draws Estimate accepts: each keeps
-	// its indices and minimiser.
+	// its indices and minimiser, 16k bytes, and Draws·K may not exceed
+	// MaxDrawEntries.
 	MaxDraws = 1_000_000
+	// MaxDrawEntries bounds Draws·K, and so the 16·Draws·K bytes that the
+	// draws of a Result keep: 1.6 GB.
+	MaxDrawEntries = 100_000_000
+	// MaxNystromEntries bounds n·k for Nystrom, which holds two n×k
+	// matrices: 1.6 GB.
+	MaxNystromEntries = 100_000_000
 )
 
 // Settings controls Estimate, Exact and MinimizeQuadratic. The zero value
@@ -116,8 +124,12 @@ func (s *Settings) validate(n int) error {
 	case s.WithoutReplacement && k > n:
 		return fmt.Errorf("qmin: %w: k = %d distinct indices cannot be drawn from n = %d", ErrSettings, k, n)
 	}
-	if d := s.draws(); d < 1 || d > MaxDraws {
+	d := s.draws()
+	if d < 1 || d > MaxDraws {
 		return fmt.Errorf("qmin: %w: draws = %d: need 1 to MaxDraws = %d", ErrSettings, d, MaxDraws)
+	}
+	if d*k > MaxDrawEntries {
+		return fmt.Errorf("qmin: %w: draws × k = %d × %d exceeds MaxDrawEntries = %d: the draws' indices and minimisers alone would take %.1f GB", ErrTooLarge, d, k, MaxDrawEntries, 16*float64(d)*float64(k)/1e9)
 	}
 	return s.validateBox()
 }
@@ -166,6 +178,7 @@ type Result struct {
 // Draws run concurrently (see Settings.Workers); each has its own generator
 // seeded from s.Src in order, so the result depends only on the settings.
 // The error wraps ErrUnbounded when a restricted problem has no minimum,
+// ErrIllConditioned when it is too close to singular to minimise,
 // ErrNonFinite when a queried entry is NaN or infinite, and ErrShape,
 // ErrSettings or ErrTooLarge for bad sizes or settings. s may be nil.
 func Estimate(p Problem, s *Settings) (*Result, error) {
@@ -256,8 +269,22 @@ func solveRestricted(p Problem, idx []int, box float64, restarts int, rnd *rand.
 //
 // ready for MinimizeQuadratic; its minimum times n²/k² is the draw's
 // estimate. rnd is passed to a Restricter's Restrict (nil: a fixed
-// generator). The error wraps ErrNonFinite for a NaN or infinite entry.
+// generator). The error wraps ErrNonFinite for a NaN or infinite entry,
+// ErrShape for an empty idx or an index outside [0, n), and ErrTooLarge for
+// more than MaxK indices.
 func Restricted(p Problem, idx []int, rnd *rand.Rand) (*mat.SymDense, []float64, error) {
+	switch n := p.Dim(); {
+	case len(idx) == 0:
+		return nil, nil, fmt.Errorf("qmin: %w: no indices", ErrShape)
+	case len(idx) > MaxK:
+		return nil, nil, fmt.Errorf("qmin: %w: %d indices exceed MaxK = %d", ErrTooLarge, len(idx), MaxK)
+	default:
+		for _, i := range idx {
+			if i < 0 || i >= n {
+				return nil, nil, fmt.Errorf("qmin: %w: index %d outside [0, %d)", ErrShape, i, n)
+			}
+		}
+	}
 	if rnd == nil {
 		rnd = rand.New(rand.NewPCG(1, 2))
 	}

@@ -92,6 +92,8 @@ func Nystrom(p Problem, form NystromForm, s *Settings) (float64, error) {
 		return 0, fmt.Errorf("qmin: %w: Nyström needs 1 ≤ k ≤ n distinct indices, k = %d, n = %d", ErrSettings, k, n)
 	case k > MaxK:
 		return 0, fmt.Errorf("qmin: %w: k = %d exceeds MaxK = %d", ErrTooLarge, k, MaxK)
+	case float64(n)*float64(k) > MaxNystromEntries:
+		return 0, fmt.Errorf("qmin: %w: n × k = %d × %d exceeds MaxNystromEntries = %d: Nyström's two n×k matrices would take %.1f GB", ErrTooLarge, n, k, MaxNystromEntries, 16*float64(n)*float64(k)/1e9)
 	case form != NystromPinv && form != NystromStable:
 		return 0, fmt.Errorf("qmin: %w: unknown Nyström form %v", ErrSettings, form)
 	}
@@ -110,8 +112,11 @@ func Nystrom(p Problem, form NystromForm, s *Settings) (float64, error) {
 	cv := make([]float64, n)
 	for i := range n {
 		d, b := p.DAt(i), p.BAt(i)
-		if !(d > 0) || math.IsInf(d, 0) {
-			return 0, fmt.Errorf("qmin: %w: Nyström needs every d[i] > 0 and finite; d[%d] = %v", ErrSettings, i, d)
+		if math.IsNaN(d) || math.IsInf(d, 0) {
+			return 0, fmt.Errorf("qmin: %w: d[%d] is %v", ErrNonFinite, i, d)
+		}
+		if d <= 0 {
+			return 0, fmt.Errorf("qmin: %w: Nyström needs every d[i] > 0; d[%d] = %v", ErrSettings, i, d)
 		}
 		if math.IsNaN(b) || math.IsInf(b, 0) {
 			return 0, fmt.Errorf("qmin: %w: b[%d] is %v", ErrNonFinite, i, b)

@@ -56,16 +56,19 @@ type Solution struct {
 	// Method is how it was found.
 	Method Method
 	// Certified reports that Value is the global minimum, to within Gap.
-	// The unconstrained methods and BoxConvex always certify their result.
-	// A BoxLocal minimum v is certified when M + D is positive
-	// semidefinite, where D is diagonal with D_ii = |gᵢ|/(2K) for the
-	// coordinates at a bound (g = 2Mv + c) and 0 for the others: then
-	// uᵀ(M + D)u + cᵀu − Σᵢ D_iiK², which lies below f on the box and equals
-	// it at v, is convex with its minimum at v.
+	// The unconstrained methods always certify their result, and BoxConvex
+	// does when its Frank–Wolfe gap is within rounding of zero (in every
+	// test so far). A BoxLocal minimum v is certified when it meets the
+	// first-order conditions and M + D is positive semidefinite, where D is
+	// diagonal with D_ii = |gᵢ|/(2K) for the coordinates at a bound
+	// (g = 2Mv + c) and 0 for the others: then uᵀ(M + D)u + cᵀu − Σᵢ D_iiK²,
+	// which lies below f on the box and equals it at v, is convex with its
+	// minimum at v.
 	Certified bool
 	// Gap bounds Value − min f from above when Certified: zero for the
 	// unconstrained methods, the Frank–Wolfe duality gap for BoxConvex, the
-	// numerical tolerance of the factorisation for BoxLocal. It is zero and
+	// bound 2K‖ρ‖₁ + 4τnK² of the certificate for BoxLocal (ρ the residual
+	// gradient, τ the tolerance of the factorisation). It is zero and
 	// meaningless when not Certified.
 	Gap float64
 }
@@ -96,7 +99,10 @@ const (
 // component along the numerical null space is at most 10⁻⁸‖c‖, and then the
 // minimiser of least norm is −M⁺c/2. Otherwise, and whenever M has a negative
 // eigenvalue, the function is unbounded below and the error wraps
-// ErrUnbounded.
+// ErrUnbounded; except that when a Cholesky factorisation of M succeeds
+// (M is positive definite as computed, but with condition number above
+// 10¹²), no minimum can be trusted either way and the error wraps
+// ErrIllConditioned.
 //
 // With a box: a convex problem is solved to optimality by an active-set
 // method started from coordinate descent, and certified by the duality gap
@@ -175,6 +181,12 @@ func unconstrained(m *mat.SymDense, c []float64) (Solution, error) {
 	}
 	v, ok, along := e.pinvSolve(c)
 	if !ok {
+		var ch mat.Cholesky
+		if ch.Factorize(m) {
+			// Positive definite as computed, so bounded, but too close to
+			// singular for its weakest directions to be resolved.
+			return Solution{}, fmt.Errorf("%w: the matrix is positive definite with condition number %.3g, and the linear term has a component %.3g (of norm %.3g) along eigenvalues below %.0e times the largest: the minimum is not determined to working precision; regularise the problem", ErrIllConditioned, ch.Cond(), along, floats.Norm(c, 2), eigTol)
+		}
 		return Solution{}, fmt.Errorf("%w: the matrix is singular and the linear term has a component %.3g (of norm %.3g) along its null space", ErrUnbounded, along, floats.Norm(c, 2))
 	}
 	return Solution{Value: floats.Dot(c, v) / 2, V: v, Method: Pseudoinverse, Certified: true}, nil
@@ -251,30 +263,44 @@ func (e eigenSystem) pinvHalf(c []float64) (v []float64, along float64) {
 	return v, along
 }
 
-// certify tries to prove that v, a point satisfying the first-order
-// conditions of the box, is the global minimum of a non-convex problem. Let
-// D be diagonal with D_ii = |gᵢ|/(2K) for coordinates at a bound and 0 for
-// the others. Then r(u) = uᵀ(M + D)u + cᵀu − Σᵢ D_ii K² lies below f on the
-// box and equals it at v, and its gradient 2(M + D)v + c vanishes at v. So
-// when M + D is positive semidefinite, r is convex, v minimises it, and no
-// point of the box has f below f(v). One Cholesky factorisation decides it;
-// the tolerance τ of semidefinite enters the bound as Gap = τ·n·K².
+// certify tries to prove that v, a point meeting the first-order conditions
+// of the box, is the global minimum of a non-convex problem. Let D be
+// diagonal with D_ii = |gᵢ|/(2K) for the coordinates at a bound whose
+// gradient points out of the box (gᵢvᵢ ≤ 0) and 0 for the others. Then
+//
+//	r(u) = uᵀ(M + D)u + cᵀu − Σᵢ D_ii K²
+//
+// lies below f on the box and equals it at v, and its gradient ρ at v is gᵢ
+// on the coordinates without D and zero on the others. When M + D + τI is
+// positive semidefinite (one Cholesky factorisation decides it, with the
+// tolerance τ of semidefinite), r(u) + τ‖u − v‖² is convex, so for every u
+// in the box
+//
+//	f(u) ≥ r(u) ≥ f(v) + ρᵀ(u − v) − τ‖u − v‖² ≥ f(v) − 2K‖ρ‖₁ − 4τnK²,
+//
+// and that bound is the Gap returned. A point whose gradient on a free
+// coordinate, or on a bound one pointing into the box, exceeds rounding size
+// is not stationary, and is not certified.
 func (q *quad) certify(m *mat.SymDense, v, g []float64) (bool, float64) {
 	n := q.n
 	md := mat.NewSymDense(n, nil)
 	md.CopySym(m)
+	rho := 0.0
 	for i := range n {
-		if math.Abs(v[i]) == q.k {
+		if math.Abs(v[i]) == q.k && g[i]*v[i] <= 0 {
 			md.SetSym(i, i, md.At(i, i)+math.Abs(g[i])/(2*q.k))
-		} else if math.Abs(g[i]) > 1e-9*(1+math.Abs(q.c[i])+floats.Norm(q.m[i*n:(i+1)*n], 1)*q.k) {
+			continue
+		}
+		if math.Abs(g[i]) > 1e-9*(1+math.Abs(q.c[i])+floats.Norm(q.m[i*n:(i+1)*n], 1)*q.k) {
 			return false, 0 // not a stationary point in this coordinate
 		}
+		rho += math.Abs(g[i])
 	}
 	tau, ok := semidefiniteShift(md)
 	if !ok {
 		return false, 0
 	}
-	return true, tau * float64(n) * q.k * q.k
+	return true, 2*q.k*rho + 4*tau*float64(n)*q.k*q.k
 }
 
 // semidefinite reports whether M is positive semidefinite to the package's
@@ -369,26 +395,28 @@ func (q *quad) coordinateDescentTol(v, g []float64, sweeps int, tol float64) boo
 	for range sweeps {
 		moved := 0.0
 		for i := range n {
-			mii := q.m[i*n+i]
-			var t float64
+			mii, old := q.m[i*n+i], v[i]
+			nv := old
 			if mii > 0 {
-				t = q.clip(v[i]-g[i]/(2*mii)) - v[i]
+				nv = q.clip(old - g[i]/(2*mii))
 			} else {
 				// Concave or linear along eᵢ: the minimum is at an end.
-				lo, hi := -q.k-v[i], q.k-v[i]
-				if lo*g[i]+lo*lo*mii <= hi*g[i]+hi*hi*mii {
-					t = lo
-				} else {
-					t = hi
+				change := func(end float64) float64 { t := end - old; return t*g[i] + t*t*mii }
+				end := q.k
+				if change(-q.k) <= change(q.k) {
+					end = -q.k
 				}
-				if t*g[i]+t*t*mii >= 0 {
-					t = 0
+				if change(end) < 0 {
+					nv = end
 				}
 			}
+			// v[i] takes the new value itself, so that a coordinate at a
+			// bound is exactly ±K (old + (K − old) need not be).
+			t := nv - old
 			if t == 0 {
 				continue
 			}
-			v[i] += t
+			v[i] = nv
 			floats.AddScaled(g, 2*t, q.m[i*n:(i+1)*n])
 			moved = math.Max(moved, math.Abs(t))
 		}

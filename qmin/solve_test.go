@@ -128,6 +128,22 @@ func TestMinimizeQuadraticSingular(t *testing.T) {
 	}
 }
 
+func TestMinimizeQuadraticIllConditioned(t *testing.T) {
+	// diag(1, 10⁻¹³) is positive definite, so f has a minimum (−2.5·10¹² for
+	// c = (0, 1)), but its condition number 10¹³ is beyond what the package
+	// trusts: not ErrUnbounded, which would be false, but ErrIllConditioned.
+	m := mat.NewSymDense(2, []float64{1, 0, 0, 1e-13})
+	_, err := MinimizeQuadratic(m, []float64{0, 1}, nil)
+	if !errors.Is(err, ErrIllConditioned) || errors.Is(err, ErrUnbounded) {
+		t.Errorf("err = %v, want ErrIllConditioned", err)
+	}
+	// c in the well-conditioned direction only: the minimum −¼ is exact.
+	sol, err := MinimizeQuadratic(m, []float64{1, 0}, nil)
+	if err != nil || math.Abs(sol.Value+0.25) > 1e-15 {
+		t.Errorf("c = (1, 0): %v, %v, want -0.25", sol.Value, err)
+	}
+}
+
 func TestMinimizeQuadraticErrors(t *testing.T) {
 	indef := mat.NewSymDense(2, []float64{1, 0, 0, -1})
 	if _, err := MinimizeQuadratic(indef, []float64{0, 0}, nil); !errors.Is(err, ErrUnbounded) {
@@ -238,8 +254,8 @@ func checkKKT(t *testing.T, m *mat.SymDense, c, v []float64, k float64) {
 		}
 		tol := 1e-8 * (1 + math.Abs(c[i]) + float64(n)*k)
 		switch {
-		case math.Abs(v[i]) > k*(1+1e-12):
-			t.Errorf("v[%d] = %v outside the box", i, v[i])
+		case math.Abs(v[i]) > k:
+			t.Errorf("v[%d] = %v outside the box [−%v, %v]", i, v[i], k, k)
 		case v[i] == -k && g < -tol, v[i] == k && g > tol:
 			t.Errorf("v[%d] = %v at a bound with gradient %v pointing inside", i, v[i], g)
 		case math.Abs(v[i]) < k && math.Abs(g) > tol:
@@ -287,55 +303,91 @@ func TestBoxConvexAgainstBruteForce(t *testing.T) {
 
 func TestBoxNonConvexAgainstBruteForce(t *testing.T) {
 	// The paper's synthetic problems: M = sym(A) + n·diag(d), A ~ U[−1,1],
-	// d ~ U[0,1], c = n·b, b ~ U[−1,1], over [−1, 1]ⁿ. The local solver must
-	// never claim a value below the global minimum, must find it in almost
-	// every small case, and may certify it only when it is the global minimum.
-	rnd := rand.New(rand.NewPCG(3, 3))
-	const trials = 300
-	found, nonConvex, certified := 0, 0, 0
-	for trial := range trials {
-		n := 2 + rnd.IntN(6)
-		m := randomSym(n, rnd, 0)
-		for i := range n {
-			m.SetSym(i, i, m.At(i, i)+float64(n)*0.3*rnd.Float64())
-		}
-		c := randomVec(n, rnd)
-		for i := range c {
-			c[i] *= float64(n)
-		}
-		sol, err := MinimizeQuadratic(m, c, &Settings{Box: 1, Src: rand.NewPCG(uint64(trial), 0)})
-		if err != nil {
-			t.Fatalf("trial %d: %v", trial, err)
-		}
-		want := bruteForceBox(m, c, 1)
-		if sol.Value < want-1e-9*(1+math.Abs(want)) {
-			t.Fatalf("trial %d: value %v below the global minimum %v", trial, sol.Value, want)
-		}
-		if sol.Method == BoxLocal {
-			nonConvex++
-			if sol.Certified {
-				certified++
-				if math.Abs(sol.Value-want) > 1e-9*(1+math.Abs(want)) {
-					t.Errorf("trial %d: certified %v but the global minimum is %v", trial, sol.Value, want)
+	// d ~ U[0,1], c = n·b, b ~ U[−1,1], over [−1, 1]ⁿ, and over boxes whose
+	// half-width is not a power of two (where v + (K − v) is often not K, so
+	// that a minimiser must be put on the bound exactly to be certified). The
+	// local solver must never claim a value below the global minimum, must
+	// find it in almost every small case, and may certify it only when it is
+	// the global minimum.
+	for _, tc := range []struct {
+		box    float64
+		trials int
+	}{{1, 300}, {0.37, 150}, {3.3, 150}} {
+		t.Run(fmt.Sprintf("K=%v", tc.box), func(t *testing.T) {
+			rnd := rand.New(rand.NewPCG(3, math.Float64bits(tc.box)))
+			found, nonConvex, certified := 0, 0, 0
+			for trial := range tc.trials {
+				n := 2 + rnd.IntN(6)
+				m := randomSym(n, rnd, 0)
+				for i := range n {
+					m.SetSym(i, i, m.At(i, i)+float64(n)*0.3*rnd.Float64())
 				}
+				c := randomVec(n, rnd)
+				for i := range c {
+					c[i] *= float64(n)
+				}
+				sol, err := MinimizeQuadratic(m, c, &Settings{Box: tc.box, Src: rand.NewPCG(uint64(trial), 0)})
+				if err != nil {
+					t.Fatalf("trial %d: %v", trial, err)
+				}
+				want := bruteForceBox(m, c, tc.box)
+				if sol.Value < want-1e-9*(1+math.Abs(want)) {
+					t.Fatalf("trial %d: value %v below the global minimum %v", trial, sol.Value, want)
+				}
+				if sol.Method == BoxLocal {
+					nonConvex++
+					if sol.Certified {
+						certified++
+						if sol.Value-want > sol.Gap+1e-9*(1+math.Abs(want)) {
+							t.Errorf("trial %d: certified %v (gap %v) but the global minimum is %v", trial, sol.Value, sol.Gap, want)
+						}
+					}
+				}
+				if math.Abs(sol.Value-want) <= 1e-9*(1+math.Abs(want)) {
+					found++
+				}
+				checkKKT(t, m, c, sol.V, tc.box)
 			}
+			if nonConvex < tc.trials/3 {
+				t.Fatalf("only %d of %d problems were non-convex: the test does not test the local solver", nonConvex, tc.trials)
+			}
+			// Eight restarts on at most seven coordinates: the global minimum
+			// should be missed rarely; 2% allows a few deceptive problems.
+			if found < tc.trials*98/100 {
+				t.Errorf("global minimum found in %d of %d problems (%d non-convex)", found, tc.trials, nonConvex)
+			}
+			t.Logf("global minimum found in %d of %d problems (%d non-convex, %d of them certified)", found, tc.trials, nonConvex, certified)
+			if certified == 0 {
+				t.Error("no non-convex minimum was certified: the certificate is never tried")
+			}
+		})
+	}
+}
+
+func TestCertifyNeedsFirstOrderConditions(t *testing.T) {
+	// f(v) = v² + v on [−1, 1] is convex with its minimum −¼ at v = −½. At
+	// v = 1 the gradient 3 points into the box: not a minimum, though
+	// M + |g|/(2K) = 2.5 is positive definite. The certificate must refuse it.
+	m := mat.NewSymDense(1, []float64{1})
+	q := newQuad(m, []float64{1}, 1)
+	g := make([]float64, 1)
+	q.grad(g, []float64{1})
+	if ok, _ := q.certify(m, []float64{1}, g); ok {
+		t.Error("certified v = 1, where the gradient points into the box")
+	}
+	// f(v) = −v² + v: v = −1 (g = 3, pointing out) is the global minimum −2,
+	// and M + D = −1 + 3/2 ≥ 0 certifies it; v = 1 (g = −1, pointing out) is
+	// a local minimum of value 0 that M + D = −½ cannot certify.
+	m = mat.NewSymDense(1, []float64{-1})
+	q = newQuad(m, []float64{1}, 1)
+	for _, tc := range []struct {
+		v    float64
+		want bool
+	}{{-1, true}, {1, false}} {
+		q.grad(g, []float64{tc.v})
+		if ok, gap := q.certify(m, []float64{tc.v}, g); ok != tc.want || gap < 0 || gap > 1e-10 {
+			t.Errorf("v = %v: certified %v with gap %v, want %v", tc.v, ok, gap, tc.want)
 		}
-		if math.Abs(sol.Value-want) <= 1e-9*(1+math.Abs(want)) {
-			found++
-		}
-		checkKKT(t, m, c, sol.V, 1)
-	}
-	if nonConvex < trials/3 {
-		t.Fatalf("only %d of %d problems were non-convex: the test does not test the local solver", nonConvex, trials)
-	}
-	// Eight restarts on at most seven coordinates: the global minimum should
-	// be missed rarely; 2% allows a handful of deceptive problems.
-	if found < trials*98/100 {
-		t.Errorf("global minimum found in %d of %d problems (%d non-convex)", found, trials, nonConvex)
-	}
-	t.Logf("global minimum found in %d of %d problems (%d non-convex, %d of them certified)", found, trials, nonConvex, certified)
-	if certified == 0 {
-		t.Error("no non-convex minimum was certified: the certificate is never tried")
 	}
 }
 
