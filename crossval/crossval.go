@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/sublinear/pearson/internal/parallel"
 )
@@ -104,7 +105,7 @@ func Search[R any](ctx context.Context, rows []R, cols []float64, score RowScore
 		case len(s) != len(cols):
 			errs[i] = fmt.Errorf("crossval: row %d has %d scores for %d columns", i, len(s), len(cols))
 		default:
-			t.Scores[i] = s
+			t.Scores[i] = slices.Clone(s) // the caller keeps its slice
 		}
 	})
 	for _, err := range errs {
@@ -131,8 +132,12 @@ func Search[R any](ctx context.Context, rows []R, cols []float64, score RowScore
 }
 
 // LogGrid returns n values spaced evenly in logarithm from lo to hi, both
-// included (lo alone when n is 1).
+// included (lo alone when n is 1). It panics unless lo and hi are positive
+// and n ≥ 1.
 func LogGrid(lo, hi float64, n int) []float64 {
+	if !(lo > 0) || !(hi > 0) || n < 1 {
+		panic(fmt.Sprintf("crossval: LogGrid(%v, %v, %d): need lo, hi > 0 and n ≥ 1", lo, hi, n))
+	}
 	g := make([]float64, n)
 	for i := range g {
 		if n == 1 {

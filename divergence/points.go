@@ -88,8 +88,9 @@ func newPoints(name string, x mat.Matrix) (*points, error) {
 	return &points{x: x, name: name, n: n, pop: pop, dim: dim, scale: 1}, nil
 }
 
-// gather copies the given rows, divided by scale, into the rows of dst
-// (len(rows)×dim), and reports the first value that is not finite.
+// gather copies the given rows, divided by scale (and held within the
+// largest float), into the rows of dst (len(rows)×dim), and reports the
+// first value that is not finite.
 func (p *points) gather(dst *mat.Dense, rows []int) error {
 	kernel.Gather(dst, p.x, rows)
 	raw := dst.RawMatrix()
@@ -99,7 +100,10 @@ func (p *points) gather(dst *mat.Dense, rows []int) error {
 			if math.IsNaN(v) || math.IsInf(v, 0) {
 				return &DataError{Sample: p.name, Row: rows[i], Column: j, Value: v}
 			}
-			row[j] = v / p.scale
+			// A value far out in the tail may overflow in internal units;
+			// at the largest float its kernel values are still right: 1
+			// with itself, 0 with everything else.
+			row[j] = math.Max(-math.MaxFloat64, math.Min(math.MaxFloat64, v/p.scale))
 		}
 	}
 	return nil

@@ -20,6 +20,8 @@ import (
 //
 //	φ(x, c) = exp(−‖x − c‖² / (2σ²)).
 type Gaussian struct {
+	// Sigma is the width σ; it must be positive (the methods do not check:
+	// a zero width gives NaN).
 	Sigma float64
 }
 
@@ -75,32 +77,55 @@ func SqDistTo(dst *mat.Dense, x, c *mat.Dense) {
 			xi := xr.Data[i*xr.Stride : i*xr.Stride+dim]
 			row := dd.Data[i*dd.Stride : i*dd.Stride+k]
 			for j := range row {
-				cj := cr.Data[j*cr.Stride : j*cr.Stride+dim]
-				s := 0.0
-				for t, v := range xi {
-					u := v - cj[t]
-					s += u * u
-				}
-				row[j] = s
+				row[j] = sqDist(xi, cr.Data[j*cr.Stride:j*cr.Stride+dim])
 			}
 		}
 	default:
-		// ‖x − c‖² = ‖x‖² + ‖c‖² − 2xᵀc, with the cross term by Gemm; rounding
-		// can make it slightly negative for nearby points: clamp at zero.
-		blas64.Gemm(blas.NoTrans, blas.Trans, -2, xr, cr, 0, dd)
-		cn := make([]float64, k)
-		for j := range k {
-			cj := cr.Data[j*cr.Stride : j*cr.Stride+dim]
-			cn[j] = sqNorm(cj)
+		sqDistGemm(dd, xr, cr, r, k, dim)
+	}
+}
+
+// sqDistGemm sets d[i, j] = ‖xᵢ − cⱼ‖² through ‖x‖² + ‖c‖² − 2xᵀc, the cross
+// term by Gemm. Both sets of points are first moved by the first centre, so
+// that the norms are of the size of the distances and data far from the
+// origin loses no accuracy; rounding can still make a distance slightly
+// negative for nearby points, so it is clamped at zero. Where a norm
+// overflows, the distance is computed directly.
+func sqDistGemm(dd, xr, cr blas64.General, r, k, dim int) {
+	ref := cr.Data[:dim]
+	shifted := func(src blas64.General, rows int) (blas64.General, []float64) {
+		out := blas64.General{Rows: rows, Cols: dim, Stride: dim, Data: make([]float64, rows*dim)}
+		norms := make([]float64, rows)
+		for i := range rows {
+			row := out.Data[i*dim : (i+1)*dim]
+			floats.SubTo(row, src.Data[i*src.Stride:i*src.Stride+dim], ref)
+			norms[i] = sqNorm(row)
 		}
-		for i := range r {
-			xn := sqNorm(xr.Data[i*xr.Stride : i*xr.Stride+dim])
-			row := dd.Data[i*dd.Stride : i*dd.Stride+k]
-			for j := range row {
-				row[j] = math.Max(0, row[j]+xn+cn[j])
+		return out, norms
+	}
+	xs, xn := shifted(xr, r)
+	cs, cn := shifted(cr, k)
+	blas64.Gemm(blas.NoTrans, blas.Trans, -2, xs, cs, 0, dd)
+	for i := range r {
+		row := dd.Data[i*dd.Stride : i*dd.Stride+k]
+		for j := range row {
+			v := row[j] + xn[i] + cn[j]
+			if math.IsInf(xn[i], 0) || math.IsInf(cn[j], 0) || math.IsNaN(v) {
+				v = sqDist(xr.Data[i*xr.Stride:i*xr.Stride+dim], cr.Data[j*cr.Stride:j*cr.Stride+dim])
 			}
+			row[j] = math.Max(0, v)
 		}
 	}
+}
+
+// sqDist returns ‖x − c‖² directly.
+func sqDist(x, c []float64) float64 {
+	s := 0.0
+	for t, v := range x {
+		u := v - c[t]
+		s += u * u
+	}
+	return s
 }
 
 func sqNorm(v []float64) float64 {

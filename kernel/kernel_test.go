@@ -69,6 +69,46 @@ func TestSqDistAndMatrix(t *testing.T) {
 	}
 }
 
+func TestSqDistFarFromOrigin(t *testing.T) {
+	// Points with unit spread 10⁸ from the origin, in dimension 20 (the
+	// matrix-product path): ‖x‖² ≈ 2·10¹⁷ would leave ~30 units of rounding
+	// in a distance of ~40 without the shift to the first centre. The
+	// offsets are multiples of 2⁻¹⁰, so x = 10⁸ + u is exact and the true
+	// distance is that of the u, computed directly.
+	rnd := rand.New(rand.NewPCG(9, 9))
+	const dim, off = 20, 1e8
+	u := mat.NewDense(30, dim, nil)
+	for i := range 30 {
+		for j := range dim {
+			u.Set(i, j, math.Round(rnd.NormFloat64()*1024)/1024)
+		}
+	}
+	x := mat.NewDense(30, dim, nil)
+	x.Apply(func(_, _ int, v float64) float64 { return v + off }, u)
+	var got mat.Dense
+	SqDistTo(&got, x, x.Slice(0, 7, 0, dim).(*mat.Dense))
+	for i := range 30 {
+		for j := range 7 {
+			want := sqDist(u.RawRowView(i), u.RawRowView(j))
+			// The shifted coordinates are exact, so only the O(dim) roundings
+			// of the products and sums remain.
+			if math.Abs(got.At(i, j)-want) > 1e-12*(1+want) {
+				t.Fatalf("d[%d,%d] = %v, want %v", i, j, got.At(i, j), want)
+			}
+		}
+	}
+	// A norm that overflows falls back to the direct distance: +Inf, never
+	// NaN, and 0 for a point with itself.
+	big := mat.NewDense(2, dim, nil)
+	big.Set(0, 0, math.MaxFloat64)
+	big.Set(1, 0, -math.MaxFloat64)
+	var dBig mat.Dense
+	SqDistTo(&dBig, big, big)
+	if dBig.At(0, 0) != 0 || dBig.At(1, 1) != 0 || !math.IsInf(dBig.At(0, 1), 1) || !math.IsInf(dBig.At(1, 0), 1) {
+		t.Errorf("huge points: distances %v", mat.Formatted(&dBig))
+	}
+}
+
 func TestMoments(t *testing.T) {
 	// Block-by-block moments equal the direct sums, across several blocks.
 	rnd := rand.New(rand.NewPCG(2, 2))
@@ -179,6 +219,25 @@ func TestMedianHeuristicTiesAndConstants(t *testing.T) {
 		if _, err := MedianHeuristic(c, 0, rnd); !errors.Is(err, ErrConstant) {
 			t.Errorf("constant %v: err = %v, want ErrConstant", v, err)
 		}
+	}
+	// One huge value among unit-scale data must not crush the others:
+	// 0, 0.1, …, 29.9 and 10³⁰⁸. The lower median over the 45150 pairs is
+	// the 22575-th smallest distance; the 300 pairs with the huge value are
+	// the largest, so it is the 22575-th smallest among the 44850 pairs of
+	// the grid, where 300 − d/0.1 pairs lie d apart.
+	vals := make([]float64, 301)
+	for i := range 300 {
+		vals[i] = float64(i) / 10
+	}
+	vals[300] = 1e308
+	count, med := 0, 0
+	for gap := 1; count < 22575; gap++ {
+		count += 300 - gap
+		med = gap
+	}
+	want := float64(med) / 10 / math.Sqrt2
+	if got, err := MedianHeuristic(mat.NewDense(301, 1, vals), 0, rnd); err != nil || math.Abs(got-want) > 1e-12*want {
+		t.Errorf("with 1e308 among small values: σ = %v, %v; want %v", got, err, want)
 	}
 	if _, err := MedianHeuristic(mat.NewDense(1, 1, []float64{1}), 0, rnd); err == nil {
 		t.Error("one point: no error")

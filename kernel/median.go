@@ -11,6 +11,7 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -65,32 +66,32 @@ func MedianHeuristic(x mat.Matrix, maxPoints int, rnd *rand.Rand) (float64, erro
 	}
 	pts := mat.NewDense(p, dim, nil)
 	Gather(pts, x, rows)
-	// Distances are computed on points scaled to at most 1 in magnitude, so
-	// that data of any magnitude (1e−150 or 1e150) neither underflows nor
-	// overflows; σ is scaled back.
-	scale := 0.0
 	for i := range p {
-		for j := range dim {
-			v := pts.At(i, j)
+		for j, v := range pts.RawRowView(i) {
 			if math.IsNaN(v) || math.IsInf(v, 0) {
 				return 0, fmt.Errorf("kernel: row %d, column %d is %v", rows[i], j, v)
 			}
-			scale = math.Max(scale, math.Abs(v))
 		}
 	}
-	if scale == 0 {
-		return 0, fmt.Errorf("kernel: median heuristic over %d points: %w", p, ErrConstant)
-	}
-	raw := pts.RawMatrix()
-	for i := range raw.Data {
-		raw.Data[i] /= scale
-	}
-	d := mat.NewDense(p, p, nil)
-	SqDistTo(d, pts, pts)
+	// Each distance is computed on halved coordinates, whose differences
+	// cannot overflow, and, where the plain sum of squares overflows or
+	// nears underflow, by a scaled norm: data of any magnitude (1e−300 or
+	// 1e300, or both at once) gives the right median.
 	pairs := make([]float64, 0, p*(p-1)/2)
+	diff := make([]float64, dim)
 	for i := range p {
+		a := pts.RawRowView(i)
 		for j := i + 1; j < p; j++ {
-			pairs = append(pairs, d.At(i, j))
+			ss := 0.0
+			for t, v := range pts.RawRowView(j) {
+				diff[t] = a[t]/2 - v/2
+				ss += diff[t] * diff[t]
+			}
+			if ss >= 1e-280 && ss <= math.MaxFloat64 {
+				pairs = append(pairs, math.Sqrt(ss))
+			} else {
+				pairs = append(pairs, floats.Norm(diff, 2))
+			}
 		}
 	}
 	med := lowerMedian(pairs)
@@ -101,7 +102,9 @@ func MedianHeuristic(x mat.Matrix, maxPoints int, rnd *rand.Rand) (float64, erro
 		}
 		med = lowerMedian(nonzero)
 	}
-	return scale * math.Sqrt(med/2), nil
+	// σ = ‖a − b‖/√2 = √2·‖a/2 − b/2‖ for the median pair, at most the
+	// largest float.
+	return math.Min(math.Sqrt2*med, math.MaxFloat64), nil
 }
 
 // lowerMedian returns the ⌈n/2⌉-th smallest of v, reordering v.
