@@ -288,10 +288,18 @@ func TestTestsPublicAPI(t *testing.T) {
 			t.Fatalf("null distribution depends on the workers at %d", i)
 		}
 	}
+	// The tests' estimates are those of RelativePE and LSMI themselves,
+	// bit for bit: a p-value is added, the estimate does not change.
+	if pe, err := RelativePE(ctx, p, q, &s1); err != nil || pe.PE != a.PE.PE || pe.Sigma != a.PE.Sigma || pe.Lambda != a.PE.Lambda {
+		t.Errorf("TwoSampleTest's PE %v (σ %v) differs from RelativePE's %v (σ %v), %v", a.PE.PE, a.PE.Sigma, pe.PE, pe.Sigma, err)
+	}
 	x, y := bivariate(300, 0.5, rnd)
 	ir, err := IndependenceTest(ctx, x, y, &Settings{Permutations: 200})
 	if err != nil || ir.LSMI == nil || ir.PValue != 1.0/201 || len(ir.SigmasX) == 0 || ir.Lambda <= 0 {
-		t.Errorf("independence: %+v, %v", ir, err)
+		t.Fatalf("independence: %+v, %v", ir, err)
+	}
+	if l, err := LSMI(ctx, x, y, nil); err != nil || l.SMI != ir.LSMI.SMI || l.SigmaX != ir.LSMI.SigmaX {
+		t.Errorf("IndependenceTest's SMI %v differs from LSMI's %v, %v", ir.LSMI.SMI, l.SMI, err)
 	}
 	cancelled, cancel := context.WithCancel(ctx)
 	cancel()
@@ -308,19 +316,19 @@ func TestRankInformativeFirst(t *testing.T) {
 	// [−1, 1]: five informative (x₂ and x₃ only through their interaction,
 	// which leaves the mean of y unchanged given either one but not its
 	// spread), five noise. Every informative feature must rank above every
-	// noise feature. Feature 9 is constant: it scores 0 with a note.
+	// noise feature. Feature 10 is constant: it scores 0 with a note.
 	if testing.Short() {
 		t.Skip("ten cross-validated estimates")
 	}
 	const n = 4000
 	rnd := rand.New(rand.NewPCG(5, 5))
-	f := mat.NewDense(n, 10, nil)
+	f := mat.NewDense(n, 11, nil)
 	y := mat.NewDense(n, 1, nil)
 	for i := range n {
-		for j := range 9 {
+		for j := range 10 {
 			f.Set(i, j, 2*rnd.Float64()-1)
 		}
-		f.Set(i, 9, 3)
+		f.Set(i, 10, 3)
 		x := f.RawRowView(i)
 		y.Set(i, 0, math.Sin(math.Pi*x[0])+x[1]*x[1]+2*x[2]*x[3]+x[4]+0.2*rnd.NormFloat64())
 	}
@@ -337,10 +345,31 @@ func TestRankInformativeFirst(t *testing.T) {
 		}
 	}
 	for _, fs := range res.Features {
-		if fs.Column == 9 && (fs.SMI != 0 || fs.Rank <= 5 || !strings.Contains(fs.Note, "constant")) {
+		if fs.Column == 10 && (fs.SMI != 0 || fs.Rank <= 5 || !strings.Contains(fs.Note, "constant")) {
 			t.Errorf("constant feature: %+v", fs)
 		}
 	}
+	// A feature that differs from its common value on 10 rows of 10⁵ only
+	// (the median heuristic's 500 rows rarely meet them) is not constant:
+	// it gets a width from its rare rows and a positive score, and the
+	// target, which it shifts by 5, depends on it.
+	const big = 100_000
+	rare := mat.NewDense(big, 1, nil)
+	ry := mat.NewDense(big, 1, nil)
+	for i := range big {
+		if i%(big/10) == 7 {
+			rare.Set(i, 0, 1)
+		}
+		ry.Set(i, 0, 5*rare.At(i, 0)+0.1*rnd.NormFloat64())
+	}
+	rr, err := Rank(ctx, rare, ry, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fs := rr.Features[0]; fs.Note != "" || !(fs.SigmaX > 0) || math.IsInf(fs.SigmaX, 0) || math.IsNaN(fs.SMI) {
+		t.Errorf("rare-valued feature: %+v", fs)
+	}
+
 	// The same ranking with one worker, and p-values when asked for.
 	one, err := Rank(ctx, f.Slice(0, n, 0, 3), y, &Settings{Workers: 1, Permutations: 50})
 	if err != nil {

@@ -37,7 +37,8 @@ type PEResult struct {
 	// regularisation λ used.
 	Alpha, Sigma, Lambda float64
 	// K is the number of centres per draw; M the number of points averaged
-	// per draw (both samples together; NP + NQ for exact averages).
+	// per draw (both samples together; every row of both, read, for exact
+	// averages).
 	K, M int
 	// NP and NQ are the numbers of rows of the two samples (of the data sets
 	// they stand for, for a Subsample).
@@ -60,7 +61,7 @@ type PEResult struct {
 //
 // between the distributions of the rows of p (the numerator sample, n rows)
 // and q (the denominator sample, n′ rows), which must have the same number of
-// columns. The model g(x) = Σ_l θ_l φ(x, c_l) has Gaussian kernels centred
+// columns (for 1-D samples, wrap a []float64 in mat.NewVecDense). The model g(x) = Σ_l θ_l φ(x, c_l) has Gaussian kernels centred
 // on numerator points, and
 //
 //	H_lm = α/n Σᵢ φ(xᵢ,c_l)φ(xᵢ,c_m) + (1−α)/n′ Σⱼ φ(yⱼ,c_l)φ(yⱼ,c_m),

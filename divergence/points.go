@@ -207,7 +207,9 @@ func sampleExcept(n, m int, except []int, rnd *rand.Rand) []int {
 }
 
 // medianScale returns the median heuristic over at most 500 rows of each of
-// the samples (unscaled data).
+// the samples (unscaled data). When those rows are all equal, it reads every
+// row: a variable that is constant but for rare rows takes its width from
+// them, and only a variable constant on every row is an error (ErrConstant).
 func medianScale(rnd *rand.Rand, samples ...*points) (float64, error) {
 	var blocks []*mat.Dense
 	total := 0
@@ -235,11 +237,64 @@ func medianScale(rnd *rand.Rand, samples ...*points) (float64, error) {
 		names += " and " + s.name
 	}
 	sigma, err := kernel.MedianHeuristic(pooled, total, rnd)
-	switch {
-	case errors.Is(err, kernel.ErrConstant):
-		return 0, fmt.Errorf("divergence: %w: every sampled row of %s is the same: a constant variable carries no information (remove it, or fix the kernel width)", ErrConstant, names)
-	case err != nil:
+	if errors.Is(err, kernel.ErrConstant) {
+		// Every sampled row is the same. Either the variable is constant,
+		// or it differs from that value on rare rows only: look through
+		// every row (this degenerate case alone costs O(n)), and take the
+		// width from the rare rows against the common value.
+		var rare *mat.Dense
+		if rare, err = rareRows(pooled.RawRowView(0), samples); err != nil {
+			return 0, err
+		}
+		if rare == nil {
+			return 0, fmt.Errorf("divergence: %w: every row of %s is the same: a constant variable carries no information (remove it, or fix the kernel width)", ErrConstant, names)
+		}
+		sigma, err = kernel.MedianHeuristic(rare, 0, rnd)
+	}
+	if err != nil {
 		return 0, fmt.Errorf("divergence: %s: %w", names, err)
 	}
 	return sigma, nil
+}
+
+// errEnough stops a scan early.
+var errEnough = errors.New("enough rows")
+
+// rareRows returns the value common (unscaled) followed by at most
+// kernel.DefaultMedianPoints−1 rows of the samples that differ from it, or
+// nil when every row equals it. It reads every row.
+func rareRows(common []float64, samples []*points) (*mat.Dense, error) {
+	dim := len(common)
+	found := [][]float64{slices.Clone(common)}
+	for _, s := range samples {
+		old := s.scale
+		s.scale = 1
+		err := s.each(func(block *mat.Dense) error {
+			r, _ := block.Dims()
+			for i := range r {
+				if row := block.RawRowView(i); !slices.Equal(row, common) {
+					found = append(found, slices.Clone(row))
+				}
+				if len(found) == kernel.DefaultMedianPoints {
+					return errEnough
+				}
+			}
+			return nil
+		})
+		s.scale = old
+		if errors.Is(err, errEnough) {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	if len(found) == 1 {
+		return nil, nil
+	}
+	m := mat.NewDense(len(found), dim, nil)
+	for i, row := range found {
+		m.SetRow(i, row)
+	}
+	return m, nil
 }

@@ -16,9 +16,10 @@ import (
 // PEProblem is the RuLSIF problem of RelativePE as a problem for package
 // qmin, for fixed σ and λ: with every numerator point a candidate centre,
 //
-//	A = H/2,   d = λ/(2n)·1,   b = −h/n,
+//	A = H/2,   d = λ/(2N)·1,   b = −h/n,
 //
-// so that PE = −½ − min p, and Algorithm 1 on it returns −½ h_Sᵀ(H_SS +
+// where n is the dimension (the numerator's rows) and N its population (n,
+// or Subsample.Rows), so that PE = −½ − min p, and Algorithm 1 on it returns −½ h_Sᵀ(H_SS +
 // (kλ/n)I)⁻¹h_S. It implements qmin.Restricter (kernel averages over all
 // points, or over Settings.M points drawn for each block) and
 // qmin.ColumnFiller (for qmin.Nystrom, with averages over all points, or
@@ -54,7 +55,7 @@ func (p *PEProblem) Dim() int { return p.o.Dim() }
 // AAt returns H[i, j]/2, averaging over the data: O(M) a query.
 func (p *PEProblem) AAt(i, j int) float64 { return p.o.AAt(i, j) }
 
-// DAt returns λ/(2n).
+// DAt returns λ/(2N), N the numerator's population.
 func (p *PEProblem) DAt(i int) float64 { return p.o.DAt(i) }
 
 // BAt returns −h[i]/n.
@@ -97,10 +98,12 @@ func (p *PEProblem) Columns(dst *mat.Dense, idx []int) error {
 		budget int
 		weight float64
 	}{{m.p, m.mp, m.alpha}, {m.q, m.mq, 1 - m.alpha}} {
+		// Drawn even at weight 0, so that the other side's rows are those
+		// of AAt and Restrict, which draw both.
+		rows := side.pts.draw(side.budget, rnd)
 		if side.weight == 0 {
 			continue
 		}
-		rows := side.pts.draw(side.budget, rnd)
 		if rows == nil {
 			rows = make([]int, side.pts.n)
 			for i := range rows {

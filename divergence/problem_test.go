@@ -32,24 +32,32 @@ func TestPEProblem(t *testing.T) {
 	if got := p.PE(ex.Value); math.Abs(got-want) > 1e-10 {
 		t.Errorf("qmin.Exact: PE %v, direct %v", got, want)
 	}
-	// Columns agree with the full restriction.
+	// Columns agree with the full restriction, with exact and with sampled
+	// averages (where both draw the averaging points from the generator of
+	// single-entry queries), at α = 0.5 and α = 0.
 	all := make([]int, 80)
 	for i := range all {
 		all[i] = i
 	}
-	a := mat.NewSymDense(80, nil)
-	if err := p.Restrict(a, make([]float64, 80), make([]float64, 80), all, nil); err != nil {
-		t.Fatal(err)
-	}
-	cols := []int{3, 17, 3, 79}
-	c := mat.NewDense(80, 4, nil)
-	if err := p.Columns(c, cols); err != nil {
-		t.Fatal(err)
-	}
-	for i := range 80 {
-		for j, col := range cols {
-			if math.Abs(c.At(i, j)-a.At(i, col)) > 1e-12 {
-				t.Fatalf("Columns[%d,%d] = %v, Restrict %v", i, j, c.At(i, j), a.At(i, col))
+	for _, sc := range []*Settings{s, {Sigma: 0.9, Lambda: 0.4, M: 50}, {Sigma: 0.9, Lambda: 0.4, M: 50, PlainPearson: true}} {
+		pc, err := NewPEProblem(x, y, sc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a := mat.NewSymDense(80, nil)
+		if err := pc.Restrict(a, make([]float64, 80), make([]float64, 80), all, rand.New(rand.NewPCG(1, 2))); err != nil {
+			t.Fatal(err)
+		}
+		cols := []int{3, 17, 3, 79}
+		c := mat.NewDense(80, 4, nil)
+		if err := pc.Columns(c, cols); err != nil {
+			t.Fatal(err)
+		}
+		for i := range 80 {
+			for j, col := range cols {
+				if math.Abs(c.At(i, j)-a.At(i, col)) > 1e-12 {
+					t.Fatalf("M=%d plain %v: Columns[%d,%d] = %v, Restrict %v", sc.M, sc.PlainPearson, i, j, c.At(i, j), a.At(i, col))
+				}
 			}
 		}
 	}
