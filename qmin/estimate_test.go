@@ -359,3 +359,139 @@ func BenchmarkEstimate(b *testing.B) {
 		})
 	}
 }
+
+// randomConvex is a dense problem with A symmetric, A_ij ~ U[−1, 1],
+// d_i ~ U[½, 3/2] and b_i ~ U[−1, 1]. The eigenvalues of a k×k block of A
+// lie within about ±1.2√k, below k·min d = k/2 for k ≥ 6, so every
+// restricted problem of Estimate (k ≥ 10) and the whole problem are
+// strictly convex.
+func randomConvex(n int, rnd *rand.Rand) *Dense {
+	a := mat.NewDense(n, n, nil)
+	d, b := make([]float64, n), make([]float64, n)
+	for i := range n {
+		for j := i; j < n; j++ {
+			v := 2*rnd.Float64() - 1
+			a.Set(i, j, v)
+			a.Set(j, i, v)
+		}
+		d[i], b[i] = 0.5+rnd.Float64(), 2*rnd.Float64()-1
+	}
+	p, err := NewDense(a, d, b)
+	if err != nil {
+		panic(err)
+	}
+	return p
+}
+
+func TestEstimateAgainstExactOnRandomConvex(t *testing.T) {
+	if race.Enabled {
+		t.Skip(race.SkipReason)
+	}
+	// Full-rank random problems, against Exact (a Cholesky solve of the
+	// whole problem): the error per n² falls as k grows and stays at the
+	// same level for n = 200 … 2000.
+	ks := []int{10, 40, 160}
+	ns := []int{200, 500, 1000, 2000}
+	const problems, draws = 4, 25
+	errs := make([][]float64, len(ns))
+	for a, n := range ns {
+		errs[a] = make([]float64, len(ks))
+		for seed := range problems {
+			p := randomConvex(n, rand.New(rand.NewPCG(uint64(seed), uint64(n)+7)))
+			exact, err := Exact(p, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if exact.Method != Cholesky {
+				t.Fatalf("n=%d: the whole problem was solved by %v, not Cholesky", n, exact.Method)
+			}
+			for b, k := range ks {
+				res, err := Estimate(p, &Settings{K: k, Draws: draws, Src: rand.NewPCG(uint64(seed), uint64(k))})
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, d := range res.Draws {
+					errs[a][b] += math.Abs(d.Value-exact.Value) / float64(n) / float64(n) / (problems * draws)
+				}
+			}
+		}
+		t.Logf("n=%4d: error/n² for k=%v: %.4f", n, ks, errs[a])
+	}
+	// Means over 100 draws each (relative error about 10%); quadrupling k
+	// should halve the error (a sampling error ~ k^{-1/2}): require 0.7.
+	// Flat in n: within a factor 1.5 over n at each k.
+	for a, n := range ns {
+		for b := 1; b < len(ks); b++ {
+			if r := errs[a][b] / errs[a][b-1]; r > 0.7 {
+				t.Errorf("n=%d: error at k=%d is %.2f of that at k=%d", n, ks[b], r, ks[b-1])
+			}
+		}
+	}
+	for b, k := range ks {
+		lo, hi := math.Inf(1), 0.0
+		for a := range ns {
+			lo, hi = math.Min(lo, errs[a][b]), math.Max(hi, errs[a][b])
+		}
+		if hi/lo > 1.5 {
+			t.Errorf("k=%d: error per n² ranges from %.4f to %.4f over n", k, lo, hi)
+		}
+	}
+}
+
+func TestOnlySymmetricPartMatters(t *testing.T) {
+	// vᵀAv = vᵀsym(A)v: an asymmetric A and its symmetric part give the
+	// same restricted problems, so the same estimates and exact minima.
+	rnd := rand.New(rand.NewPCG(11, 11))
+	const n = 60
+	sym := randomConvex(n, rnd)
+	asym := mat.NewDense(n, n, nil)
+	for i := range n {
+		for j := range n {
+			// A_ij = S_ij + E_ij with E antisymmetric: sym(A) = S.
+			e := float64(i - j)
+			asym.Set(i, j, sym.AAt(i, j)+e)
+		}
+	}
+	d, b := make([]float64, n), make([]float64, n)
+	for i := range n {
+		d[i], b[i] = sym.DAt(i), sym.BAt(i)
+	}
+	ap, err := NewDense(asym, d, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// sym(A) = ((S + E) + (S − E)ᵀ)/2 equals S up to the rounding of the
+	// sums: agreement to 1e-12, relative.
+	close := func(a, b float64) bool { return math.Abs(a-b) <= 1e-12*math.Abs(b) }
+	for _, s := range []Settings{{K: 20}, {K: 20, Box: 0.3}} {
+		e1, err1 := Estimate(sym, &s)
+		e2, err2 := Estimate(ap, &s)
+		if err1 != nil || err2 != nil || !close(e2.Value, e1.Value) {
+			t.Errorf("box %v: Estimate %v (symmetric) vs %v, %v %v", s.Box, e1.Value, e2.Value, err1, err2)
+		}
+		x1, err1 := Exact(sym, &s)
+		x2, err2 := Exact(ap, &s)
+		if err1 != nil || err2 != nil || !close(x2.Value, x1.Value) {
+			t.Errorf("box %v: Exact %v (symmetric) vs %v, %v %v", s.Box, x1.Value, x2.Value, err1, err2)
+		}
+	}
+}
+
+func TestRestrictedAndSizeErrors(t *testing.T) {
+	p := randomConvex(5, rand.New(rand.NewPCG(14, 14)))
+	for _, tc := range []struct {
+		idx  []int
+		want error
+	}{{nil, ErrShape}, {[]int{0, 5}, ErrShape}, {[]int{-1}, ErrShape}, {make([]int, MaxK+1), ErrTooLarge}} {
+		if _, _, err := Restricted(p, tc.idx, nil); !errors.Is(err, tc.want) {
+			t.Errorf("Restricted(%d indices): %v, want %v", len(tc.idx), err, tc.want)
+		}
+	}
+	if _, err := Estimate(p, &Settings{K: MaxK, Draws: MaxDraws}); !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "MaxDrawEntries") {
+		t.Errorf("draws × k too large: %v", err)
+	}
+	huge := Funcs{N: 1e9, A: func(int, int) float64 { return 0 }, D: func(int) float64 { return 1 }, B: func(int) float64 { return 1 }}
+	if _, err := Nystrom(huge, NystromStable, &Settings{K: 100}); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("Nyström with n·k = 1e11: %v", err)
+	}
+}

@@ -93,3 +93,78 @@ func TestNystromErrors(t *testing.T) {
 		t.Errorf("d = 0: %v", err)
 	}
 }
+
+func TestNystromMatchesDenseForm(t *testing.T) {
+	// A full-rank A = GGᵀ/n (G n×n standard normal), whose blocks are well
+	// conditioned, d ~ U[½, 3/2], b ~ U[−1, 1]. For the index set S that
+	// Nystrom draws (the same draw from the same source), both Woodbury
+	// forms must equal the dense value −¼cᵀ(D + CW⁻¹Cᵀ)⁻¹c, computed here by
+	// forming the n×n matrix and a Cholesky solve.
+	const n, k = 120, 15
+	rnd := rand.New(rand.NewPCG(12, 12))
+	g := mat.NewDense(n, n, nil)
+	for i := range n {
+		for j := range n {
+			g.Set(i, j, rnd.NormFloat64())
+		}
+	}
+	var a mat.Dense
+	a.Mul(g, g.T())
+	a.Scale(1/float64(n), &a)
+	d, b := make([]float64, n), make([]float64, n)
+	for i := range n {
+		d[i], b[i] = 0.5+rnd.Float64(), 2*rnd.Float64()-1
+	}
+	p, err := NewDense(&a, d, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := func() rand.Source { return rand.NewPCG(13, 13) }
+	idx := Sample(n, k, false, rand.New(src()))
+	c := mat.NewDense(n, k, nil)
+	w := mat.NewDense(k, k, nil)
+	for i := range n {
+		for j, s := range idx {
+			c.Set(i, j, a.At(i, s))
+		}
+	}
+	for i, s := range idx {
+		for j, r := range idx {
+			w.Set(i, j, a.At(s, r))
+		}
+	}
+	var winv, cw, m mat.Dense
+	if err := winv.Inverse(w); err != nil {
+		t.Fatal(err)
+	}
+	cw.Mul(c, &winv)
+	m.Mul(&cw, c.T())
+	sym := mat.NewSymDense(n, nil)
+	cv := mat.NewVecDense(n, nil)
+	for i := range n {
+		for j := i; j < n; j++ {
+			sym.SetSym(i, j, (m.At(i, j)+m.At(j, i))/2)
+		}
+		sym.SetSym(i, i, sym.At(i, i)+float64(n)*d[i])
+		cv.SetVec(i, float64(n)*b[i])
+	}
+	var ch mat.Cholesky
+	if !ch.Factorize(sym) {
+		t.Fatal("D + CW⁻¹Cᵀ is not positive definite")
+	}
+	var x mat.VecDense
+	if err := ch.SolveVecTo(&x, cv); err != nil {
+		t.Fatal(err)
+	}
+	want := -mat.Dot(cv, &x) / 4
+	for _, form := range []NystromForm{NystromPinv, NystromStable} {
+		got, err := Nystrom(p, form, &Settings{K: k, Src: src()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Well-conditioned k×k systems: agreement to rounding, relative.
+		if math.Abs(got-want) > 1e-10*math.Abs(want) {
+			t.Errorf("%v: %v, dense %v", form, got, want)
+		}
+	}
+}
