@@ -11,8 +11,10 @@ import (
 	"io"
 	"math/rand/v2"
 	"os"
+	"regexp"
 	"slices"
 	"strings"
+	"text/tabwriter"
 
 	"github.com/urfave/cli/v2"
 )
@@ -84,9 +86,18 @@ func flagsFirst(app *cli.App, args []string) []string {
 			rest = append(rest, words[i+1:]...)
 			i = len(words)
 		case len(w) > 1 && w[0] == '-':
+			name, _, _ := strings.Cut(strings.TrimLeft(w, "-"), "=")
+			if name == "help" || name == "h" {
+				// The command's help, whatever else is on the line.
+				return []string{args[0], args[1], "--help"}
+			}
 			flags = append(flags, w)
-			name := strings.TrimLeft(w, "-")
-			if takesValue[name] && !strings.Contains(name, "=") && i+1 < len(words) {
+			if takesValue[name] && !strings.Contains(w, "=") {
+				if i+1 == len(words) {
+					// No value: let the flag library say so, rather than
+					// take the "--" before the files as the value.
+					return append([]string{args[0], args[1]}, flags...)
+				}
 				i++
 				flags = append(flags, words[i])
 			}
@@ -126,10 +137,20 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		ExitErrHandler: func(*cli.Context, error) {},
 		OnUsageError:   onUsageError,
 		Action: func(c *cli.Context) error {
-			if c.Args().Present() {
-				return usagef(c, "unknown command %q", c.Args().First())
+			args := c.Args()
+			switch {
+			case !args.Present():
+				return &usageError{msg: "missing command", usage: appUsage(c.App)}
+			case args.First() == "help" && args.Len() == 1:
+				return cli.ShowAppHelp(c)
+			case args.First() == "help" && args.Len() == 2 && c.App.Command(args.Get(1)) != nil:
+				return cli.ShowCommandHelp(c, args.Get(1))
+			case args.First() == "help" && args.Len() == 2:
+				return usagef(c, "unknown command %q", args.Get(1))
+			case args.First() == "help":
+				return usagef(c, "help takes at most one command")
 			}
-			return cli.ShowAppHelp(c)
+			return usagef(c, "unknown command %q", args.First())
 		},
 	}
 	for _, cmd := range app.Commands {
@@ -159,8 +180,29 @@ func usageLine(c *cli.Context) string {
 	return "usage: pearson [--help] [--version] <command> [options]\nRun 'pearson --help' for the commands."
 }
 
+// appUsage is the usage line of pearson with its list of commands.
+func appUsage(app *cli.App) string {
+	var b strings.Builder
+	b.WriteString("usage: pearson [--help] [--version] <command> [options]\n\ncommands:\n")
+	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+	for _, cmd := range app.Commands {
+		if !cmd.Hidden {
+			fmt.Fprintf(tw, "   %s\t%s\n", strings.Join(cmd.Names(), ", "), cmd.Usage)
+		}
+	}
+	tw.Flush()
+	b.WriteString("\nRun 'pearson --help' for more, 'pearson <command> --help' for a command's options.")
+	return b.String()
+}
+
+// flagNames matches the flag names in the flag library's messages, which
+// it writes with a single dash ("flag provided but not defined: -bogus",
+// `invalid value "x" for flag -sigma: ...`).
+var flagNames = regexp.MustCompile(`(not defined: |for flag |for |argument: )-([^-\s])`)
+
 func onUsageError(c *cli.Context, err error, _ bool) error {
-	return &usageError{msg: err.Error(), usage: usageLine(c)}
+	msg := flagNames.ReplaceAllString(err.Error(), "${1}--${2}")
+	return &usageError{msg: msg, usage: usageLine(c)}
 }
 
 // exitCode prints err, if any, on stderr and returns the exit code it

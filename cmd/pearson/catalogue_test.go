@@ -37,6 +37,28 @@ func TestInputCatalogue(t *testing.T) {
 	other := file("other.csv", rows("x,y", 30, func(i int) string { return fmt.Sprintf("%d.5,%d", i%9, i%5) }))
 	garbage := file("garbage.csv", "\x00\x01\xff\xfe\"\x00abc\n\x89PNG\r\n\x1a\n\x00\x00")
 	semicolon := file("semi.csv", rows("x;y", 20, func(i int) string { return fmt.Sprintf("%d;%d", i, i%3) }))
+	// Inputs that an output must not overwrite: a copy of good.csv, a
+	// symbolic and a hard link to it.
+	victim := file("victim.csv", string(must(os.ReadFile(good))))
+	symlink, hardlink := filepath.Join(dir, "symlink.csv"), filepath.Join(dir, "hardlink.csv")
+	if err := os.Symlink(victim, symlink); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Link(victim, hardlink); err != nil {
+		t.Fatal(err)
+	}
+	missingDir := filepath.Join(dir, "no-such-dir")
+	if err := os.Mkdir(filepath.Join(dir, "d.png"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// Feature a's first cell is empty; name is text.
+	lateA := file("late.csv", "a,b,name,y\n"+strings.TrimPrefix(rows("", 40, func(i int) string {
+		if i == 0 {
+			return fmt.Sprintf(",%d,n%d,%d", i%5, i, i%3)
+		}
+		return fmt.Sprintf("%d.5,%d,n%d,%d", i%7, i%5, i, (i*i)%3)
+	}), "\n"))
+	manyGroups := file("many.csv", rows("g,x", 400, func(i int) string { return fmt.Sprintf("value-%d,%d", i, i%9) }))
 	for _, tc := range []struct {
 		name string
 		args []string
@@ -85,7 +107,35 @@ func TestInputCatalogue(t *testing.T) {
 		{"unknown progress", []string{"rank", "--target", "y", "--progress", "maybe", good}, exitUsage, []string{`"maybe"`}},
 		{"bad plot extension", []string{"pe", "--plot", filepath.Join(dir, "x.jpg"), good, good}, exitUsage, []string{".png or .svg"}},
 		{"not a number", []string{"pe", "--k", "ten", good, good}, exitUsage, []string{`"ten"`}},
-		{"unknown flag", []string{"pe", "--kk", "3", good, good}, exitUsage, []string{"-kk"}},
+		{"unknown flag", []string{"pe", "--kk", "3", good, good}, exitUsage, []string{"flag provided but not defined: --kk"}},
+		{"flag errors name --flags", []string{"pe", "--sigma", "x", good, good}, exitUsage, []string{`invalid value "x" for flag --sigma`}},
+		{"flag without its value after the files", []string{"pe", good, good, "--k"}, exitUsage, []string{"flag needs an argument: --k"}},
+		// --exact uses every row: the flags of the constant-time estimate do not apply.
+		{"exact with k", []string{"pe", "--exact", "--k", "20", good, good}, exitUsage, []string{"--k and --exact"}},
+		{"exact with m", []string{"mi", "--x", "x", "--y", "y", "--m", "50", "--exact", good}, exitUsage, []string{"--m and --exact"}},
+		{"exact with draws", []string{"rank", "--target", "y", "--exact", "--draws", "3", good}, exitUsage, []string{"--draws and --exact"}},
+		{"exact with reservoir", []string{"test", "--exact", "--reservoir", "10", good, good}, exitUsage, []string{"--reservoir and --exact"}},
+		// Output files: never an input, standard output or each other, and
+		// an unwritable destination (here a missing directory: exit 1, a
+		// runtime error) fails before any work, leaving nothing behind.
+		{"ratio-out is an input", []string{"pe", "--ratio-out", victim, victim, good}, exitUsage, []string{"--ratio-out " + victim, "is the input file " + victim}},
+		{"ratio-out is a symbolic link to an input", []string{"pe", "--ratio-out", symlink, good, victim}, exitUsage, []string{"--ratio-out " + symlink, "input file " + victim}},
+		{"ratio-out is a hard link to an input", []string{"pe", "--group", "y", "--ratio-out", hardlink, victim}, exitUsage, []string{"--ratio-out " + hardlink, "input file " + victim}},
+		{"ratio-out to stdout", []string{"pe", "--ratio-out", "-", good, other}, exitUsage, []string{"--ratio-out -", "standard output"}},
+		{"ratio-out and plot the same file", []string{"pe", "--ratio-out", filepath.Join(dir, "same.svg"), "--plot", filepath.Join(dir, ".", "same.svg"), good, other}, exitUsage, []string{"--ratio-out", "--plot", "same file"}},
+		{"ratio-out in a missing directory", []string{"pe", "--ratio-out", filepath.Join(missingDir, "r.csv"), good, other}, exitData, []string{"--ratio-out", "no-such-dir", "no such file"}},
+		{"plot in a missing directory", []string{"pe", "--plot", filepath.Join(missingDir, "p.png"), good, other}, exitData, []string{"--plot", "no-such-dir"}},
+		{"test plot in a missing directory", []string{"test", "--plot", filepath.Join(missingDir, "p.png"), good, other}, exitData, []string{"--plot", "no-such-dir"}},
+		{"mi plot in a missing directory", []string{"mi", "--x", "x", "--y", "y", "--permutations", "5", "--plot", filepath.Join(missingDir, "p.svg"), good}, exitData, []string{"--plot", "no-such-dir"}},
+		{"rank plot in a missing directory", []string{"rank", "--target", "y", "--plot", filepath.Join(missingDir, "p.svg"), good}, exitData, []string{"--plot", "no-such-dir"}},
+		{"plot is a directory", []string{"rank", "--target", "y", "--plot", filepath.Join(dir, "d.png"), good}, exitData, []string{"d.png", "directory"}},
+		// The default columns: an empty cell is missing, not text.
+		{"late numeric feature, drop missing", []string{"rank", "--target", "y", "--drop-missing", "--k", "10", "--m", "50", "--format", "csv", lateA}, exitOK,
+			[]string{"dropped 1 rows", `column "name" left out: its first value, on line 2, is "n0", not a number`}},
+		{"late numeric feature", []string{"rank", "--target", "y", lateA}, exitData, []string{"late.csv", "line 2", `column "a"`, "empty cell", `on line 3, is "1.5"`}},
+		{"group column of many values", []string{"pe", "--group", "g", manyGroups}, exitUsage, []string{`"g"`, "more than 102 values", `"value-9", ... and more`, "--numerator"}},
+		{"group column of twelve values", []string{"pe", "--group", "g", file("twelve.csv", rows("g,x", 30, func(i int) string { return fmt.Sprintf("v%d,%d", i%12, i) }))}, exitUsage, []string{"has 12 values", `"v9", ... and 2 more)`}},
+		{"group value not found among many", []string{"pe", "--group", "g", "--numerator", "value-3", "--denominator", "nope", manyGroups}, exitData, []string{`"nope"`, "no such value", "and more"}},
 		// Conflicting or missing arguments.
 		{"group with two files", []string{"pe", "--group", "g", good, good}, exitUsage, []string{"single input file"}},
 		{"numerator without group", []string{"pe", "--numerator", "A", good, good}, exitUsage, []string{"go with --group"}},
@@ -122,7 +172,27 @@ func TestInputCatalogue(t *testing.T) {
 			if strings.Contains(errs, "goroutine ") || strings.Contains(errs, "panic") {
 				t.Errorf("panic on stderr: %s", errs)
 			}
+			if len(errs) > 2000 {
+				t.Errorf("%d bytes on stderr", len(errs))
+			}
 		})
+	}
+	// No output file or temporary file was left behind, and no input was
+	// overwritten.
+	for _, e := range must(os.ReadDir(dir)) {
+		if name := e.Name(); strings.HasPrefix(name, ".") || name == "same.svg" || name == "no-such-dir" {
+			t.Errorf("%s left behind", name)
+		}
+	}
+	if string(must(os.ReadFile(victim))) != string(must(os.ReadFile(good))) {
+		t.Errorf("an output overwrote an input")
+	}
+	if strings.Contains(string(must(os.ReadFile(lateA))), "ratio") {
+		t.Errorf("an output overwrote an input")
+	}
+	// The late numeric feature is ranked.
+	if _, out, _ := run(t, "rank", "--target", "y", "--drop-missing", "--k", "10", "--m", "50", "--format", "csv", lateA); !strings.Contains(out, ",a,") || !strings.Contains(out, ",b,") {
+		t.Errorf("rank with a late numeric feature:\n%s", out)
 	}
 	// --drop-missing skips the row and says so on stderr.
 	code, out, errs := run(t, "pe", "--drop-missing", "--columns", "x", file("h.csv", "x,z\n1,2\n,3\n4,5\n6,1\n7,1\n8,1\n9,1\n10,1\n11,1\n12,1\n13,1\n14,1\n"), good, "--format", "json")

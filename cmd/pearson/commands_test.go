@@ -8,6 +8,7 @@ import (
 	"bufio"
 	"encoding/csv"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -70,6 +71,11 @@ func TestCommandsGolden(t *testing.T) {
 				}
 				if format == "json" {
 					out = withoutTiming(t, out)
+				}
+				for _, line := range strings.Split(out, "\n") {
+					if strings.TrimRight(line, " \t") != line {
+						t.Errorf("trailing white space: %q", line)
+					}
 				}
 				golden(t, tc.name+"."+format, out)
 			})
@@ -204,6 +210,57 @@ func TestRatioOut(t *testing.T) {
 	}
 	if code, _, errs := runStdin(t, "x\n1\n2\n", "pe", "--ratio-out", out, "-", shiftQ); code != exitUsage || !strings.Contains(errs, "standard input") {
 		t.Errorf("--ratio-out with stdin: code %d, %q", code, errs)
+	}
+	// A failed run leaves an existing file as it was; a run that succeeds
+	// replaces it.
+	if err := os.WriteFile(out, []byte("old\n"), 0o640); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(out, 0o640); err != nil {
+		t.Fatal(err)
+	}
+	bad := writeFile(t, "bad.csv", "x\n1\n2\nzz\n")
+	if code, _, errs := run(t, "pe", "--ratio-out", out, bad, shiftQ); code != exitData || string(must(os.ReadFile(out))) != "old\n" {
+		t.Errorf("failed run: code %d, %q; the file holds %q", code, errs, must(os.ReadFile(out)))
+	}
+	if code, _, errs := run(t, "pe", "--ratio-out", out, shiftP, shiftQ); code != 0 || !strings.HasPrefix(string(must(os.ReadFile(out))), "file,line,x,ratio\n") {
+		t.Errorf("second run: code %d, %q", code, errs)
+	}
+	if fi, err := os.Stat(out); err != nil || fi.Mode().Perm() != 0o640 {
+		t.Errorf("the file replaced lost its mode: %v %v", fi.Mode(), err)
+	}
+	if entries := must(os.ReadDir(filepath.Dir(out))); len(entries) != 1 {
+		t.Errorf("files left behind: %v", entries)
+	}
+}
+
+func TestExactReportsWhatWasUsed(t *testing.T) {
+	// --exact uses every row as a centre and averages over every row, once:
+	// the k, m and draws printed say so.
+	var p, q, xy strings.Builder
+	p.WriteString("x\n")
+	q.WriteString("x\n")
+	xy.WriteString("x,y\n")
+	for i := range 40 {
+		fmt.Fprintf(&p, "%d\n", i%11)
+		fmt.Fprintf(&q, "%d.5\n", i%7)
+		fmt.Fprintf(&xy, "%d,%d\n", i, (i*i)%13)
+	}
+	pf, qf := writeFile(t, "p.csv", p.String()), writeFile(t, "q.csv", q.String()+"3\n")
+	var v struct{ K, M, Draws, NP, NQ, N int }
+	_, out, errs := run(t, "pe", "--exact", "--format", "json", pf, qf)
+	if err := json.Unmarshal([]byte(strings.ReplaceAll(strings.ReplaceAll(out, `"n_p"`, `"np"`), `"n_q"`, `"nq"`)), &v); err != nil {
+		t.Fatalf("%v: %s", err, errs)
+	}
+	if v.K != 40 || v.NP != 40 || v.NQ != 41 || v.M != 81 || v.Draws != 1 {
+		t.Errorf("pe --exact: %+v", v)
+	}
+	_, out, errs = run(t, "mi", "--x", "x", "--y", "y", "--exact", "--format", "json", writeFile(t, "xy.csv", xy.String()))
+	if err := json.Unmarshal([]byte(out), &v); err != nil {
+		t.Fatalf("%v: %s", err, errs)
+	}
+	if v.K != 40 || v.N != 40 || v.M != 80 || v.Draws != 1 {
+		t.Errorf("mi --exact: %+v (m counts the n pairs of h and the n rows of each factor of H)", v)
 	}
 }
 

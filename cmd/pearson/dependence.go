@@ -5,6 +5,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -46,7 +47,7 @@ func rankCommand() *cli.Command {
 			"independence-test p-value. A constant feature scores 0 with a note.",
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "target", Usage: "the target `COL`umn"},
-			&cli.StringFlag{Name: "features", Usage: "comma-separated feature `COLS` (default: every numeric column but the target)"},
+			&cli.StringFlag{Name: "features", Usage: "comma-separated feature `COLS` (default: every numeric column but the target; a column is numeric when its first non-empty cell is a number, and the columns left out are named on standard error)"},
 			&cli.IntFlag{Name: "top", Usage: "print only the first `N` features (0: all)"},
 		}, estimatorFlags(kindMI, 0)...),
 		Action: runRank,
@@ -69,6 +70,7 @@ func runMI(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	defer j.discard()
 	path, err := oneInput(c)
 	if err != nil {
 		return err
@@ -87,6 +89,12 @@ func runMI(c *cli.Context) error {
 	}
 	if j.plot != "" && j.settings.Permutations == 0 {
 		return usagef(c, "--plot draws the null distribution of the independence test: give --permutations too")
+	}
+	if err := checkOutputs(c, []string{path}, output{"--plot", j.plot}); err != nil {
+		return err
+	}
+	if err := j.openPlot(); err != nil {
+		return err
 	}
 	t, all, err := readColumns(j.reader, path, append(slices.Clone(xs), ys...))
 	if err != nil {
@@ -142,8 +150,11 @@ func runMI(c *cli.Context) error {
 	if err := out.write(c.App.Writer, j.format); err != nil {
 		return err
 	}
-	if j.plot != "" {
-		return plotNull(j.plot, fmt.Sprintf("independence test: %s vs %s, p = %.3g", strings.Join(xs, ","), strings.Join(ys, ","), test.PValue), "statistic (largest standardised over the kernel widths)", test.Null, test.Statistic)
+	if j.plotOut != nil {
+		if err := plotNull(j.plotOut.name(), fmt.Sprintf("independence test: %s vs %s, p = %.3g", strings.Join(xs, ","), strings.Join(ys, ","), test.PValue), "statistic (largest standardised over the kernel widths)", test.Null, test.Statistic); err != nil {
+			return err
+		}
+		return j.plotOut.commit()
 	}
 	return nil
 }
@@ -153,6 +164,7 @@ func runRank(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	defer j.discard()
 	path, err := oneInput(c)
 	if err != nil {
 		return err
@@ -172,6 +184,12 @@ func runRank(c *cli.Context) error {
 	var want []string // nil: every numeric column
 	if features != nil {
 		want = append(slices.Clone(features), target)
+	}
+	if err := checkOutputs(c, []string{path}, output{"--plot", j.plot}); err != nil {
+		return err
+	}
+	if err := j.openPlot(); err != nil {
+		return err
 	}
 	t, all, err := readColumns(j.reader, path, want)
 	if err != nil {
@@ -214,14 +232,17 @@ func runRank(c *cli.Context) error {
 	}()); err != nil {
 		return err
 	}
-	if j.plot != "" {
+	if j.plotOut != nil {
 		labels := make([]string, len(scores))
 		values := make([]float64, len(scores))
 		errs := make([]float64, len(scores))
 		for i, f := range scores {
 			labels[i], values[i], errs[i] = features[f.Column], f.SMI, f.StdErr
 		}
-		return plotBars(j.plot, fmt.Sprintf("dependence on %s (LSMI)", target), labels, values, errs)
+		if err := plotBars(j.plotOut.name(), fmt.Sprintf("dependence on %s (LSMI)", target), labels, values, errs); err != nil {
+			return err
+		}
+		return j.plotOut.commit()
 	}
 	return nil
 }
@@ -243,10 +264,8 @@ func writeRanking(w io.Writer, format, target string, names []string, scores []d
 		r.add("sigma_x", f.SigmaX).
 			add("sigma_y", f.SigmaY).
 			add("lambda", f.Lambda).
-			add("note", f.Note)
-		if format == formatJSON {
-			r.add("warnings", warningsOf(f.Warnings))
-		}
+			add("note", f.Note).
+			add("warnings", warningsOf(f.Warnings)) // CSV and text: joined by "; "
 		rows[i] = r
 	}
 	switch format {
@@ -264,7 +283,8 @@ func writeRanking(w io.Writer, format, target string, names []string, scores []d
 	case formatCSV:
 		return writeCSVRows(w, rows)
 	default:
-		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		var b bytes.Buffer
+		tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 		if len(rows) > 0 {
 			fmt.Fprintln(tw, strings.Join(rows[0].keys, "\t"))
 		}
@@ -275,6 +295,19 @@ func writeRanking(w io.Writer, format, target string, names []string, scores []d
 			}
 			fmt.Fprintln(tw, strings.Join(vals, "\t"))
 		}
-		return tw.Flush()
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+		// Empty last columns leave the padding of the ones before.
+		var out strings.Builder
+		for _, line := range strings.SplitAfter(b.String(), "\n") {
+			if body, ok := strings.CutSuffix(line, "\n"); ok {
+				out.WriteString(strings.TrimRight(body, " ") + "\n")
+			} else {
+				out.WriteString(line)
+			}
+		}
+		_, err := io.WriteString(w, out.String())
+		return err
 	}
 }

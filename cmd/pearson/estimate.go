@@ -63,8 +63,38 @@ type job struct {
 	reader   *reader
 	prog     *progress
 	plot     string
+	plotOut  *outFile // --plot's file, once created by openPlot
+	outs     []*outFile
 	seed     uint64
 	start    time.Time
+}
+
+// create creates the output file of flag (see outFile), which discard
+// removes unless committed.
+func (j *job) create(flag, path string) (*outFile, error) {
+	o, err := createOut(flag, path)
+	if err != nil {
+		return nil, err
+	}
+	j.outs = append(j.outs, o)
+	return o, nil
+}
+
+// openPlot creates the file of --plot, if asked for: call it after the
+// usage checks, before reading the data.
+func (j *job) openPlot() (err error) {
+	if j.plot != "" {
+		j.plotOut, err = j.create("--plot", j.plot)
+	}
+	return err
+}
+
+// discard removes the output files not committed: deferred by every
+// command, so that a failed run leaves none behind.
+func (j *job) discard() {
+	for _, o := range j.outs {
+		o.discard()
+	}
 }
 
 // newJob reads and checks the common flags. Bad values are usage errors
@@ -121,6 +151,15 @@ func newJob(c *cli.Context, kind int) (*job, error) {
 	if hasFlag(c, "permutations") {
 		s.Permutations = c.Int("permutations")
 		check(s.Permutations >= 0 && s.Permutations <= divergence.MaxPermutations, "--permutations %d: need 0 to %d", s.Permutations, divergence.MaxPermutations)
+	}
+	if s.Exact {
+		// The all-centre solution takes every row as a centre, averages
+		// over every row, once, and keeps every row: these do not apply.
+		for _, name := range []string{"k", "m", "draws", "reservoir"} {
+			if hasFlag(c, name) && c.IsSet(name) {
+				check(false, "--%s and --exact: the exact solution uses every row (k = n, exact averages, one draw, no reservoir); leave --%s out", name, name)
+			}
+		}
 	}
 	if err != nil {
 		return nil, err

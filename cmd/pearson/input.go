@@ -10,7 +10,9 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/urfave/cli/v2"
 	"gonum.org/v1/gonum/mat"
@@ -125,7 +127,41 @@ func (r *reader) read(path string, opts csvtable.Options) (*csvtable.Table, erro
 	if t.Dropped > 0 {
 		fmt.Fprintf(r.stderr, "pearson: %s: dropped %d rows with empty cells\n", displayPath(path), t.Dropped)
 	}
+	noteSkipped(r.stderr, displayPath(path), t.Skipped)
 	return t, nil
+}
+
+// maxSkippedNotes is how many columns left out by the default selection are
+// named on standard error, one a line.
+const maxSkippedNotes = 10
+
+// noteSkipped says on w which columns the default selection left out, and
+// why: the first non-empty cell is not a number, or there is none.
+func noteSkipped(w io.Writer, name string, skipped []csvtable.Skipped) {
+	for i, s := range skipped {
+		if i == maxSkippedNotes {
+			fmt.Fprintf(w, "pearson: %s: and %d more columns left out\n", name, len(skipped)-i)
+			return
+		}
+		if s.Line == 0 {
+			fmt.Fprintf(w, "pearson: %s: column %s left out: it is empty in every row\n", name, quoteShort(s.Column))
+		} else {
+			fmt.Fprintf(w, "pearson: %s: column %s left out: its first value, on line %d, is %s, not a number\n", name, quoteShort(s.Column), s.Line, quoteShort(s.Value))
+		}
+	}
+}
+
+// quoteShort quotes s, cut to about 40 bytes.
+func quoteShort(s string) string {
+	const most = 40
+	if len(s) <= most {
+		return strconv.Quote(s)
+	}
+	cut := most
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return strconv.Quote(s[:cut]) + fmt.Sprintf("... (%d bytes)", len(s))
 }
 
 // groupSample turns a group of a table into a sample.
@@ -159,25 +195,12 @@ type twoSamples struct {
 // P.csv Q.csv, or one file with --group COL (and --numerator and
 // --denominator when the column has more than two values).
 func readTwoSamples(c *cli.Context, r *reader) (*twoSamples, error) {
+	if err := checkTwoSamples(c); err != nil {
+		return nil, err
+	}
 	args := c.Args().Slice()
 	group := c.String("group")
 	num, den := c.String("numerator"), c.String("denominator")
-	switch {
-	case len(args) == 0:
-		return nil, usagef(c, "missing input: give two files P.csv Q.csv, or one file and --group COL")
-	case len(args) > 2:
-		return nil, usagef(c, "expected one or two input files, got %d", len(args))
-	case len(args) == 1 && group == "":
-		return nil, usagef(c, "with one input file, --group COL says which rows belong to which sample")
-	case len(args) == 2 && group != "":
-		return nil, usagef(c, "--group goes with a single input file, not two")
-	case group == "" && (num != "" || den != ""):
-		return nil, usagef(c, "--numerator and --denominator go with --group")
-	case num != "" && num == den:
-		return nil, usagef(c, "--numerator and --denominator are both %q", num)
-	case len(args) == 2 && args[0] == "-" && args[1] == "-":
-		return nil, usagef(c, "only one input can be standard input (\"-\")")
-	}
 	columns := splitList(c.String("columns"))
 	ts := &twoSamples{paths: args, group: group}
 	if len(args) == 2 {
@@ -193,7 +216,13 @@ func readTwoSamples(c *cli.Context, r *reader) (*twoSamples, error) {
 		ts.p = groupSample(displayPath(args[0]), tp.Groups[0], len(tp.Columns))
 		ts.q = groupSample(displayPath(args[1]), tq.Groups[0], len(tq.Columns))
 	} else {
-		t, err := r.read(args[0], csvtable.Options{Group: group, Columns: columns})
+		// Only the rows of two values are kept: the two named, or the first
+		// two met (a third is an error then).
+		opts := csvtable.Options{Group: group, Columns: columns, MaxGroups: 2}
+		if num != "" && den != "" {
+			opts.Groups = []string{num, den}
+		}
+		t, err := r.read(args[0], opts)
 		if err != nil {
 			return nil, err
 		}
@@ -211,21 +240,69 @@ func readTwoSamples(c *cli.Context, r *reader) (*twoSamples, error) {
 	return ts, nil
 }
 
-// chooseGroups returns the indices of the numerator and denominator groups.
-func chooseGroups(c *cli.Context, t *csvtable.Table, group, num, den string) (pi, qi int, err error) {
-	keys := make([]string, len(t.Groups))
-	for i, g := range t.Groups {
-		keys[i] = g.Key
+// checkTwoSamples returns a usage error unless the command line names the
+// two samples: two files P.csv Q.csv, or one file with --group COL (and
+// --numerator and --denominator when the column has more than two values).
+func checkTwoSamples(c *cli.Context) error {
+	args := c.Args().Slice()
+	group := c.String("group")
+	num, den := c.String("numerator"), c.String("denominator")
+	switch {
+	case len(args) == 0:
+		return usagef(c, "missing input: give two files P.csv Q.csv, or one file and --group COL")
+	case len(args) > 2:
+		return usagef(c, "expected one or two input files, got %d", len(args))
+	case len(args) == 1 && group == "":
+		return usagef(c, "with one input file, --group COL says which rows belong to which sample")
+	case len(args) == 2 && group != "":
+		return usagef(c, "--group goes with a single input file, not two")
+	case group == "" && (num != "" || den != ""):
+		return usagef(c, "--numerator and --denominator go with --group")
+	case num != "" && num == den:
+		return usagef(c, "--numerator and --denominator are both %q", num)
+	case len(args) == 2 && args[0] == "-" && args[1] == "-":
+		return usagef(c, "only one input can be standard input (\"-\")")
 	}
-	list := strings.Join(quoteAll(keys), ", ")
+	return nil
+}
+
+// shownValues is how many values of a group column a message lists.
+const shownValues = 10
+
+// chooseGroups returns the indices of the numerator and denominator groups.
+// The table holds the rows of at most two values; the others are in
+// t.Others.
+func chooseGroups(c *cli.Context, t *csvtable.Table, group, num, den string) (pi, qi int, err error) {
+	keys := make([]string, 0, len(t.Groups)+len(t.Others))
+	for _, g := range t.Groups {
+		keys = append(keys, g.Key)
+	}
+	keys = append(keys, t.Others...)
+	var list strings.Builder
+	for i, k := range keys[:min(len(keys), shownValues)] {
+		if i > 0 {
+			list.WriteString(", ")
+		}
+		list.WriteString(quoteShort(k))
+	}
+	count := fmt.Sprintf("%d values", len(keys))
+	switch {
+	case t.MoreOthers:
+		count = fmt.Sprintf("more than %d values", len(keys))
+		list.WriteString(", ... and more")
+	case len(keys) > shownValues:
+		fmt.Fprintf(&list, ", ... and %d more", len(keys)-shownValues)
+	}
 	if len(keys) < 2 {
-		return 0, 0, fmt.Errorf("%s: the group column %q has a single value (%s): a comparison needs two groups", t.Name, group, list)
+		return 0, 0, fmt.Errorf("%s: the group column %q has a single value (%s): a comparison needs two groups", t.Name, group, list.String())
 	}
 	find := func(v, flag string) (int, error) {
-		if i := slices.Index(keys, v); i >= 0 {
-			return i, nil
+		for i, g := range t.Groups {
+			if g.Key == v {
+				return i, nil
+			}
 		}
-		return 0, fmt.Errorf("%s: --%s %q: the group column %q has no such value (its values: %s)", t.Name, flag, v, group, list)
+		return 0, fmt.Errorf("%s: --%s %s: the group column %q has no such value (its values: %s)", t.Name, flag, quoteShort(v), group, list.String())
 	}
 	switch {
 	case num != "" && den != "":
@@ -235,7 +312,7 @@ func chooseGroups(c *cli.Context, t *csvtable.Table, group, num, den string) (pi
 		qi, err = find(den, "denominator")
 		return pi, qi, err
 	case len(keys) > 2:
-		return 0, 0, usagef(c, "the group column %q of %s has %d values (%s): say which two to compare with --numerator and --denominator", group, t.Name, len(keys), list)
+		return 0, 0, usagef(c, "the group column %q of %s has %s (%s): say which two to compare with --numerator and --denominator", group, t.Name, count, list.String())
 	case num != "":
 		pi, err = find(num, "numerator")
 		return pi, 1 - pi, err

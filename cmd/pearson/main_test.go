@@ -86,6 +86,28 @@ func TestHelpAndVersion(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "--exact") {
 		t.Errorf("qmin --help: code %d, stdout %q", code, out)
 	}
+	code, out, errs = run(t, "help")
+	if code != 0 || !strings.Contains(out, "qmin") || errs != "" {
+		t.Errorf("help: code %d, stdout %q, stderr %q", code, out, errs)
+	}
+	code, out, errs = run(t, "help", "rank")
+	if code != 0 || !strings.Contains(out, "--target") || errs != "" {
+		t.Errorf("help rank: code %d, stdout %q, stderr %q", code, out, errs)
+	}
+	// A command's help, wherever --help or -h is on its line.
+	for _, cmd := range []string{"divergence", "pe", "test", "mi", "rank", "qmin", "reproduce"} {
+		for _, args := range [][]string{{cmd, "P.csv", "Q.csv", "--help"}, {cmd, "--k", "3", "-h", "P.csv"}, {cmd, "P.csv", "--help=true"}} {
+			code, out, errs := run(t, args...)
+			if code != 0 || !strings.Contains(out, "USAGE:") || errs != "" {
+				t.Errorf("%v: code %d, stdout %q, stderr %q", args, code, out, errs)
+			}
+		}
+	}
+	// A command is needed: its absence is a usage error.
+	code, out, errs = run(t)
+	if code != exitUsage || out != "" || !strings.Contains(errs, "missing command") || !strings.Contains(errs, "divergence, pe") || !strings.Contains(errs, "usage: pearson") {
+		t.Errorf("no arguments: code %d, stdout %q, stderr %q", code, out, errs)
+	}
 }
 
 func TestUsageErrors(t *testing.T) {
@@ -93,10 +115,13 @@ func TestUsageErrors(t *testing.T) {
 		args []string
 		text string
 	}{
-		{[]string{"--nonsense"}, "flag provided but not defined"},
+		{[]string{"--nonsense"}, "flag provided but not defined: --nonsense"},
 		{[]string{"frobnicate"}, `unknown command "frobnicate"`},
-		{[]string{"qmin", "--nonsense"}, "flag provided but not defined"},
-		{[]string{"qmin", "--k", "x"}, `invalid value "x"`},
+		{[]string{"help", "frobnicate"}, `unknown command "frobnicate"`},
+		{[]string{"qmin", "--nonsense"}, "flag provided but not defined: --nonsense"},
+		{[]string{"qmin", "-nonsense"}, "flag provided but not defined: --nonsense"},
+		{[]string{"qmin", "--k", "x"}, `invalid value "x" for flag --k`},
+		{[]string{"qmin", "--exact=maybe"}, `for --exact`},
 		{[]string{"qmin", "--d", "d.csv", "--b", "b.csv"}, "missing --a"},
 		{[]string{"qmin", "--a", "-", "--d", "-", "--b", "b.csv"}, "only one of"},
 		{[]string{"qmin", "--a", testdata("qmin", "A.csv"), "--d", testdata("qmin", "d.csv"), "--b", testdata("qmin", "b.csv"), "--k", "0"}, "--k 0"},

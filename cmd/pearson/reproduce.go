@@ -7,6 +7,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/urfave/cli/v2"
 
@@ -56,6 +57,17 @@ func runReproduce(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	// The run takes minutes: find an unwritable --out before it.
+	out := c.String("out")
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return fmt.Errorf("--out: %w", err)
+	}
+	probe, err := os.CreateTemp(out, ".pearson-*")
+	if err != nil {
+		return fmt.Errorf("--out: %w", err)
+	}
+	probe.Close()
+	os.Remove(probe.Name())
 	var done func()
 	cfg.Progress, done = prog.steps("problems")
 	rep, err := reproduce.Run(c.Context, cfg)
@@ -63,7 +75,7 @@ func runReproduce(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	paths, err := rep.WriteFiles(c.String("out"))
+	paths, err := rep.WriteFiles(out)
 	if err != nil {
 		return err
 	}

@@ -8,7 +8,8 @@ import (
 	"bufio"
 	"encoding/csv"
 	"fmt"
-	"os"
+	"io"
+	"slices"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -24,7 +25,7 @@ func sampleFlags() []cli.Flag {
 		&cli.StringFlag{Name: "group", Usage: "with one input file: the `COL`umn whose values split the rows into the samples"},
 		&cli.StringFlag{Name: "numerator", Usage: "with --group: the `VALUE` of the numerator sample P (default: the first value in the file)"},
 		&cli.StringFlag{Name: "denominator", Usage: "with --group: the `VALUE` of the denominator sample Q (default: the other value)"},
-		&cli.StringFlag{Name: "columns", Usage: "comma-separated feature `COLS` (default: every numeric column but the group column)"},
+		&cli.StringFlag{Name: "columns", Usage: "comma-separated feature `COLS` (default: every numeric column but the group column; a column is numeric when its first non-empty cell is a number, and the columns left out are named on standard error)"},
 	}
 }
 
@@ -62,8 +63,9 @@ func testCommand() *cli.Command {
 	}
 }
 
-// peRecord holds the keys of the divergence command, shared by test.
-func peRecord(res *divergence.PEResult, in *twoSamples, j *job) *record {
+// peRecord holds the keys of the divergence command, shared by test, whose
+// own warnings come in more.
+func peRecord(res *divergence.PEResult, in *twoSamples, j *job, more ...string) *record {
 	return new(record).
 		add("pe", res.PE).
 		add("stderr", res.StdErr).
@@ -80,7 +82,7 @@ func peRecord(res *divergence.PEResult, in *twoSamples, j *job) *record {
 		add("columns", in.columns).
 		add("exact", res.Exact).
 		add("seed", j.seed).
-		add("warnings", warningsOf(res.Warnings))
+		add("warnings", warningsOf(append(slices.Clone(res.Warnings), more...)))
 }
 
 func runDivergence(c *cli.Context) error {
@@ -88,13 +90,26 @@ func runDivergence(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	defer j.discard()
+	if err := checkTwoSamples(c); err != nil {
+		return err
+	}
+	inputs := c.Args().Slice()
 	ratioOut := c.String("ratio-out")
+	if err := checkOutputs(c, inputs, output{"--ratio-out", ratioOut}, output{"--plot", j.plot}); err != nil {
+		return err
+	}
+	if ratioOut != "" && slices.Contains(inputs, "-") {
+		return usagef(c, "--ratio-out reads the inputs a second time: they must be files, not standard input")
+	}
+	var ratio *outFile
 	if ratioOut != "" {
-		for _, p := range c.Args().Slice() {
-			if p == "-" {
-				return usagef(c, "--ratio-out reads the inputs a second time: they must be files, not standard input")
-			}
+		if ratio, err = j.create("--ratio-out", ratioOut); err != nil {
+			return err
 		}
+	}
+	if err := j.openPlot(); err != nil {
+		return err
 	}
 	in, err := readTwoSamples(c, j.reader)
 	if err != nil {
@@ -112,13 +127,19 @@ func runDivergence(c *cli.Context) error {
 	if err := out.write(c.App.Writer, j.format); err != nil {
 		return err
 	}
-	if ratioOut != "" {
-		if err := writeRatio(ratioOut, res.Ratio, in, j.reader); err != nil {
+	if ratio != nil {
+		if err := writeRatio(ratio.f, res.Ratio, in, j.reader); err != nil {
+			return err
+		}
+		if err := ratio.commit(); err != nil {
 			return err
 		}
 	}
-	if j.plot != "" {
-		return plotSamples(j.plot, in, res, j.seed)
+	if j.plotOut != nil {
+		if err := plotSamples(j.plotOut.name(), in, res, j.seed); err != nil {
+			return err
+		}
+		return j.plotOut.commit()
 	}
 	return nil
 }
@@ -128,8 +149,18 @@ func runTest(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	defer j.discard()
 	if j.settings.Permutations < 1 {
 		return usagef(c, "--permutations %d: the test needs at least one permutation", j.settings.Permutations)
+	}
+	if err := checkTwoSamples(c); err != nil {
+		return err
+	}
+	if err := checkOutputs(c, c.Args().Slice(), output{"--plot", j.plot}); err != nil {
+		return err
+	}
+	if err := j.openPlot(); err != nil {
+		return err
 	}
 	in, err := readTwoSamples(c, j.reader)
 	if err != nil {
@@ -143,7 +174,7 @@ func runTest(c *cli.Context) error {
 	if err != nil {
 		return libraryError(c, err)
 	}
-	out := peRecord(res.PE, in, j).
+	out := peRecord(res.PE, in, j, res.Warnings...).
 		add("statistic", res.Statistic).
 		add("p_value", res.PValue).
 		add("permutations", res.Permutations).
@@ -155,25 +186,19 @@ func runTest(c *cli.Context) error {
 	if err := out.write(c.App.Writer, j.format); err != nil {
 		return err
 	}
-	if j.plot != "" {
-		return plotNull(j.plot, fmt.Sprintf("two-sample test: %s vs %s, p = %.3g", in.p.name, in.q.name, res.PValue), "statistic (largest standardised over the kernel widths)", res.Null, res.Statistic)
+	if j.plotOut != nil {
+		if err := plotNull(j.plotOut.name(), fmt.Sprintf("two-sample test: %s vs %s, p = %.3g", in.p.name, in.q.name, res.PValue), "statistic (largest standardised over the kernel widths)", res.Null, res.Statistic); err != nil {
+			return err
+		}
+		return j.plotOut.commit()
 	}
 	return nil
 }
 
-// writeRatio writes r̂ at every row of the input files to path: a CSV with
+// writeRatio writes r̂ at every row of the input files to f: a CSV with
 // the file, the line, the group value in one-file mode, the feature columns
 // and the ratio. The files are streamed again, so memory stays bounded.
-func writeRatio(path string, r *divergence.Ratio, in *twoSamples, rd *reader) (err error) {
-	f, err := os.Create(path)
-	if err != nil {
-		return fmt.Errorf("--ratio-out: %w", err)
-	}
-	defer func() {
-		if cerr := f.Close(); err == nil && cerr != nil {
-			err = fmt.Errorf("--ratio-out: %w", cerr)
-		}
-	}()
+func writeRatio(f io.Writer, r *divergence.Ratio, in *twoSamples, rd *reader) error {
 	bw := bufio.NewWriter(f)
 	w := csv.NewWriter(bw)
 	header := []string{"file", "line"}

@@ -10,6 +10,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -21,12 +22,23 @@ type Options struct {
 	// Delimiter separates fields. Zero means ','.
 	Delimiter rune
 	// Columns names the numeric columns to keep, in this order. Empty means every column
-	// whose cell in the first data row parses as a number, except the Group column
-	// and columns whose header name is empty.
+	// whose first non-empty cell parses as a number, in header order, except the Group
+	// column and columns whose header name is empty; the others are listed in
+	// Table.Skipped.
 	Columns []string
 	// Group names a column whose values split the rows into groups (any strings, e.g. "A","B","ctl").
 	// Empty means no grouping (one group, key "").
 	Group string
+	// Groups, when not empty, names the group values whose rows are kept: the
+	// rows of other values are still read and validated, but neither kept
+	// nor counted (not in Table.Dropped either), and their values are listed
+	// in Table.Others.
+	Groups []string
+	// MaxGroups, when positive, keeps the rows of at most that many group
+	// values, the first met; later values are treated as values not in
+	// Groups. With Groups and MaxGroups, memory does not grow with the number
+	// of distinct group values.
+	MaxGroups int
 	// DropMissing skips rows in which a kept column (or the group column) is empty, counting them,
 	// instead of failing.
 	DropMissing bool
@@ -50,6 +62,27 @@ type Table struct {
 	Columns []string // names of the kept numeric columns, in order
 	Groups  []Group  // in order of first appearance in the file (exactly one group when Options.Group is empty)
 	Dropped int      // rows skipped by DropMissing
+	// Skipped lists the named columns that the default selection (empty
+	// Options.Columns) left out, in the order they were decided: those whose
+	// first non-empty cell is not a number, then those empty in every row.
+	Skipped []Skipped
+	// Others lists the group values whose rows were not kept (see
+	// Options.Groups and Options.MaxGroups), in order of first appearance, at
+	// most MaxOthers of them; MoreOthers reports that there were more.
+	Others     []string
+	MoreOthers bool
+}
+
+// MaxOthers is how many group values whose rows are not kept Table.Others
+// remembers.
+const MaxOthers = 100
+
+// Skipped is a column that the default selection left out.
+type Skipped struct {
+	Column string // its name
+	Index  int    // its 1-based field number
+	Line   int    // the line of its first non-empty cell; 0 when it is empty in every row
+	Value  string // that cell, trimmed of white space
 }
 
 // Group is the rows of one group value.
@@ -240,7 +273,15 @@ type reader struct {
 	row    []float64 // scratch: the values of the current row
 	groups []*groupState
 	byKey  map[string]*groupState
+	others map[string]bool // the values of Table.Others
 	table  Table
+
+	// The default column selection (empty Options.Columns).
+	deflt     bool
+	undecided []int // header indices of the columns empty in every row so far
+	firstData int   // the line of the first data row
+	rowsSeen  int   // data rows read before the current one
+	delivered bool  // Options.Each has been called
 }
 
 // Read reads a table with a header line from r. name is the file name used in
@@ -322,9 +363,15 @@ func (rd *reader) readHeader() error {
 		}
 		rd.cols = append(rd.cols, column{name: c, index: i})
 	}
-	if len(rd.cols) > 0 {
-		rd.setColumns()
+	if len(rd.opts.Columns) == 0 {
+		rd.deflt = true
+		for i, h := range rd.header {
+			if i != rd.gcol && h != "" {
+				rd.undecided = append(rd.undecided, i)
+			}
+		}
 	}
+	rd.setColumns()
 	return nil
 }
 
@@ -372,39 +419,119 @@ func (rd *reader) lookup(name, what string) (int, error) {
 	return 0, &ParseError{File: rd.name, Line: rd.hline, Column: name, Err: ErrUnknownColumn, msg: msg.String()}
 }
 
-// selectDefault chooses the numeric columns from the first data row rec, at
-// line.
-func (rd *reader) selectDefault(rec []string, line int) error {
+// decide classifies, for the default selection, the columns still
+// undecided by the data row rec at line: a column whose cell is a number (a
+// non-finite one included, which is then reported when the row is read) is
+// kept, one whose cell is text is left out (Table.Skipped), and one whose
+// cell is empty stays undecided, since an empty cell is missing, not text.
+//
+// A column kept after rows were read was empty in all of them: without
+// DropMissing that is an error at the first data row; with it, those rows
+// are dropped (the kept rows forgotten), unless they were passed to Each.
+func (rd *reader) decide(rec []string, line int) error {
+	var added []int
+	undecided := rd.undecided[:0]
+	for _, i := range rd.undecided {
+		switch _, err := parseNumber(rec[i]); err {
+		case ErrEmptyCell:
+			undecided = append(undecided, i)
+		case ErrNotNumber:
+			l := line
+			if fl, _ := rd.cr.FieldPos(i); fl > 0 {
+				l = fl
+			}
+			rd.table.Skipped = append(rd.table.Skipped, Skipped{Column: rd.header[i], Index: i + 1, Line: l, Value: strings.Clone(strings.TrimSpace(rec[i]))})
+		default:
+			added = append(added, i)
+		}
+	}
+	rd.undecided = undecided
+	if len(added) > 0 {
+		if err := rd.addColumns(added, rec, line); err != nil {
+			return err
+		}
+	}
+	if len(rd.cols) > 0 || len(rd.undecided) > 0 {
+		return nil
+	}
+	msg := "no column holds a number in the first data row"
+	if line != rd.firstData {
+		msg = "no column holds a number in its first non-empty cell"
+	}
+	return &ParseError{File: rd.name, Line: line, Err: ErrNoNumericColumns, msg: msg + rd.headerHint()}
+}
+
+// addColumns adds the columns at the header indices added, found numeric by
+// the row rec at line, to the kept columns, in header order.
+func (rd *reader) addColumns(added []int, rec []string, line int) error {
 	count := make(map[string]int, len(rd.header))
 	for _, h := range rd.header {
 		count[h]++
 	}
-	for i, h := range rd.header {
-		if i == rd.gcol || h == "" {
-			continue
-		}
-		if _, err := parseNumber(rec[i]); err == ErrEmptyCell || err == ErrNotNumber {
-			continue
-		}
-		// A number, possibly non-finite: the column is numeric and the
-		// non-finite cell is reported when the row is read.
+	for _, i := range added {
+		h := rd.header[i]
 		if count[h] > 1 {
 			return &ParseError{File: rd.name, Line: rd.hline, Column: h, Index: i + 1, Err: ErrDuplicateColumn,
 				msg: "the header has several columns with this name; rename them or name the columns to read"}
 		}
-		rd.cols = append(rd.cols, column{name: h, index: i})
+	}
+	if rd.rowsSeen > 0 {
+		i := added[0]
+		why := fmt.Sprintf("the column is numeric: its first value, on line %d, is %s", line, quote(strings.TrimSpace(rec[i])))
+		switch {
+		case !rd.opts.DropMissing:
+			return &ParseError{File: rd.name, Line: rd.firstData, Column: rd.header[i], Index: i + 1, Err: ErrEmptyCell,
+				msg: "empty cell (" + why + ")"}
+		case rd.delivered:
+			return &ParseError{File: rd.name, Line: rd.firstData, Column: rd.header[i], Index: i + 1, Err: ErrEmptyCell,
+				msg: "empty cell in rows already passed on (" + why + "); name the columns to read"}
+		}
+		// Every row so far had an empty cell in the column: drop them all.
+		for _, gs := range rd.groups {
+			rd.table.Dropped += gs.g.Rows
+			gs.g.Rows, gs.g.Data, gs.g.Lines = 0, gs.g.Data[:0], gs.g.Lines[:0]
+			gs.logW, gs.next = 0, 0
+		}
+	}
+	for _, i := range added {
+		rd.cols = append(rd.cols, column{name: rd.header[i], index: i})
+	}
+	sort.Slice(rd.cols, func(a, b int) bool { return rd.cols[a].index < rd.cols[b].index })
+	rd.setColumns()
+	return nil
+}
+
+// headerHint suggests another delimiter when the header is a single field
+// that holds one, or returns "".
+func (rd *reader) headerHint() string {
+	if len(rd.header) == 1 {
+		if d, ok := likelyDelimiter(rd.header[0], rd.delim); ok && d != ' ' {
+			return fmt.Sprintf("; the header has a single field %s: is the delimiter %s? (use --delimiter %s)",
+				quote(rd.header[0]), strconv.QuoteRune(d), strconv.QuoteRune(d))
+		}
+	}
+	return ""
+}
+
+// finishDefault ends the default selection at the end of the input: the
+// columns empty in every row are left out, and it is an error if no column
+// is numeric.
+func (rd *reader) finishDefault() error {
+	if !rd.deflt {
+		return nil
+	}
+	for _, i := range rd.undecided {
+		rd.table.Skipped = append(rd.table.Skipped, Skipped{Column: rd.header[i], Index: i + 1})
 	}
 	if len(rd.cols) > 0 {
 		return nil
 	}
-	msg := "no column holds a number in the first data row"
-	if len(rd.header) == 1 {
-		if d, ok := likelyDelimiter(rd.header[0], rd.delim); ok && d != ' ' {
-			msg += fmt.Sprintf("; the header has a single field %s: is the delimiter %s? (use --delimiter %s)",
-				quote(rd.header[0]), strconv.QuoteRune(d), strconv.QuoteRune(d))
-		}
+	names := make([]string, len(rd.undecided))
+	for j, i := range rd.undecided {
+		names[j] = rd.header[i]
 	}
-	return &ParseError{File: rd.name, Line: line, Err: ErrNoNumericColumns, msg: msg}
+	return &ParseError{File: rd.name, Line: rd.firstData, Err: ErrNoNumericColumns,
+		msg: "no column holds a number: " + quoteList(names, 20) + " empty in every row" + rd.headerHint()}
 }
 
 // readRows reads the data rows.
@@ -444,18 +571,24 @@ func (rd *reader) readRows() error {
 				msg: fmt.Sprintf("expected %d fields as in the header (line %d), found %d", nh, rd.hline, len(rec))}
 		}
 		dataRows++
-		if rd.row == nil {
-			if err := rd.selectDefault(rec, line); err != nil {
+		if dataRows == 1 {
+			rd.firstData = line
+		}
+		if rd.deflt && (dataRows == 1 || len(rd.undecided) > 0) {
+			if err := rd.decide(rec, line); err != nil {
 				return err
 			}
-			rd.setColumns()
 		}
 		if err := rd.addRow(rec, line); err != nil {
 			return err
 		}
+		rd.rowsSeen = dataRows
 	}
 	if dataRows == 0 {
 		return &ParseError{File: rd.name, Line: rd.hline, Err: ErrNoRows, msg: "the header is not followed by any data row"}
+	}
+	if err := rd.finishDefault(); err != nil {
+		return err
 	}
 	return rd.finish(dataRows)
 }
@@ -471,19 +604,25 @@ func (rd *reader) cellError(rec []string, i int, line int, kind error) error {
 
 // addRow validates the data row rec at line and adds it to its group.
 func (rd *reader) addRow(rec []string, line int) error {
-	missing := false
+	missing, other := false, false
 	var gs *groupState
 	if rd.gcol >= 0 {
 		key := strings.TrimSpace(rec[rd.gcol])
-		if key == "" {
+		switch {
+		case key == "":
 			if !rd.opts.DropMissing {
 				return rd.cellError(rec, rd.gcol, line, ErrEmptyCell)
 			}
 			missing = true
-		} else if gs = rd.byKey[key]; gs == nil {
+		case rd.byKey[key] != nil:
+			gs = rd.byKey[key]
+		case rd.keepGroup(key):
 			gs = &groupState{g: Group{Key: strings.Clone(key)}, firstLine: line}
 			rd.byKey[gs.g.Key] = gs
 			rd.groups = append(rd.groups, gs)
+		default:
+			rd.other(key)
+			other = true
 		}
 	} else {
 		gs = rd.groups[0]
@@ -500,16 +639,51 @@ func (rd *reader) addRow(rec []string, line int) error {
 		}
 		row[j] = v
 	}
-	if missing {
+	switch {
+	case other:
+		return nil
+	case missing:
 		rd.table.Dropped++
 		return nil
-	}
-	if rd.opts.Each != nil {
+	case len(rd.cols) == 0:
+		// The default selection has found no numeric column yet: the row
+		// is counted, and dropped or an error when one is found.
 		gs.g.Rows++
+		return nil
+	case rd.opts.Each != nil:
+		gs.g.Rows++
+		rd.delivered = true
 		return rd.opts.Each(gs.g.Key, line, row)
 	}
 	rd.keep(gs, row, line)
 	return nil
+}
+
+// keepGroup reports whether the rows of a group value not met before are
+// kept (Options.Groups and Options.MaxGroups).
+func (rd *reader) keepGroup(key string) bool {
+	if len(rd.opts.Groups) > 0 && !slices.Contains(rd.opts.Groups, key) {
+		return false
+	}
+	return rd.opts.MaxGroups <= 0 || len(rd.groups) < rd.opts.MaxGroups
+}
+
+// other records a group value whose rows are not kept, in Table.Others.
+func (rd *reader) other(key string) {
+	t := &rd.table
+	if rd.others[key] || t.MoreOthers {
+		return
+	}
+	if len(t.Others) == MaxOthers {
+		t.MoreOthers = true
+		return
+	}
+	if rd.others == nil {
+		rd.others = make(map[string]bool)
+	}
+	key = strings.Clone(key)
+	rd.others[key] = true
+	t.Others = append(t.Others, key)
 }
 
 // keep adds a valid row to group gs, through the reservoir if there is one.

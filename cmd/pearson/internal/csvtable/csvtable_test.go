@@ -80,6 +80,17 @@ func TestReadErrors(t *testing.T) {
 			words: []string{"line 2", `is the delimiter ';'?`}},
 		{name: "no numeric columns", in: "a,b\nx,y\n1,2\n", err: ErrNoNumericColumns, words: []string{"line 2", "first data row"}},
 		{name: "only the group is numeric", in: "g,b\n1,y\n", opts: Options{Group: "g"}, err: ErrNoNumericColumns},
+		{name: "no numeric column, some empty in every row", in: "a,b,c\n,x,\n,y,\n", opts: Options{DropMissing: true}, err: ErrNoNumericColumns,
+			words: []string{"line 2", `"a", "c" empty in every row`}},
+		{name: "no numeric column in the first non-empty cells", in: "a,b\n,x\ny,z\n", err: ErrNoNumericColumns,
+			words: []string{"line 3", "first non-empty cell"}},
+		{name: "empty first cell of a numeric column", in: "a,b\n,1\n\n,2\n3,4\n", err: ErrEmptyCell,
+			words: []string{"line 2", `column "a" (field 1)`, "empty cell", `on line 5, is "3"`}},
+		{name: "late numeric column after rows passed to Each", in: "a,b\n,1\n3,4\n",
+			opts: Options{DropMissing: true, Each: func(string, int, []float64) error { return nil }}, err: ErrEmptyCell,
+			words: []string{"line 2", `column "a"`, "passed on"}},
+		{name: "late duplicate numeric column", in: "a,b,a\nx,1,\ny,2,3\n", opts: Options{DropMissing: true}, err: ErrDuplicateColumn,
+			words: []string{"line 1", `column "a" (field 3)`}},
 		{name: "duplicate column used", in: "a,a,b\n1,2,3\n", opts: Options{Columns: []string{"a"}}, err: ErrDuplicateColumn,
 			words: []string{"line 1", `column "a"`, "fields 1 and 2"}},
 		{name: "duplicate column by default", in: "a,b,a\n1,2,3\n", err: ErrDuplicateColumn, words: []string{"line 1", `column "a"`}},
@@ -179,6 +190,17 @@ func oneGroup(cols []string, rows int, data []float64, lines []int) *Table {
 	return &Table{Name: "d.csv", Columns: cols, Groups: []Group{{Rows: rows, Data: data, Lines: lines}}}
 }
 
+// skipping returns t with the columns skipped by the default selection.
+func skipping(t *Table, s ...Skipped) *Table {
+	t.Skipped = s
+	return t
+}
+
+// fixedSource is a rand.Source that always returns the same number.
+type fixedSource struct{}
+
+func (fixedSource) Uint64() uint64 { return 1 << 63 }
+
 func TestReadOK(t *testing.T) {
 	tests := []struct {
 		name string
@@ -210,15 +232,36 @@ func TestReadOK(t *testing.T) {
 			want: oneGroup([]string{"a", "b", "c", "d", "e", "f", "g", "h"}, 1,
 				[]float64{1e-300, 0, 3, 0.5, 1e5, 0, -2500, 7}, []int{2})},
 		{name: "multi-line quoted field", in: "n,x\n\"two\nlines\",1\nz,2\n",
-			want: oneGroup([]string{"x"}, 2, []float64{1, 2}, []int{2, 4})},
+			want: skipping(oneGroup([]string{"x"}, 2, []float64{1, 2}, []int{2, 4}), Skipped{"n", 1, 2, "two\nlines"})},
 		{name: "default selection skips text and unnamed columns", in: ",name,x,note,y\n0,ann,1.5,hi,2\n1,bob,3,,4\n",
-			want: oneGroup([]string{"x", "y"}, 2, []float64{1.5, 2, 3, 4}, []int{2, 3})},
+			want: skipping(oneGroup([]string{"x", "y"}, 2, []float64{1.5, 2, 3, 4}, []int{2, 3}), Skipped{"name", 2, 2, "ann"}, Skipped{"note", 4, 2, "hi"})},
+		{name: "a column is numeric when its first non-empty cell is", in: "a,b,c\n,1,\n\n, 2 ,x\n3,4,5\n", opts: Options{DropMissing: true},
+			want: &Table{Name: "d.csv", Columns: []string{"a", "b"}, Dropped: 2, Skipped: []Skipped{{"c", 3, 4, "x"}},
+				Groups: []Group{{Rows: 1, Data: []float64{3, 4}, Lines: []int{5}}}}},
+		{name: "a column empty in every row is left out", in: "a,b\n,1\n ,2\n", opts: Options{DropMissing: true},
+			want: skipping(oneGroup([]string{"b"}, 2, []float64{1, 2}, []int{2, 3}), Skipped{"a", 1, 0, ""})},
+		{name: "late numeric column with groups and a reservoir", in: "g,a,b\nA,,1\nB,,2\nA,,9\nA,3,4\nB,5,6\nA,7,8\nA,,1\n",
+			opts: Options{Group: "g", DropMissing: true, Reservoir: 1, Src: fixedSource{}},
+			want: &Table{Name: "d.csv", Columns: []string{"a", "b"}, Dropped: 4, Groups: []Group{
+				{Key: "A", Rows: 2, Data: []float64{7, 8}, Lines: []int{7}},
+				{Key: "B", Rows: 1, Data: []float64{5, 6}, Lines: []int{6}},
+			}}},
+		{name: "only some groups kept", in: "g,x\nA,1\nB,2\nC,3\nA,4\nD,5\nB,6\n", opts: Options{Group: "g", Groups: []string{"C", "A"}},
+			want: &Table{Name: "d.csv", Columns: []string{"x"}, Others: []string{"B", "D"}, Groups: []Group{
+				{Key: "A", Rows: 2, Data: []float64{1, 4}, Lines: []int{2, 5}},
+				{Key: "C", Rows: 1, Data: []float64{3}, Lines: []int{4}},
+			}}},
+		{name: "at most two groups", in: "g,x\nA,1\nB,2\nC,3\nA,4\n", opts: Options{Group: "g", MaxGroups: 2},
+			want: &Table{Name: "d.csv", Columns: []string{"x"}, Others: []string{"C"}, Groups: []Group{
+				{Key: "A", Rows: 2, Data: []float64{1, 4}, Lines: []int{2, 5}},
+				{Key: "B", Rows: 1, Data: []float64{2}, Lines: []int{3}},
+			}}},
 		{name: "explicit columns in given order", in: "a,b,c\n1,2,3\n4,5,6\n", opts: Options{Columns: []string{"c", "a"}},
 			want: oneGroup([]string{"c", "a"}, 2, []float64{3, 1, 6, 4}, []int{2, 3})},
 		{name: "unused duplicate and empty names", in: "a,a,,b\nq,r,s,1\n", opts: Options{Columns: []string{"b"}},
 			want: oneGroup([]string{"b"}, 1, []float64{1}, []int{2})},
 		{name: "unused text columns may hold anything", in: "a,b\n\"x\"\"y\",1\n,2\n",
-			want: oneGroup([]string{"b"}, 2, []float64{1, 2}, []int{2, 3})},
+			want: skipping(oneGroup([]string{"b"}, 2, []float64{1, 2}, []int{2, 3}), Skipped{"a", 1, 2, "x\"y"})},
 		{name: "semicolon delimiter", in: "a;b\n1,5;2\n", opts: Options{Delimiter: ';', Columns: []string{"b"}},
 			want: oneGroup([]string{"b"}, 1, []float64{2}, []int{2})},
 		{name: "tab delimiter", in: "a\tb\n1\t2\n", opts: Options{Delimiter: '\t'},
@@ -368,6 +411,25 @@ func TestReadFailure(t *testing.T) {
 	_, err = Read(&errReader{}, "d.csv", Options{})
 	if err == nil || !strings.Contains(err.Error(), "disk on fire") {
 		t.Errorf("got %v", err)
+	}
+}
+
+func TestOthersBounded(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("g,x\n")
+	for i := range 3 * MaxOthers {
+		fmt.Fprintf(&b, "v%d,%d\n", i%(MaxOthers+20), i)
+	}
+	tab, err := Read(strings.NewReader(b.String()), "d.csv", Options{Group: "g", Groups: []string{"v3", "v5"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tab.Groups) != 2 || len(tab.Others) != MaxOthers || !tab.MoreOthers || tab.Others[0] != "v0" || tab.Others[3] != "v4" {
+		t.Errorf("%d groups, %d others (more: %v): %v", len(tab.Groups), len(tab.Others), tab.MoreOthers, tab.Others[:5])
+	}
+	tab, err = Read(strings.NewReader("g,x\nA,1\nB,2\nA,3\n"), "d.csv", Options{Group: "g", MaxGroups: 2})
+	if err != nil || len(tab.Others) != 0 || tab.MoreOthers {
+		t.Errorf("two values, at most two: %v, %+v", err, tab)
 	}
 }
 

@@ -52,12 +52,19 @@
 //     counted in Table.Dropped. Only empty cells are missing: "NA" is not a
 //     number. Every other kept cell of a dropped row is still validated.
 //   - With empty Options.Columns, the kept columns are those, in header order,
-//     whose cell in the first data row parses as a number (a non-finite one
+//     whose first non-empty cell parses as a number (a non-finite one
 //     included, which is then reported as ErrNonFinite), except the group
-//     column and unnamed columns. An empty cell in the first data row
-//     therefore leaves its column out: name the columns to be safe.
+//     column and unnamed columns. An empty cell is missing, never a sign of
+//     text: a column whose first cells are empty is decided by its first
+//     non-empty one, and the rows before it, where it was empty, fail with
+//     ErrEmptyCell at the first of them or, with Options.DropMissing, are
+//     dropped. The columns left out (first non-empty cell not a number, or
+//     empty in every row) are listed in Table.Skipped.
 //   - With a group column, a group exists from the first row holding its
 //     value; it is an error (ErrNoRows) if all its rows are dropped.
+//     Options.Groups and Options.MaxGroups restrict the values whose rows are
+//     kept; the rows of the others are validated, then ignored, and the first
+//     MaxOthers of their values are listed in Table.Others.
 //
 // # Errors
 //

@@ -40,7 +40,8 @@ var (
 	// once in the header, or that Options.Columns lists a name twice.
 	ErrDuplicateColumn = errors.New("csvtable: duplicate column name")
 	// ErrNoNumericColumns means the default column selection (empty
-	// Options.Columns) found no numeric column in the first data row.
+	// Options.Columns) found no numeric column: no column's first non-empty
+	// cell is a number.
 	ErrNoNumericColumns = errors.New("csvtable: no numeric columns")
 	// ErrGroupIsColumn means Options.Group is also listed in Options.Columns.
 	ErrGroupIsColumn = errors.New("csvtable: group column also listed in Columns")

@@ -36,6 +36,8 @@ var fuzzSeeds = []string{
 	"1\n2\n3\n",
 	"\x00\xff\xfe,\x80\n\x00,1\n",
 	"g,x\n,1\nA,\n",
+	"a,b,c\n,1,\n,2,x\n3,4,5\n",
+	"g,a,b\nA,,1\nB,,2\nA,3,4\n",
 }
 
 // FuzzRead checks that Read never panics and returns either an error or a

@@ -1,0 +1,162 @@
+// Copyright ©2026 The pearson Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+)
+
+// outFile is a file a command writes besides standard output (--plot,
+// --ratio-out). It is created before any work, as a temporary file in the
+// destination's directory, so that an unwritable destination fails at once,
+// and renamed over the destination once written: a failed run leaves the
+// destination as it was and no temporary file behind.
+type outFile struct {
+	flag string   // "--plot", for messages
+	dest string   // the file replaced at the end: the path given, symbolic links resolved
+	temp string   // the temporary file; "" when writing to dest itself (a device, say)
+	f    *os.File // open on temp (or dest)
+	done bool     // committed or discarded
+}
+
+// createOut creates the temporary file of the output path of flag. Its name
+// keeps the extension, which chooses the format of a picture.
+func createOut(flag, path string) (*outFile, error) {
+	o := &outFile{flag: flag, dest: path}
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		o.dest = real
+	}
+	fi, err := os.Stat(o.dest)
+	switch {
+	case err == nil && fi.IsDir():
+		return nil, fmt.Errorf("%s %s: is a directory", flag, path)
+	case err == nil && !fi.Mode().IsRegular():
+		// A device or a pipe: written in place, never replaced.
+		if o.f, err = os.OpenFile(o.dest, os.O_WRONLY, 0); err != nil {
+			return nil, fmt.Errorf("%s: %w", flag, err)
+		}
+		return o, nil
+	case err != nil && !errors.Is(err, fs.ErrNotExist):
+		return nil, fmt.Errorf("%s: %w", flag, err)
+	}
+	perm := os.FileMode(0o666) // less the umask, as os.Create
+	if err == nil {
+		perm = fi.Mode().Perm()
+	}
+	dir, base := filepath.Split(o.dest)
+	ext := filepath.Ext(base)
+	stem := strings.TrimSuffix(base, ext)
+	for range 100 {
+		o.temp = filepath.Join(dir, fmt.Sprintf(".%s-%d%s", stem, rand.Uint32(), ext))
+		o.f, err = os.OpenFile(o.temp, os.O_RDWR|os.O_CREATE|os.O_EXCL, perm)
+		if !errors.Is(err, fs.ErrExist) {
+			break
+		}
+	}
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			// Name the directory the user gave, not the temporary file.
+			d := filepath.Dir(path)
+			return nil, fmt.Errorf("%s %s: cannot create a file in %s: %w", flag, path, d, pe.Err)
+		}
+		return nil, fmt.Errorf("%s %s: %w", flag, path, err)
+	}
+	if fi != nil {
+		o.f.Chmod(perm) // the umask may have removed bits of the file replaced
+	}
+	return o, nil
+}
+
+// name returns the path to write to.
+func (o *outFile) name() string {
+	if o.temp == "" {
+		return o.dest
+	}
+	return o.temp
+}
+
+// commit closes the file and renames it over the destination.
+func (o *outFile) commit() error {
+	if o.done {
+		return nil
+	}
+	o.done = true
+	err := o.f.Close()
+	if err == nil && o.temp != "" {
+		err = os.Rename(o.temp, o.dest)
+	}
+	if err != nil {
+		if o.temp != "" {
+			os.Remove(o.temp)
+		}
+		return fmt.Errorf("%s: %w", o.flag, err)
+	}
+	return nil
+}
+
+// discard closes and removes the temporary file, unless committed.
+func (o *outFile) discard() {
+	if o == nil || o.done {
+		return
+	}
+	o.done = true
+	o.f.Close()
+	if o.temp != "" {
+		os.Remove(o.temp)
+	}
+}
+
+// samePath reports whether two paths name the same file: the same existing
+// file (through links too), or the same absolute path.
+func samePath(a, b string) bool {
+	fa, ea := os.Stat(a)
+	fb, eb := os.Stat(b)
+	if ea == nil && eb == nil {
+		return os.SameFile(fa, fb)
+	}
+	aa, ea := filepath.Abs(a)
+	ab, eb := filepath.Abs(b)
+	return ea == nil && eb == nil && aa == ab
+}
+
+// output is an output flag and its value.
+type output struct{ flag, path string }
+
+// checkOutputs returns a usage error when an output is standard output
+// ("-", which carries the result), one of the input files (it would be
+// overwritten, through a link too) or the file of another output. Outputs
+// with an empty path are not asked for.
+func checkOutputs(c *cli.Context, inputs []string, outs ...output) error {
+	var given []output
+	for _, o := range outs {
+		if o.path == "" {
+			continue
+		}
+		if o.path == "-" {
+			return usagef(c, "%s -: standard output carries the result; give a file name", o.flag)
+		}
+		for _, in := range inputs {
+			if in != "-" && samePath(o.path, in) {
+				return usagef(c, "%s %s is the input file %s: it would be overwritten", o.flag, o.path, in)
+			}
+		}
+		for _, g := range given {
+			if samePath(o.path, g.path) {
+				return usagef(c, "%s %s and %s %s are the same file", g.flag, g.path, o.flag, o.path)
+			}
+		}
+		given = append(given, o)
+	}
+	return nil
+}
