@@ -179,7 +179,7 @@ func gridWarnings(t *crossval.Table[[]float64], widthNames []string, lowLambda b
 		case best[a] == lo:
 			w = append(w, fmt.Sprintf("cross-validation chose the smallest %s tried (%.4g, grid %.4g to %.4g): the estimate may be unreliable; consider more data or a finer grid", name, lo, lo, hi))
 		case best[a] == hi:
-			w = append(w, fmt.Sprintf("cross-validation chose the largest %s tried (%.4g, grid %.4g to %.4g): the fitted ratio is nearly constant, as when there is little to detect", name, hi, lo, hi))
+			w = append(w, fmt.Sprintf("cross-validation chose the largest %s tried (%.4g, grid %.4g to %.4g): the best width may lie above the grid (a ratio smooth at the scale of the data, often a weak or broad effect)", name, hi, lo, hi))
 		}
 	}
 	e := t.Edges()
@@ -188,7 +188,7 @@ func gridWarnings(t *crossval.Table[[]float64], widthNames []string, lowLambda b
 		w = append(w, fmt.Sprintf("cross-validation chose the smallest regularisation λ tried (%.4g, grid %.4g to %.4g)", llo, llo, lhi))
 	}
 	if e.ColHigh {
-		w = append(w, fmt.Sprintf("cross-validation chose the largest regularisation λ tried (%.4g, grid %.4g to %.4g): the data support little more than a constant ratio", lhi, llo, lhi))
+		w = append(w, fmt.Sprintf("cross-validation chose the largest regularisation λ tried (%.4g, grid %.4g to %.4g): the best λ may lie above the grid (a heavily smoothed fit, often a weak effect)", lhi, llo, lhi))
 	}
 	return w
 }
