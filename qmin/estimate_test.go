@@ -157,12 +157,19 @@ func TestEstimateErrorFallsWithKAndIsFlatInN(t *testing.T) {
 	// Flat in n: the largest and smallest mean error over n at each k within
 	// a factor 1.4 (five 7% estimates of the same number rarely spread
 	// further than ±20%).
+	checkFlatInN(t, ks, errs, 1.4)
+}
+
+// checkFlatInN fails unless, at each k, the mean errors errs[a][b] over the
+// values of n (a) lie within a factor maxRatio of each other.
+func checkFlatInN(t *testing.T, ks []int, errs [][]float64, maxRatio float64) {
+	t.Helper()
 	for b, k := range ks {
 		lo, hi := math.Inf(1), 0.0
-		for a := range ns {
+		for a := range errs {
 			lo, hi = math.Min(lo, errs[a][b]), math.Max(hi, errs[a][b])
 		}
-		if hi/lo > 1.4 {
+		if hi/lo > maxRatio {
 			t.Errorf("k=%d: error per n² ranges from %.4f to %.4f over n", k, lo, hi)
 		}
 	}
@@ -427,15 +434,7 @@ func TestEstimateAgainstExactOnRandomConvex(t *testing.T) {
 			}
 		}
 	}
-	for b, k := range ks {
-		lo, hi := math.Inf(1), 0.0
-		for a := range ns {
-			lo, hi = math.Min(lo, errs[a][b]), math.Max(hi, errs[a][b])
-		}
-		if hi/lo > 1.5 {
-			t.Errorf("k=%d: error per n² ranges from %.4f to %.4f over n", k, lo, hi)
-		}
-	}
+	checkFlatInN(t, ks, errs, 1.5)
 }
 
 func TestOnlySymmetricPartMatters(t *testing.T) {
