@@ -181,7 +181,7 @@ func rejectionRate(t *testing.T, reps int, pvalue func(rep int) float64) float64
 // of 5/101 = 0.0495). Under the null the number of rejections is
 // Binomial(200, ≤ 0.05): above 0.08 (16 or more) has probability 0.04 for
 // an exact test. The issue asks for power 0.8 or more; in our runs it was
-// 0.98 and 0.88.
+// 0.98 and 0.86.
 
 func TestTwoSampleCalibrationAndPower(t *testing.T) {
 	if race.Enabled {

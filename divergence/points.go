@@ -211,10 +211,20 @@ func sampleExcept(n, m int, except []int, rnd *rand.Rand) []int {
 // row: a variable that is constant but for rare rows takes its width from
 // them, and only a variable constant on every row is an error (ErrConstant).
 func medianScale(rnd *rand.Rand, samples ...*points) (float64, error) {
+	rows := make([][]int, len(samples))
+	for i, s := range samples {
+		rows[i] = qmin.Sample(s.n, min(s.n, kernel.DefaultMedianPoints/2), false, rnd)
+	}
+	return medianScaleOf(rnd, samples, rows)
+}
+
+// medianScaleOf is medianScale over the given rows of each sample, every one
+// of them.
+func medianScaleOf(rnd *rand.Rand, samples []*points, sampleRows [][]int) (float64, error) {
 	var blocks []*mat.Dense
 	total := 0
-	for _, s := range samples {
-		rows := qmin.Sample(s.n, min(s.n, kernel.DefaultMedianPoints/2), false, rnd)
+	for i, s := range samples {
+		rows := sampleRows[i]
 		old := s.scale
 		s.scale = 1
 		b, err := s.rows(rows)
