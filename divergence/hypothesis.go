@@ -94,13 +94,12 @@ type TwoSampleResult struct {
 // labelling and is factorised once; for α = 0 it is refactorised each time). A permutation reassigns the labels of those points at random,
 // keeping M_P and M_Q. Under the null hypothesis the pooled points are
 // exchangeable, so the observed T is one draw from the permutation
-// distribution of a fixed function of the pooled sample and the labels: the
-// p-value (1 + #{T_b ≥ T})/(1 + B) is exact, but for two small departures:
-// the median heuristic reads up to 500 rows of each sample, which may
-// include averaging points, and a centre may also be an averaging point, so
-// that the kernel width and the centres are not strictly invariant under
-// relabelling (at 200 rows a sample the rejection rate under the null
-// measured 0.050 at level 0.05). When α > 0
+// distribution of a fixed function of the pooled sample and the labels. The
+// centres and the median heuristic's rows (up to 1000) are drawn uniformly
+// from the pooled sample, whatever their labels, so relabelling the
+// averaging points acts as a permutation of the data among them that leaves
+// the distribution of data, centres and width rows unchanged: the p-value
+// (1 + #{T_b ≥ T})/(1 + B) is exact. When α > 0
 // and the samples are unbalanced, keeping the proportion α : 1−α limits M to
 // about n_P/α: a warning says so, and α = 0 (PlainPearson) uses the whole
 // budget. Each permutation costs O(M·k)
@@ -142,7 +141,18 @@ func twoSample(ctx context.Context, pp, qq *points, alpha float64, s *Settings, 
 	widths := TestSigmaScales
 	scale := s.Sigma
 	if scale == 0 {
-		sc, err := medianScale(rnd, pp, qq)
+		// The width's rows are drawn uniformly from the pooled sample,
+		// whatever their labels, as the centres are (see TwoSampleTest).
+		pooled := qmin.Sample(pp.n+qq.n, min(pp.n+qq.n, kernel.DefaultMedianPoints), false, rnd)
+		var pr, qr []int
+		for _, r := range pooled {
+			if r < pp.n {
+				pr = append(pr, r)
+			} else {
+				qr = append(qr, r-pp.n)
+			}
+		}
+		sc, err := medianScaleOf(rnd, []*points{pp, qq}, [][]int{pr, qr})
 		if err != nil {
 			return nil, err
 		}

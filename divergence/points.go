@@ -238,6 +238,9 @@ func medianScaleOf(rnd *rand.Rand, samples []*points, sampleRows [][]int) (float
 	pooled := mat.NewDense(total, samples[0].dim, nil)
 	at := 0
 	for _, b := range blocks {
+		if b.IsEmpty() {
+			continue
+		}
 		r, _ := b.Dims()
 		pooled.Slice(at, at+r, 0, samples[0].dim).(*mat.Dense).Copy(b)
 		at += r
