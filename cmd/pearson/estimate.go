@@ -31,7 +31,7 @@ func estimatorFlags(kind int, permutations int) []cli.Flag {
 		&cli.IntFlag{Name: "draws", Value: divergence.DefaultDraws, Usage: "independent draws; their spread gives the standard error"},
 		&cli.IntFlag{Name: "folds", Value: divergence.DefaultFolds, Usage: "cross-validation folds"},
 		&cli.Float64Flag{Name: "lambda", Usage: "all-centre regularisation λ (0: cross-validate)"},
-		&cli.BoolFlag{Name: "exact", Usage: "the all-centre solution itself: O(n³), every row read, at most 5000 rows"},
+		&cli.BoolFlag{Name: "exact", Usage: "the all-centre solution itself: O(n³), every row read, at most 5000 rows; --k, --m, --draws and --reservoir do not apply"},
 		seedFlag(),
 	}
 	if kind == kindPE {
