@@ -17,7 +17,7 @@ import (
 
 	"gonum.org/v1/gonum/stat"
 
-	"github.com/sublinear/pearson/cmd/pearson/internal/plots"
+	"github.com/sublinear/pearson/internal/plots"
 )
 
 // The experiments.
