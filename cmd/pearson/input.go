@@ -19,6 +19,7 @@ import (
 
 	"github.com/sublinear/pearson/cmd/pearson/internal/csvtable"
 	"github.com/sublinear/pearson/divergence"
+	"github.com/sublinear/pearson/internal/progress"
 )
 
 // inputFlags are the flags of the commands that read tables.
@@ -53,13 +54,13 @@ type reader struct {
 	reservoir int // rows kept per group; 0 keeps every row
 	drop      bool
 	seed      uint64
-	prog      *progress
+	prog      *progress.Bars
 	stderr    io.Writer
 }
 
 // newReader reads the input flags. keepAll asks for every row (--exact, or
 // a budget that needs them).
-func newReader(c *cli.Context, prog *progress, s *divergence.Settings) (*reader, error) {
+func newReader(c *cli.Context, prog *progress.Bars, s *divergence.Settings) (*reader, error) {
 	delim, err := delimiter(c)
 	if err != nil {
 		return nil, err
@@ -112,7 +113,7 @@ func (r *reader) read(path string, opts csvtable.Options) (*csvtable.Table, erro
 		}
 		in = f
 	}
-	in, done := r.prog.reader(in, size, "reading "+displayPath(path))
+	in, done := r.prog.Reader(in, size, "reading "+displayPath(path))
 	defer done()
 	opts.Delimiter = r.delim
 	opts.DropMissing = r.drop

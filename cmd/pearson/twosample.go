@@ -168,7 +168,7 @@ func runTest(c *cli.Context) error {
 	}
 	load := time.Since(j.start)
 	var done func()
-	j.settings.Progress, done = j.prog.steps("permutations")
+	j.settings.Progress, done = j.prog.Steps("permutations")
 	res, err := divergence.TwoSampleTest(c.Context, in.p.matrix(), in.q.matrix(), j.settings)
 	done()
 	if err != nil {
