@@ -5,6 +5,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"math"
@@ -17,7 +18,7 @@ import (
 	"github.com/urfave/cli/v2"
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/sublinear/pearson/cmd/pearson/internal/csvtable"
+	"github.com/sublinear/pearson/dataset"
 	"github.com/sublinear/pearson/divergence"
 	"github.com/sublinear/pearson/internal/progress"
 )
@@ -98,12 +99,13 @@ func orDefault(v, def int) int {
 	return v
 }
 
-// read reads a table from a file, or standard input for "-".
-func (r *reader) read(path string, opts csvtable.Options) (*csvtable.Table, error) {
+// read reads a table from a file, or standard input for "-": a sample of
+// the rows q selects, or, when each is not nil, every row passed to each.
+func (r *reader) read(path string, q dataset.Query, each dataset.RowFunc) (*dataset.Table, error) {
 	var in io.Reader = stdin
 	var size int64
 	if path != "-" {
-		f, err := csvtable.OpenFile(path)
+		f, err := dataset.OpenFile(path)
 		if err != nil {
 			return nil, err
 		}
@@ -115,13 +117,15 @@ func (r *reader) read(path string, opts csvtable.Options) (*csvtable.Table, erro
 	}
 	in, done := r.prog.Reader(in, size, "reading "+displayPath(path))
 	defer done()
-	opts.Delimiter = r.delim
-	opts.DropMissing = r.drop
-	if opts.Each == nil {
-		opts.Reservoir = r.reservoir
-		opts.Src = rand.NewPCG(r.seed, 0x72657365727665)
+	q.DropMissing = r.drop
+	src := dataset.NewCSV(in, path, dataset.Options{Delimiter: r.delim})
+	var t *dataset.Table
+	var err error
+	if each != nil {
+		t, err = src.Scan(context.TODO(), q, each)
+	} else {
+		t, err = src.Sample(context.TODO(), q, dataset.Sampling{Size: r.reservoir, Src: rand.NewPCG(r.seed, 0x72657365727665)})
 	}
-	t, err := csvtable.Read(in, path, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -138,7 +142,7 @@ const maxSkippedNotes = 10
 
 // noteSkipped says on w which columns the default selection left out, and
 // why: the first non-empty cell is not a number, or there is none.
-func noteSkipped(w io.Writer, name string, skipped []csvtable.Skipped) {
+func noteSkipped(w io.Writer, name string, skipped []dataset.Skipped) {
 	for i, s := range skipped {
 		if i == maxSkippedNotes {
 			fmt.Fprintf(w, "pearson: %s: and %d more columns left out\n", name, len(skipped)-i)
@@ -166,7 +170,7 @@ func quoteShort(s string) string {
 }
 
 // groupSample turns a group of a table into a sample.
-func groupSample(name string, g csvtable.Group, cols int) sample {
+func groupSample(name string, g dataset.Group, cols int) sample {
 	return sample{name: name, x: mat.NewDense(g.Len(), cols, g.Data), rows: g.Rows}
 }
 
@@ -205,11 +209,11 @@ func readTwoSamples(c *cli.Context, r *reader) (*twoSamples, error) {
 	columns := splitList(c.String("columns"))
 	ts := &twoSamples{paths: args, group: group}
 	if len(args) == 2 {
-		tp, err := r.read(args[0], csvtable.Options{Columns: columns})
+		tp, err := r.read(args[0], dataset.Query{Columns: columns}, nil)
 		if err != nil {
 			return nil, err
 		}
-		tq, err := r.read(args[1], csvtable.Options{Columns: tp.Columns})
+		tq, err := r.read(args[1], dataset.Query{Columns: tp.Columns}, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -219,11 +223,11 @@ func readTwoSamples(c *cli.Context, r *reader) (*twoSamples, error) {
 	} else {
 		// Only the rows of two values are kept: the two named, or the first
 		// two met (a third is an error then).
-		opts := csvtable.Options{Group: group, Columns: columns, MaxGroups: 2}
+		q := dataset.Query{Group: group, Columns: columns, MaxGroups: 2}
 		if num != "" && den != "" {
-			opts.Groups = []string{num, den}
+			q.Groups = []string{num, den}
 		}
-		t, err := r.read(args[0], opts)
+		t, err := r.read(args[0], q, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -273,7 +277,7 @@ const shownValues = 10
 // chooseGroups returns the indices of the numerator and denominator groups.
 // The table holds the rows of at most two values; the others are in
 // t.Others.
-func chooseGroups(c *cli.Context, t *csvtable.Table, group, num, den string) (pi, qi int, err error) {
+func chooseGroups(c *cli.Context, t *dataset.Table, group, num, den string) (pi, qi int, err error) {
 	keys := make([]string, 0, len(t.Groups)+len(t.Others))
 	for _, g := range t.Groups {
 		keys = append(keys, g.Key)
@@ -384,8 +388,8 @@ func standardize(xs ...*mat.Dense) *affine {
 
 // readColumns reads the named columns of one file (every numeric column
 // when names is empty) as one sample.
-func readColumns(r *reader, path string, names []string) (*csvtable.Table, sample, error) {
-	t, err := r.read(path, csvtable.Options{Columns: names})
+func readColumns(r *reader, path string, names []string) (*dataset.Table, sample, error) {
+	t, err := r.read(path, dataset.Query{Columns: names}, nil)
 	if err != nil {
 		return nil, sample{}, err
 	}
