@@ -157,7 +157,7 @@ func Open(path string, opts Options) (Source, error) {
 		}
 		return NewCSV(in, path, opts), nil
 	}
-	f, err := OpenFile(path)
+	f, err := openFile(path)
 	if err != nil {
 		return nil, err
 	}
@@ -169,9 +169,9 @@ func Open(path string, opts Options) (Source, error) {
 	return c, nil
 }
 
-// OpenFile opens the file at path for reading, with the package's messages
+// openFile opens the file at path for reading, with the package's messages
 // for a missing file or a directory.
-func OpenFile(path string) (*os.File, error) {
+func openFile(path string) (*os.File, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("dataset: %w", err)
@@ -188,7 +188,7 @@ func openInput(path string) (io.Reader, func(), error) {
 	if path == "-" {
 		return os.Stdin, func() {}, nil
 	}
-	f, err := OpenFile(path)
+	f, err := openFile(path)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -51,6 +51,7 @@ func (s sample) matrix() mat.Matrix {
 
 // reader holds what every table read needs.
 type reader struct {
+	ctx       context.Context // stops a long read
 	delim     rune
 	reservoir int // rows kept per group; 0 keeps every row
 	drop      bool
@@ -66,7 +67,7 @@ func newReader(c *cli.Context, prog *progress.Bars, s *divergence.Settings) (*re
 	if err != nil {
 		return nil, err
 	}
-	r := &reader{delim: delim, drop: c.Bool("drop-missing"), seed: c.Uint64("seed"), prog: prog, stderr: c.App.ErrWriter}
+	r := &reader{ctx: c.Context, delim: delim, drop: c.Bool("drop-missing"), seed: c.Uint64("seed"), prog: prog, stderr: c.App.ErrWriter}
 	switch res := c.Int("reservoir"); {
 	case res < 0:
 		return nil, usagef(c, "--reservoir %d: the rows kept per sample cannot be negative", res)
@@ -99,33 +100,47 @@ func orDefault(v, def int) int {
 	return v
 }
 
-// read reads a table from a file, or standard input for "-": a sample of
-// the rows q selects, or, when each is not nil, every row passed to each.
-func (r *reader) read(path string, q dataset.Query, each dataset.RowFunc) (*dataset.Table, error) {
-	var in io.Reader = stdin
-	var size int64
-	if path != "-" {
-		f, err := dataset.OpenFile(path)
-		if err != nil {
-			return nil, err
-		}
-		defer f.Close()
-		if fi, err := f.Stat(); err == nil {
-			size = fi.Size()
-		}
-		in = f
+// open opens the table at path ("-" is standard input), drawing a bar of
+// the bytes read; the function returned closes it and ends the bar.
+func (r *reader) open(path string) (dataset.Source, func(), error) {
+	progress, done := r.prog.Bytes("reading " + displayPath(path))
+	src, err := dataset.Open(path, dataset.Options{Delimiter: r.delim, Stdin: stdin, Progress: progress})
+	if err != nil {
+		done()
+		return nil, nil, err
 	}
-	in, done := r.prog.Reader(in, size, "reading "+displayPath(path))
-	defer done()
+	return src, func() { src.Close(); done() }, nil
+}
+
+// read reads a sample of --reservoir rows of each group of the rows q
+// selects in the table at path.
+func (r *reader) read(path string, q dataset.Query) (*dataset.Table, error) {
+	src, closeFn, err := r.open(path)
+	if err != nil {
+		return nil, err
+	}
 	q.DropMissing = r.drop
-	src := dataset.NewCSV(in, path, dataset.Options{Delimiter: r.delim})
-	var t *dataset.Table
-	var err error
-	if each != nil {
-		t, err = src.Scan(context.TODO(), q, each)
-	} else {
-		t, err = src.Sample(context.TODO(), q, dataset.Sampling{Size: r.reservoir, Src: rand.NewPCG(r.seed, 0x72657365727665)})
+	t, err := src.Sample(r.ctx, q, dataset.Sampling{Size: r.reservoir, Src: rand.NewPCG(r.seed, 0x72657365727665)})
+	closeFn()
+	return r.noted(path, t, err)
+}
+
+// scan passes every row q selects in the table at path to fn, in file
+// order.
+func (r *reader) scan(path string, q dataset.Query, fn dataset.RowFunc) (*dataset.Table, error) {
+	src, closeFn, err := r.open(path)
+	if err != nil {
+		return nil, err
 	}
+	q.DropMissing = r.drop
+	t, err := src.Scan(r.ctx, q, fn)
+	closeFn()
+	return r.noted(path, t, err)
+}
+
+// noted returns the outcome of a read, after saying on standard error which
+// rows were dropped and which columns left out.
+func (r *reader) noted(path string, t *dataset.Table, err error) (*dataset.Table, error) {
 	if err != nil {
 		return nil, err
 	}
@@ -209,11 +224,11 @@ func readTwoSamples(c *cli.Context, r *reader) (*twoSamples, error) {
 	columns := splitList(c.String("columns"))
 	ts := &twoSamples{paths: args, group: group}
 	if len(args) == 2 {
-		tp, err := r.read(args[0], dataset.Query{Columns: columns}, nil)
+		tp, err := r.read(args[0], dataset.Query{Columns: columns})
 		if err != nil {
 			return nil, err
 		}
-		tq, err := r.read(args[1], dataset.Query{Columns: tp.Columns}, nil)
+		tq, err := r.read(args[1], dataset.Query{Columns: tp.Columns})
 		if err != nil {
 			return nil, err
 		}
@@ -227,7 +242,7 @@ func readTwoSamples(c *cli.Context, r *reader) (*twoSamples, error) {
 		if num != "" && den != "" {
 			q.Groups = []string{num, den}
 		}
-		t, err := r.read(args[0], q, nil)
+		t, err := r.read(args[0], q)
 		if err != nil {
 			return nil, err
 		}
@@ -389,7 +404,7 @@ func standardize(xs ...*mat.Dense) *affine {
 // readColumns reads the named columns of one file (every numeric column
 // when names is empty) as one sample.
 func readColumns(r *reader, path string, names []string) (*dataset.Table, sample, error) {
-	t, err := r.read(path, dataset.Query{Columns: names}, nil)
+	t, err := r.read(path, dataset.Query{Columns: names})
 	if err != nil {
 		return nil, sample{}, err
 	}

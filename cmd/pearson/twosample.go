@@ -243,7 +243,7 @@ func writeRatio(f io.Writer, r *divergence.Ratio, in *twoSamples, rd *reader) er
 	}
 	for _, p := range in.paths {
 		file = displayPath(p)
-		_, err := rd.read(p, dataset.Query{Group: in.group, Columns: in.columns}, func(g string, line int, values []float64) error {
+		_, err := rd.scan(p, dataset.Query{Group: in.group, Columns: in.columns}, func(g string, line int, values []float64) error {
 			copy(buf.RawRowView(len(pending)), values)
 			pending = append(pending, row{g, line})
 			if len(pending) == block {

@@ -77,15 +77,28 @@ func (p *Bars) newBar(max int64, desc string, bytes bool) *progressbar.ProgressB
 	)
 }
 
-// Reader returns r, counting its bytes on a bar when enabled and the size
-// (of a file) is known, and a function that ends the bar.
-func (p *Bars) Reader(r io.Reader, size int64, desc string) (io.Reader, func()) {
-	if !p.enabled || size <= 0 {
-		return r, func() {}
+// Bytes returns a callback for dataset.Options.Progress that draws a bar of
+// the bytes read out of the size of a file (no bar when the size is not
+// known, as for standard input), and a function that ends the bar; the
+// callback is nil when the bars are disabled.
+func (p *Bars) Bytes(desc string) (func(read, size int64), func()) {
+	if !p.enabled {
+		return nil, func() {}
 	}
-	bar := p.newBar(size, desc, true)
-	pr := progressbar.NewReader(r, bar)
-	return &pr, func() { bar.Finish() }
+	var bar *progressbar.ProgressBar
+	return func(read, size int64) {
+			if size <= 0 {
+				return
+			}
+			if bar == nil {
+				bar = p.newBar(size, desc, true)
+			}
+			bar.Set64(read)
+		}, func() {
+			if bar != nil {
+				bar.Finish()
+			}
+		}
 }
 
 // Steps returns a callback that draws a bar of the steps done out of total
