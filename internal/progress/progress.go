@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/schollz/progressbar/v3"
+	"golang.org/x/term"
 )
 
 // Mode says when bars are drawn.
@@ -55,14 +56,11 @@ func New(w io.Writer, mode Mode) (*Bars, error) {
 	return p, nil
 }
 
-// isTerminal reports whether w is a terminal.
+// isTerminal reports whether w is a terminal. A character device is not
+// enough: /dev/null is one, and a bar drawn there is wasted work.
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+	return ok && term.IsTerminal(int(f.Fd()))
 }
 
 func (p *Bars) newBar(max int64, desc string, bytes bool) *progressbar.ProgressBar {
