@@ -131,7 +131,6 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			miCommand(),
 			rankCommand(),
 			qminCommand(),
-			reproduceCommand(),
 		},
 		// Exit codes are decided by Run, never by os.Exit inside the library.
 		ExitErrHandler: func(*cli.Context, error) {},

@@ -306,14 +306,3 @@ func TestPlots(t *testing.T) {
 		t.Errorf("mi --plot without permutations: code %d, %q", code, errs)
 	}
 }
-
-func TestReproduceCommand(t *testing.T) {
-	dir := t.TempDir()
-	code, out, errs := run(t, "reproduce", "--quick", "--experiment", "toy", "--seeds", "2", "--out", dir)
-	if code != 0 || !strings.Contains(out, "Figure 1") || !strings.Contains(errs, "figure1.png") {
-		t.Errorf("code %d, stdout %q, stderr %q", code, out, errs)
-	}
-	if code, _, errs := run(t, "reproduce", "--experiment", "figure9"); code != exitUsage || !strings.Contains(errs, "figure9") {
-		t.Errorf("unknown experiment: code %d, %q", code, errs)
-	}
-}

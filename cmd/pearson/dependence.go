@@ -112,7 +112,7 @@ func runMI(c *cli.Context) error {
 	var test *divergence.IndependenceResult
 	if j.settings.Permutations > 0 {
 		var done func()
-		j.settings.Progress, done = j.prog.steps("permutations")
+		j.settings.Progress, done = j.prog.Steps("permutations")
 		test, err = divergence.IndependenceTest(c.Context, xm, ym, j.settings)
 		done()
 		if test != nil {
@@ -212,7 +212,7 @@ func runRank(c *cli.Context) error {
 	}
 	load := time.Since(j.start)
 	var done func()
-	j.settings.Progress, done = j.prog.steps("features")
+	j.settings.Progress, done = j.prog.Steps("features")
 	res, err := divergence.Rank(c.Context, sample{x: fx, rows: all.rows}.matrix(), sample{x: ty, rows: all.rows}.matrix(), j.settings)
 	done()
 	if err != nil {

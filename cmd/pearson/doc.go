@@ -19,7 +19,9 @@
 //	            optional independence test
 //	rank        rank feature columns by their dependence with a target
 //	qmin        estimate the minimum of a quadratic function given by CSV files
-//	reproduce   re-run the experiments of the paper's Section 5
+//
+// The experiments of the paper's Section 5 are re-run by a separate command,
+// cmd/reproduce, which the pearson binary does not carry.
 //
 // Inputs are CSV files with a header row ("-" reads standard input); files
 // of any length are read once, keeping a uniform random sample of rows whose

@@ -13,6 +13,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/sublinear/pearson/divergence"
+	"github.com/sublinear/pearson/internal/progress"
 	"github.com/sublinear/pearson/qmin"
 )
 
@@ -61,7 +62,7 @@ type job struct {
 	format   string
 	settings *divergence.Settings
 	reader   *reader
-	prog     *progress
+	prog     *progress.Bars
 	plot     string
 	plotOut  *outFile // --plot's file, once created by openPlot
 	outs     []*outFile

@@ -5,6 +5,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"math"
@@ -17,8 +18,9 @@ import (
 	"github.com/urfave/cli/v2"
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/sublinear/pearson/cmd/pearson/internal/csvtable"
+	"github.com/sublinear/pearson/dataset"
 	"github.com/sublinear/pearson/divergence"
+	"github.com/sublinear/pearson/internal/progress"
 )
 
 // inputFlags are the flags of the commands that read tables.
@@ -49,22 +51,23 @@ func (s sample) matrix() mat.Matrix {
 
 // reader holds what every table read needs.
 type reader struct {
+	ctx       context.Context // stops a long read
 	delim     rune
 	reservoir int // rows kept per group; 0 keeps every row
 	drop      bool
 	seed      uint64
-	prog      *progress
+	prog      *progress.Bars
 	stderr    io.Writer
 }
 
 // newReader reads the input flags. keepAll asks for every row (--exact, or
 // a budget that needs them).
-func newReader(c *cli.Context, prog *progress, s *divergence.Settings) (*reader, error) {
+func newReader(c *cli.Context, prog *progress.Bars, s *divergence.Settings) (*reader, error) {
 	delim, err := delimiter(c)
 	if err != nil {
 		return nil, err
 	}
-	r := &reader{delim: delim, drop: c.Bool("drop-missing"), seed: c.Uint64("seed"), prog: prog, stderr: c.App.ErrWriter}
+	r := &reader{ctx: c.Context, delim: delim, drop: c.Bool("drop-missing"), seed: c.Uint64("seed"), prog: prog, stderr: c.App.ErrWriter}
 	switch res := c.Int("reservoir"); {
 	case res < 0:
 		return nil, usagef(c, "--reservoir %d: the rows kept per sample cannot be negative", res)
@@ -97,30 +100,47 @@ func orDefault(v, def int) int {
 	return v
 }
 
-// read reads a table from a file, or standard input for "-".
-func (r *reader) read(path string, opts csvtable.Options) (*csvtable.Table, error) {
-	var in io.Reader = stdin
-	var size int64
-	if path != "-" {
-		f, err := csvtable.OpenFile(path)
-		if err != nil {
-			return nil, err
-		}
-		defer f.Close()
-		if fi, err := f.Stat(); err == nil {
-			size = fi.Size()
-		}
-		in = f
+// open opens the table at path ("-" is standard input), drawing a bar of
+// the bytes read; the function returned closes it and ends the bar.
+func (r *reader) open(path string) (dataset.Source, func(), error) {
+	progress, done := r.prog.Bytes("reading " + displayPath(path))
+	src, err := dataset.Open(path, dataset.Options{Delimiter: r.delim, Stdin: stdin, Progress: progress})
+	if err != nil {
+		done()
+		return nil, nil, err
 	}
-	in, done := r.prog.reader(in, size, "reading "+displayPath(path))
-	defer done()
-	opts.Delimiter = r.delim
-	opts.DropMissing = r.drop
-	if opts.Each == nil {
-		opts.Reservoir = r.reservoir
-		opts.Src = rand.NewPCG(r.seed, 0x72657365727665)
+	return src, func() { src.Close(); done() }, nil
+}
+
+// read reads a sample of --reservoir rows of each group of the rows q
+// selects in the table at path.
+func (r *reader) read(path string, q dataset.Query) (*dataset.Table, error) {
+	src, closeFn, err := r.open(path)
+	if err != nil {
+		return nil, err
 	}
-	t, err := csvtable.Read(in, path, opts)
+	q.DropMissing = r.drop
+	t, err := src.Sample(r.ctx, q, dataset.Sampling{Size: r.reservoir, Src: rand.NewPCG(r.seed, 0x72657365727665)})
+	closeFn()
+	return r.noted(path, t, err)
+}
+
+// scan passes every row q selects in the table at path to fn, in file
+// order.
+func (r *reader) scan(path string, q dataset.Query, fn dataset.RowFunc) (*dataset.Table, error) {
+	src, closeFn, err := r.open(path)
+	if err != nil {
+		return nil, err
+	}
+	q.DropMissing = r.drop
+	t, err := src.Scan(r.ctx, q, fn)
+	closeFn()
+	return r.noted(path, t, err)
+}
+
+// noted returns the outcome of a read, after saying on standard error which
+// rows were dropped and which columns left out.
+func (r *reader) noted(path string, t *dataset.Table, err error) (*dataset.Table, error) {
 	if err != nil {
 		return nil, err
 	}
@@ -137,7 +157,7 @@ const maxSkippedNotes = 10
 
 // noteSkipped says on w which columns the default selection left out, and
 // why: the first non-empty cell is not a number, or there is none.
-func noteSkipped(w io.Writer, name string, skipped []csvtable.Skipped) {
+func noteSkipped(w io.Writer, name string, skipped []dataset.Skipped) {
 	for i, s := range skipped {
 		if i == maxSkippedNotes {
 			fmt.Fprintf(w, "pearson: %s: and %d more columns left out\n", name, len(skipped)-i)
@@ -165,7 +185,7 @@ func quoteShort(s string) string {
 }
 
 // groupSample turns a group of a table into a sample.
-func groupSample(name string, g csvtable.Group, cols int) sample {
+func groupSample(name string, g dataset.Group, cols int) sample {
 	return sample{name: name, x: mat.NewDense(g.Len(), cols, g.Data), rows: g.Rows}
 }
 
@@ -204,11 +224,11 @@ func readTwoSamples(c *cli.Context, r *reader) (*twoSamples, error) {
 	columns := splitList(c.String("columns"))
 	ts := &twoSamples{paths: args, group: group}
 	if len(args) == 2 {
-		tp, err := r.read(args[0], csvtable.Options{Columns: columns})
+		tp, err := r.read(args[0], dataset.Query{Columns: columns})
 		if err != nil {
 			return nil, err
 		}
-		tq, err := r.read(args[1], csvtable.Options{Columns: tp.Columns})
+		tq, err := r.read(args[1], dataset.Query{Columns: tp.Columns})
 		if err != nil {
 			return nil, err
 		}
@@ -218,11 +238,11 @@ func readTwoSamples(c *cli.Context, r *reader) (*twoSamples, error) {
 	} else {
 		// Only the rows of two values are kept: the two named, or the first
 		// two met (a third is an error then).
-		opts := csvtable.Options{Group: group, Columns: columns, MaxGroups: 2}
+		q := dataset.Query{Group: group, Columns: columns, MaxGroups: 2}
 		if num != "" && den != "" {
-			opts.Groups = []string{num, den}
+			q.Groups = []string{num, den}
 		}
-		t, err := r.read(args[0], opts)
+		t, err := r.read(args[0], q)
 		if err != nil {
 			return nil, err
 		}
@@ -272,7 +292,7 @@ const shownValues = 10
 // chooseGroups returns the indices of the numerator and denominator groups.
 // The table holds the rows of at most two values; the others are in
 // t.Others.
-func chooseGroups(c *cli.Context, t *csvtable.Table, group, num, den string) (pi, qi int, err error) {
+func chooseGroups(c *cli.Context, t *dataset.Table, group, num, den string) (pi, qi int, err error) {
 	keys := make([]string, 0, len(t.Groups)+len(t.Others))
 	for _, g := range t.Groups {
 		keys = append(keys, g.Key)
@@ -383,8 +403,8 @@ func standardize(xs ...*mat.Dense) *affine {
 
 // readColumns reads the named columns of one file (every numeric column
 // when names is empty) as one sample.
-func readColumns(r *reader, path string, names []string) (*csvtable.Table, sample, error) {
-	t, err := r.read(path, csvtable.Options{Columns: names})
+func readColumns(r *reader, path string, names []string) (*dataset.Table, sample, error) {
+	t, err := r.read(path, dataset.Query{Columns: names})
 	if err != nil {
 		return nil, sample{}, err
 	}

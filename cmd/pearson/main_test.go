@@ -95,7 +95,7 @@ func TestHelpAndVersion(t *testing.T) {
 		t.Errorf("help rank: code %d, stdout %q, stderr %q", code, out, errs)
 	}
 	// A command's help, wherever --help or -h is on its line.
-	for _, cmd := range []string{"divergence", "pe", "test", "mi", "rank", "qmin", "reproduce"} {
+	for _, cmd := range []string{"divergence", "pe", "test", "mi", "rank", "qmin"} {
 		for _, args := range [][]string{{cmd, "P.csv", "Q.csv", "--help"}, {cmd, "--k", "3", "-h", "P.csv"}, {cmd, "P.csv", "--help=true"}} {
 			code, out, errs := run(t, args...)
 			if code != 0 || !strings.Contains(out, "USAGE:") || errs != "" {
@@ -118,6 +118,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"--nonsense"}, "flag provided but not defined: --nonsense"},
 		{[]string{"frobnicate"}, `unknown command "frobnicate"`},
 		{[]string{"help", "frobnicate"}, `unknown command "frobnicate"`},
+		{[]string{"reproduce"}, `unknown command "reproduce"`}, // its own command now: cmd/reproduce
 		{[]string{"qmin", "--nonsense"}, "flag provided but not defined: --nonsense"},
 		{[]string{"qmin", "-nonsense"}, "flag provided but not defined: --nonsense"},
 		{[]string{"qmin", "--k", "x"}, `invalid value "x" for flag --k`},

@@ -11,8 +11,8 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/sublinear/pearson/cmd/pearson/internal/plots"
 	"github.com/sublinear/pearson/divergence"
+	"github.com/sublinear/pearson/internal/plots"
 )
 
 // checkPlotPath rejects a --plot whose extension names no format we draw.

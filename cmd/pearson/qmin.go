@@ -12,7 +12,7 @@ import (
 	"github.com/urfave/cli/v2"
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/sublinear/pearson/cmd/pearson/internal/csvtable"
+	"github.com/sublinear/pearson/dataset"
 	"github.com/sublinear/pearson/qmin"
 )
 
@@ -152,18 +152,18 @@ func settingsAsUsage(c *cli.Context, err error) error {
 // input when path is "-".
 func openMatrix(path string, delim rune) (rows, cols int, data []float64, err error) {
 	if path == "-" {
-		return csvtable.ReadMatrix(stdin, "-", delim)
+		return dataset.ReadMatrix(stdin, "-", delim)
 	}
-	return csvtable.OpenMatrix(path, delim)
+	return dataset.OpenMatrix(path, delim)
 }
 
 // openVector reads a headerless numeric vector from a file, or from standard
 // input when path is "-".
 func openVector(path string, delim rune) ([]float64, error) {
 	if path == "-" {
-		return csvtable.ReadVector(stdin, "-", delim)
+		return dataset.ReadVector(stdin, "-", delim)
 	}
-	return csvtable.OpenVector(path, delim)
+	return dataset.OpenVector(path, delim)
 }
 
 // displayPath names a file in messages.

@@ -15,7 +15,7 @@ import (
 	"github.com/urfave/cli/v2"
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/sublinear/pearson/cmd/pearson/internal/csvtable"
+	"github.com/sublinear/pearson/dataset"
 	"github.com/sublinear/pearson/divergence"
 )
 
@@ -168,7 +168,7 @@ func runTest(c *cli.Context) error {
 	}
 	load := time.Since(j.start)
 	var done func()
-	j.settings.Progress, done = j.prog.steps("permutations")
+	j.settings.Progress, done = j.prog.Steps("permutations")
 	res, err := divergence.TwoSampleTest(c.Context, in.p.matrix(), in.q.matrix(), j.settings)
 	done()
 	if err != nil {
@@ -243,14 +243,14 @@ func writeRatio(f io.Writer, r *divergence.Ratio, in *twoSamples, rd *reader) er
 	}
 	for _, p := range in.paths {
 		file = displayPath(p)
-		_, err := rd.read(p, csvtable.Options{Group: in.group, Columns: in.columns, Each: func(g string, line int, values []float64) error {
+		_, err := rd.scan(p, dataset.Query{Group: in.group, Columns: in.columns}, func(g string, line int, values []float64) error {
 			copy(buf.RawRowView(len(pending)), values)
 			pending = append(pending, row{g, line})
 			if len(pending) == block {
 				return flush()
 			}
 			return nil
-		}})
+		})
 		if err != nil {
 			return err
 		}

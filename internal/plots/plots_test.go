@@ -377,7 +377,7 @@ func TestNumBins(t *testing.T) {
 // TestWriteExamples writes a realistic picture of each kind into the directory
 // named by $PLOTS_EXAMPLES, for looking at them:
 //
-//	PLOTS_EXAMPLES=/tmp/plots go test -run WriteExamples ./cmd/pearson/internal/plots/
+//	PLOTS_EXAMPLES=/tmp/plots go test -run WriteExamples ./internal/plots/
 func TestWriteExamples(t *testing.T) {
 	dir := os.Getenv("PLOTS_EXAMPLES")
 	if dir == "" {

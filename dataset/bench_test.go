@@ -1,4 +1,8 @@
-package csvtable
+// Copyright ©2026 The pearson Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package dataset
 
 import (
 	"bytes"
@@ -21,13 +25,13 @@ func genInput(n int) []byte {
 	return b.Bytes()
 }
 
-func benchmarkRead(b *testing.B, opts Options) {
+func benchmarkRead(b *testing.B, opts testOptions) {
 	const n = 1_000_000
 	in := genInput(n)
 	b.SetBytes(int64(len(in)))
 	b.ReportAllocs()
 	for b.Loop() {
-		tab, err := Read(bytes.NewReader(in), "bench.csv", opts)
+		tab, err := readCSV(bytes.NewReader(in), "bench.csv", opts)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -39,8 +43,8 @@ func benchmarkRead(b *testing.B, opts Options) {
 }
 
 // BenchmarkRead reads 10^6 rows of two columns, keeping them all.
-func BenchmarkRead(b *testing.B) { benchmarkRead(b, Options{}) }
+func BenchmarkRead(b *testing.B) { benchmarkRead(b, testOptions{}) }
 
 // BenchmarkReadReservoir reads 10^6 rows of two columns through a reservoir
 // of 1000 rows.
-func BenchmarkReadReservoir(b *testing.B) { benchmarkRead(b, Options{Reservoir: 1000}) }
+func BenchmarkReadReservoir(b *testing.B) { benchmarkRead(b, testOptions{Reservoir: 1000}) }

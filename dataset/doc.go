@@ -1,13 +1,27 @@
-// Package csvtable is the input layer of the pearson command: it reads
-// numeric columns of CSV files as float64.
+// Copyright ©2026 The pearson Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+// Package dataset reads the numeric columns of tabular files as float64, for
+// the estimators of this module: a uniform random sample of the rows of each
+// group, with the true row counts, so that an input larger than memory costs
+// memory independent of its number of rows.
 //
-// Read and Open read a table with a header line and return the kept numeric
-// columns, split into groups by the value of an optional group column. With
-// Options.Reservoir set, each group keeps only a uniform random sample of its
-// rows (Li's algorithm L, reproducible for a given Options.Src) while every row
-// is still read, validated and counted, so a file larger than memory is
-// processed in one pass with memory independent of its number of rows. Kept
-// rows are always returned in file order, each with its line number.
+// Open returns a Source for a path ("-" is standard input), choosing the
+// reader its format needs; every input is CSV for now (NewCSV reads CSV from
+// any io.Reader). A Source offers two operations:
+//
+//   - Sample reads the columns a Query selects, split into groups by the
+//     value of an optional group column, and keeps a uniform random sample
+//     of at most Sampling.Size rows of each group (Li's algorithm L,
+//     reproducible for a given Sampling.Src) while every row is still read,
+//     validated and counted. Kept rows are returned in file order, each with
+//     its line number.
+//   - Scan passes every valid row, in file order, to a function: a second
+//     pass over a file, streaming rows through a computation.
+//
+// Both take a context, which the reading loop checks every few thousand
+// rows, so that a cancelled context stops the reading of a long input.
 //
 // ReadMatrix and ReadVector (and OpenMatrix, OpenVector) read headerless
 // numbers: a matrix with one row per line, or a vector given one number per
@@ -36,7 +50,7 @@
 //     trimmed of leading and trailing white space, so " 1.5 " is 1.5 and
 //     " x" names column "x". Names are compared exactly (case matters).
 //   - A header may hold empty or repeated names as long as those columns are
-//     not used: naming a repeated name in Options.Columns or Options.Group, or
+//     not used: naming a repeated name in Query.Columns or Query.Group, or
 //     a default selection that would pick a column whose name is repeated,
 //     fails with ErrDuplicateColumn. Columns with an empty name (such as the
 //     index column pandas writes) are never selected by default and cannot be
@@ -48,34 +62,34 @@
 //     (ErrNotNumber). NaN, Inf, Infinity (in any case, with any sign) and
 //     values too large for a float64, such as 1e400, fail with ErrNonFinite.
 //   - An empty cell (after trimming) in a kept column or the group column
-//     fails with ErrEmptyCell, or, with Options.DropMissing, drops the row,
+//     fails with ErrEmptyCell, or, with Query.DropMissing, drops the row,
 //     counted in Table.Dropped. Only empty cells are missing: "NA" is not a
 //     number. Every other kept cell of a dropped row is still validated.
-//   - With empty Options.Columns, the kept columns are those, in header order,
+//   - With empty Query.Columns, the kept columns are those, in header order,
 //     whose first non-empty cell parses as a number (a non-finite one
 //     included, which is then reported as ErrNonFinite), except the group
 //     column and unnamed columns. An empty cell is missing, never a sign of
 //     text: a column whose first cells are empty is decided by its first
 //     non-empty one, and the rows before it, where it was empty, fail with
-//     ErrEmptyCell at the first of them or, with Options.DropMissing, are
+//     ErrEmptyCell at the first of them or, with Query.DropMissing, are
 //     dropped. The columns left out (first non-empty cell not a number, or
 //     empty in every row) are listed in Table.Skipped.
 //   - With a group column, a group exists from the first row holding its
 //     value; it is an error (ErrNoRows) if all its rows are dropped.
-//     Options.Groups and Options.MaxGroups restrict the values whose rows are
+//     Query.Groups and Query.MaxGroups restrict the values whose rows are
 //     kept; the rows of the others are validated, then ignored, and the first
 //     MaxOthers of their values are listed in Table.Others.
 //
 // # Errors
 //
-// Every message starts with "csvtable: " and names the input. Problems with
+// Every message starts with "dataset: " and names the input. Problems with
 // the content of the input are *ParseError values, which give the line, the
 // column name and field number when they apply, and quote the offending text
 // (escaped, so binary data prints safely, and truncated to about 40 bytes):
 //
-//	csvtable: data.csv: line 12, column "x" (field 3): cannot parse "abc" as a number
-//	csvtable: data.csv: line 7: expected 3 fields as in the header (line 1), found 2
-//	csvtable: data.csv: line 1, column "x": unknown column: the header has a single field "x;y": is the delimiter ';'? (use --delimiter ';')
+//	dataset: data.csv: line 12, column "x" (field 3): cannot parse "abc" as a number
+//	dataset: data.csv: line 7: expected 3 fields as in the header (line 1), found 2
+//	dataset: data.csv: line 1, column "x": unknown column: the header has a single field "x;y": is the delimiter ';'? (use --delimiter ';')
 //
 // ParseError.Err is one of the sentinels ErrEmpty, ErrNoRows, ErrNotNumber,
 // ErrEmptyCell, ErrNonFinite, ErrRagged, ErrUnknownColumn,
@@ -83,5 +97,7 @@
 // of encoding/csv for malformed quoting), so errors.Is tells the kind of
 // error. Missing files, directories and read failures are reported with the
 // path and wrap the underlying error. Invalid options (a bad delimiter, a
-// negative reservoir) are plain errors. No input makes the package panic.
-package csvtable
+// negative sample size) are plain errors, and so is a cancelled context
+// (wrapping ctx.Err()) and a second pass over a stream (wrapping ErrReread).
+// No input makes the package panic.
+package dataset

@@ -7,7 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/sublinear/pearson/cmd/pearson/internal/plots"
+	"github.com/sublinear/pearson/internal/plots"
 )
 
 func ExampleWriteNull() {

@@ -1,4 +1,8 @@
-package csvtable
+// Copyright ©2026 The pearson Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package dataset
 
 import (
 	"fmt"
@@ -96,7 +100,7 @@ func readNumbers(r io.Reader, name string, delim rune,
 		delim = ','
 	}
 	if !validDelimiter(delim) {
-		return fmt.Errorf("csvtable: %s: invalid delimiter %q", name, delim)
+		return fmt.Errorf("dataset: %s: invalid delimiter %q", name, delim)
 	}
 	cr, err := newReader(r, name, delim)
 	if err != nil {

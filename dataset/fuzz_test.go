@@ -1,4 +1,8 @@
-package csvtable
+// Copyright ©2026 The pearson Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package dataset
 
 import (
 	"bytes"
@@ -49,7 +53,7 @@ func FuzzRead(f *testing.F) {
 	f.Add([]byte("a;b\n1;2\n"), byte(';'), uint8(0))
 	f.Add([]byte("a\tb\n1\t2\n"), byte('\t'), uint8(3))
 	f.Fuzz(func(t *testing.T, in []byte, delim byte, mode uint8) {
-		opts := Options{
+		opts := testOptions{
 			Delimiter:   rune(delim),
 			DropMissing: mode&1 != 0,
 			Src:         rand.NewPCG(uint64(mode), 1),
@@ -66,12 +70,12 @@ func FuzzRead(f *testing.F) {
 		if mode&8 != 0 {
 			opts.Columns = []string{"x"}
 		}
-		tab, err := Read(bytes.NewReader(in), "f.csv", opts)
+		tab, err := readCSV(bytes.NewReader(in), "f.csv", opts)
 		if err != nil {
 			if tab != nil {
 				t.Fatalf("table and error %v", err)
 			}
-			if !strings.HasPrefix(err.Error(), "csvtable: f.csv") {
+			if !strings.HasPrefix(err.Error(), "dataset: f.csv") {
 				t.Fatalf("message %q lacks the prefix", err)
 			}
 			var pe *ParseError
@@ -122,7 +126,7 @@ func FuzzReadMatrix(f *testing.F) {
 		}
 		rows, cols, data, err := ReadMatrix(bytes.NewReader(in), "m.txt", d)
 		if err != nil {
-			if data != nil || rows != 0 || cols != 0 || !strings.HasPrefix(err.Error(), "csvtable: m.txt") {
+			if data != nil || rows != 0 || cols != 0 || !strings.HasPrefix(err.Error(), "dataset: m.txt") {
 				t.Fatalf("%d×%d, %d values with error %v", rows, cols, len(data), err)
 			}
 		} else {
@@ -133,7 +137,7 @@ func FuzzReadMatrix(f *testing.F) {
 		}
 		v, verr := ReadVector(bytes.NewReader(in), "m.txt", d)
 		if verr != nil {
-			if v != nil || !strings.HasPrefix(verr.Error(), "csvtable: m.txt") {
+			if v != nil || !strings.HasPrefix(verr.Error(), "dataset: m.txt") {
 				t.Fatalf("%d values with error %v", len(v), verr)
 			}
 			return

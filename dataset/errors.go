@@ -1,4 +1,8 @@
-package csvtable
+// Copyright ©2026 The pearson Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package dataset
 
 import (
 	"errors"
@@ -15,42 +19,42 @@ var (
 	// ErrEmpty means the input has no header line: it is empty, or holds only
 	// blank lines (or only a byte-order mark). For ReadMatrix and ReadVector it
 	// means the input holds no number at all.
-	ErrEmpty = errors.New("csvtable: empty input")
+	ErrEmpty = errors.New("dataset: empty input")
 	// ErrNoRows means the input has a header but no data rows, or that no row is
 	// left after DropMissing, or that every row of one group was dropped.
-	ErrNoRows = errors.New("csvtable: no data rows")
+	ErrNoRows = errors.New("dataset: no data rows")
 	// ErrNotNumber means a cell that must be numeric does not parse as a
 	// decimal number.
-	ErrNotNumber = errors.New("csvtable: not a number")
+	ErrNotNumber = errors.New("dataset: not a number")
 	// ErrEmptyCell means a cell that must hold a value is empty (or holds only
 	// spaces) and DropMissing is off.
-	ErrEmptyCell = errors.New("csvtable: empty cell")
+	ErrEmptyCell = errors.New("dataset: empty cell")
 	// ErrNonFinite means a cell holds NaN, an infinity, or a number too large
 	// for a float64 (such as 1e400).
-	ErrNonFinite = errors.New("csvtable: not a finite number")
+	ErrNonFinite = errors.New("dataset: not a finite number")
 	// ErrRagged means a row has a different number of fields than the header
 	// (or, for ReadMatrix, than the first row; for ReadVector, that the input is
 	// neither one number per line nor all numbers on one line).
-	ErrRagged = errors.New("csvtable: wrong number of fields")
-	// ErrUnknownColumn means a name in Options.Columns or Options.Group is not in
+	ErrRagged = errors.New("dataset: wrong number of fields")
+	// ErrUnknownColumn means a name in Query.Columns or Query.Group is not in
 	// the header.
-	ErrUnknownColumn = errors.New("csvtable: unknown column")
-	// ErrDuplicateColumn means a column that is used (named in Options.Columns
-	// or Options.Group, or selected by default) has a name that occurs more than
-	// once in the header, or that Options.Columns lists a name twice.
-	ErrDuplicateColumn = errors.New("csvtable: duplicate column name")
+	ErrUnknownColumn = errors.New("dataset: unknown column")
+	// ErrDuplicateColumn means a column that is used (named in Query.Columns
+	// or Query.Group, or selected by default) has a name that occurs more than
+	// once in the header, or that Query.Columns lists a name twice.
+	ErrDuplicateColumn = errors.New("dataset: duplicate column name")
 	// ErrNoNumericColumns means the default column selection (empty
-	// Options.Columns) found no numeric column: no column's first non-empty
+	// Query.Columns) found no numeric column: no column's first non-empty
 	// cell is a number.
-	ErrNoNumericColumns = errors.New("csvtable: no numeric columns")
-	// ErrGroupIsColumn means Options.Group is also listed in Options.Columns.
-	ErrGroupIsColumn = errors.New("csvtable: group column also listed in Columns")
+	ErrNoNumericColumns = errors.New("dataset: no numeric columns")
+	// ErrGroupIsColumn means Query.Group is also listed in Query.Columns.
+	ErrGroupIsColumn = errors.New("dataset: group column also listed in Columns")
 )
 
 // ParseError describes a problem in the content of an input, with its
 // position. Its message reads like
 //
-//	csvtable: data.csv: line 12, column "x" (field 3): cannot parse "abc" as a number
+//	dataset: data.csv: line 12, column "x" (field 3): cannot parse "abc" as a number
 //
 // The parts that do not apply (line 0, empty column name, field 0) are left
 // out.
@@ -64,10 +68,10 @@ type ParseError struct {
 	msg string // what was wrong, with the offending text; Err's text when empty
 }
 
-// Error returns the message, starting with "csvtable: ".
+// Error returns the message, starting with "dataset: ".
 func (e *ParseError) Error() string {
 	var b strings.Builder
-	b.WriteString("csvtable: ")
+	b.WriteString("dataset: ")
 	file := e.File
 	if file == "" {
 		file = "<input>"
@@ -97,7 +101,7 @@ func (e *ParseError) Error() string {
 	b.WriteString(": ")
 	msg := e.msg
 	if msg == "" && e.Err != nil {
-		msg = strings.TrimPrefix(e.Err.Error(), "csvtable: ")
+		msg = strings.TrimPrefix(e.Err.Error(), "dataset: ")
 	}
 	b.WriteString(msg)
 	return b.String()

@@ -1,4 +1,8 @@
-package csvtable
+// Copyright ©2026 The pearson Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package dataset
 
 import (
 	"bytes"
@@ -48,7 +52,7 @@ func checkSample(t *testing.T, g *Group, n, k int) {
 func TestReservoirBasics(t *testing.T) {
 	in := indexInput(1000)
 	for _, k := range []int{1, 2, 10, 999, 1000, 1001, 1 << 40} {
-		tab, err := Read(bytes.NewReader(in), "d.csv", Options{Reservoir: k})
+		tab, err := readCSV(bytes.NewReader(in), "d.csv", testOptions{Reservoir: k})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -59,7 +63,7 @@ func TestReservoirBasics(t *testing.T) {
 func TestReservoirReproducible(t *testing.T) {
 	in := indexInput(5000)
 	read := func(src rand.Source) *Table {
-		tab, err := Read(bytes.NewReader(in), "d.csv", Options{Reservoir: 50, Src: src})
+		tab, err := readCSV(bytes.NewReader(in), "d.csv", testOptions{Reservoir: 50, Src: src})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -89,7 +93,7 @@ func TestReservoirGroups(t *testing.T) {
 		}
 		b.WriteString(key + "," + strconv.Itoa(i) + "\n")
 	}
-	tab, err := Read(&b, "d.csv", Options{Group: "g", Reservoir: 100})
+	tab, err := readCSV(&b, "d.csv", testOptions{Group: "g", Reservoir: 100})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,7 +173,7 @@ func TestReservoirUniform(t *testing.T) {
 	counts := make([]int, N)
 	sumMean := 0.0 // sum over samples of the mean kept row index
 	for s := 0; s < S; s++ {
-		tab, err := Read(bytes.NewReader(in), "d.csv", Options{Reservoir: R, Src: rand.NewPCG(uint64(s), 12345)})
+		tab, err := readCSV(bytes.NewReader(in), "d.csv", testOptions{Reservoir: R, Src: rand.NewPCG(uint64(s), 12345)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -270,7 +274,7 @@ func TestReservoirMemory(t *testing.T) {
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
 	gen := &genReader{n: n}
-	tab, err := Read(gen, "gen.csv", Options{Reservoir: k})
+	tab, err := readCSV(gen, "gen.csv", testOptions{Reservoir: k})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,7 +2,7 @@
 // Use of this source code is governed by a BSD-style
 // license that can be found in the LICENSE file.
 
-package reproduce
+package main
 
 import (
 	"context"
@@ -17,7 +17,7 @@ import (
 
 	"gonum.org/v1/gonum/stat"
 
-	"github.com/sublinear/pearson/cmd/pearson/internal/plots"
+	"github.com/sublinear/pearson/internal/plots"
 )
 
 // The experiments.
@@ -98,7 +98,7 @@ type Measurement struct {
 	Failed string `json:"failed,omitempty"`
 }
 
-// Report is the outcome of Run.
+// Report is the outcome of runExperiments.
 type Report struct {
 	Config       Config        `json:"-"`
 	Seeds        int           `json:"seeds"`
@@ -106,9 +106,9 @@ type Report struct {
 	Measurements []Measurement `json:"measurements"`
 }
 
-// Run runs the experiments in turn, one measurement at a time, so that the
+// runExperiments runs the experiments in turn, one measurement at a time, so that the
 // timings do not compete with each other.
-func Run(ctx context.Context, cfg Config) (*Report, error) {
+func runExperiments(ctx context.Context, cfg Config) (*Report, error) {
 	if cfg.Seeds < 1 {
 		return nil, fmt.Errorf("reproduce: %d seeds: at least one is needed", cfg.Seeds)
 	}

@@ -1,4 +1,8 @@
-package csvtable
+// Copyright ©2026 The pearson Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package dataset
 
 import (
 	"errors"
@@ -110,7 +114,7 @@ func TestReadNumbersErrors(t *testing.T) {
 				}
 			}
 			msg := err.Error()
-			if !strings.HasPrefix(msg, "csvtable: m.txt") {
+			if !strings.HasPrefix(msg, "dataset: m.txt") {
 				t.Errorf("message %q lacks the prefix", msg)
 			}
 			if tt.err != nil && !errors.Is(err, tt.err) {

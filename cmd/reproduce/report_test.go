@@ -2,7 +2,7 @@
 // Use of this source code is governed by a BSD-style
 // license that can be found in the LICENSE file.
 
-package reproduce
+package main
 
 import (
 	"context"
@@ -20,7 +20,7 @@ func TestQuick(t *testing.T) {
 	if race.Enabled {
 		t.Skip(race.SkipReason)
 	}
-	rep, err := Run(context.Background(), Config{Experiments: []string{Toy, Pearson}, Seeds: 3, Quick: true})
+	rep, err := runExperiments(context.Background(), Config{Experiments: []string{Toy, Pearson}, Seeds: 3, Quick: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,10 +73,10 @@ func key(method string, n, k int) [3]string {
 }
 
 func TestRunErrors(t *testing.T) {
-	if _, err := Run(context.Background(), Config{Experiments: []string{"nope"}, Seeds: 1}); err == nil {
+	if _, err := runExperiments(context.Background(), Config{Experiments: []string{"nope"}, Seeds: 1}); err == nil {
 		t.Error("unknown experiment: no error")
 	}
-	if _, err := Run(context.Background(), Config{Experiments: []string{Toy}, Seeds: 0}); err == nil {
+	if _, err := runExperiments(context.Background(), Config{Experiments: []string{Toy}, Seeds: 0}); err == nil {
 		t.Error("no seeds: no error")
 	}
 }

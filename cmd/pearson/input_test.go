@@ -1,0 +1,44 @@
+// Copyright ©2026 The pearson Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"strings"
+	"testing"
+)
+
+// rows is an input of a header and numbered rows that fails after max
+// rows: a reader that nobody stops runs into the failure.
+type rows struct{ n, max int }
+
+func (r *rows) Read(p []byte) (int, error) {
+	if r.n == r.max {
+		return 0, errors.New("read to the end: the context did not stop the reading")
+	}
+	r.n++
+	if r.n == 1 {
+		return copy(p, "x\n"), nil
+	}
+	return copy(p, "1.5\n"), nil
+}
+
+// TestReadInterrupted checks that the command's context reaches the read
+// loop: a cancelled context stops the reading of an input, which reports
+// the interruption and nothing else.
+func TestReadInterrupted(t *testing.T) {
+	old := stdin
+	stdin = &rows{max: 1_000_000}
+	defer func() { stdin = old }()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var out, errb bytes.Buffer
+	code := runContext(ctx, []string{"pearson", "divergence", "-", writeFile(t, "q.csv", "x\n1\n2\n")}, &out, &errb)
+	if code != exitData || out.Len() != 0 || !strings.HasPrefix(errb.String(), "pearson: interrupted") {
+		t.Errorf("code %d, stdout %q, stderr %q", code, out.String(), errb.String())
+	}
+}

@@ -1,0 +1,450 @@
+// Copyright ©2026 The pearson Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package dataset
+
+import (
+	"context"
+	"encoding/csv"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// CSV is a Source reading CSV text with a header line. See the package
+// documentation for the accepted dialect.
+type CSV struct {
+	r      io.Reader
+	name   string // as shown in messages
+	opts   Options
+	size   int64     // of the file, for Options.Progress; 0 when unknown
+	closer io.Closer // the file Open opened; nil for NewCSV
+	passes int       // passes started
+}
+
+// NewCSV returns a Source reading the CSV text of r. name is the input's
+// name used in messages ("-" is shown as "<stdin>"). The source can be read
+// more than once if r is an io.Seeker; Close does not close r.
+func NewCSV(r io.Reader, name string, opts Options) *CSV {
+	return &CSV{r: r, name: displayName(name), opts: opts}
+}
+
+// Name returns the input's name as messages show it.
+func (c *CSV) Name() string { return c.name }
+
+// Close closes the file that Open opened.
+func (c *CSV) Close() error {
+	if c.closer == nil {
+		return nil
+	}
+	return c.closer.Close()
+}
+
+// Sample reads every row that q selects, validating and counting it, and
+// keeps a uniform random sample of at most s.Size rows of each group (Li's
+// algorithm L, reproducible for a given s.Src; every row when s.Size is
+// zero). See Source.
+func (c *CSV) Sample(ctx context.Context, q Query, s Sampling) (*Table, error) {
+	if s.Size < 0 {
+		return nil, fmt.Errorf("dataset: %s: negative sample size %d", c.name, s.Size)
+	}
+	return c.read(ctx, q, newSampler(s), nil)
+}
+
+// Scan reads every row that q selects and calls fn for each valid row in
+// file order. See Source.
+func (c *CSV) Scan(ctx context.Context, q Query, fn RowFunc) (*Table, error) {
+	return c.read(ctx, q, nil, fn)
+}
+
+// read makes one pass over the input, keeping rows through sm or passing
+// them to each.
+func (c *CSV) read(ctx context.Context, q Query, sm *sampler, each RowFunc) (*Table, error) {
+	rd := &reader{ctx: ctx, name: c.name, q: q, sampler: sm, each: each, delim: c.opts.Delimiter, gcol: -1}
+	if rd.delim == 0 {
+		rd.delim = ','
+	}
+	if err := rd.checkQuery(); err != nil {
+		return nil, err
+	}
+	in, err := c.rewind()
+	if err != nil {
+		return nil, err
+	}
+	if c.opts.Progress != nil {
+		in = &counter{r: in, size: c.size, fn: c.opts.Progress}
+	}
+	cr, err := newReader(in, rd.name, rd.delim)
+	if err != nil {
+		return nil, err
+	}
+	rd.cr = cr
+	if err := rd.readHeader(); err != nil {
+		return nil, err
+	}
+	if err := rd.readRows(); err != nil {
+		return nil, err
+	}
+	return &rd.table, nil
+}
+
+// rewind returns the input for a new pass: from its start if it is read a
+// second time.
+func (c *CSV) rewind() (io.Reader, error) {
+	c.passes++
+	if c.passes == 1 {
+		return c.r, nil
+	}
+	sk, ok := c.r.(io.Seeker)
+	if !ok {
+		return nil, fmt.Errorf("%w: %s", ErrReread, c.name)
+	}
+	if _, err := sk.Seek(0, io.SeekStart); err != nil {
+		return nil, fmt.Errorf("dataset: %s: rewinding for a second pass: %w", c.name, err)
+	}
+	return c.r, nil
+}
+
+// counter reports the bytes read from r to fn.
+type counter struct {
+	r    io.Reader
+	read int64
+	size int64
+	fn   func(read, size int64)
+}
+
+func (c *counter) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.read += int64(n)
+	c.fn(c.read, c.size)
+	return n, err
+}
+
+// column is a kept column: its name and position in the header.
+type column struct {
+	name  string
+	index int // 0-based
+}
+
+// groupState is a group being read.
+type groupState struct {
+	g         Group
+	firstLine int
+	res       reservoir
+}
+
+// checkEvery is how many rows a pass reads between two looks at its
+// context.
+const checkEvery = 4096
+
+// reader holds the state of one pass over a CSV input.
+type reader struct {
+	ctx     context.Context
+	name    string
+	q       Query
+	sampler *sampler // nil for Scan
+	each    RowFunc  // nil for Sample
+	delim   rune
+	cr      *csv.Reader
+	header  []string
+	hline   int // line of the header
+	cols    []column
+	gcol    int       // index of the group column, -1 without grouping
+	row     []float64 // scratch: the values of the current row
+	groups  []*groupState
+	byKey   map[string]*groupState
+	others  map[string]bool // the values of Table.Others
+	table   Table
+
+	// The default column selection (empty Query.Columns).
+	deflt     bool
+	undecided []int // header indices of the columns empty in every row so far
+	firstData int   // the line of the first data row
+	rowsSeen  int   // data rows read before the current one
+	delivered bool  // each has been called
+}
+
+// checkQuery validates the query and the delimiter before reading.
+func (rd *reader) checkQuery() error {
+	if !validDelimiter(rd.delim) {
+		return fmt.Errorf("dataset: %s: invalid delimiter %q", rd.name, rd.delim)
+	}
+	seen := make(map[string]bool, len(rd.q.Columns))
+	for _, c := range rd.q.Columns {
+		if c == "" {
+			return &ParseError{File: rd.name, Err: ErrUnknownColumn, msg: "empty column name in the list of columns"}
+		}
+		if seen[c] {
+			return &ParseError{File: rd.name, Column: c, Err: ErrDuplicateColumn, msg: "listed twice in the columns to read"}
+		}
+		seen[c] = true
+		if c == rd.q.Group {
+			return &ParseError{File: rd.name, Column: c, Err: ErrGroupIsColumn,
+				msg: "is the group column and cannot also be a numeric column"}
+		}
+	}
+	return nil
+}
+
+// readHeader reads the header line and resolves the group column and any
+// explicitly named columns.
+func (rd *reader) readHeader() error {
+	rec, err := rd.cr.Read()
+	if err == io.EOF {
+		return &ParseError{File: rd.name, Err: ErrEmpty, msg: "empty input: no header line"}
+	}
+	if err != nil {
+		return readError(rd.name, 0, err)
+	}
+	rd.hline, _ = rd.cr.FieldPos(0)
+	rd.header = make([]string, len(rec))
+	for i, h := range rec {
+		rd.header[i] = strings.TrimSpace(h)
+	}
+	if g := rd.q.Group; g != "" {
+		i, err := rd.lookup(g, "group column")
+		if err != nil {
+			return err
+		}
+		rd.gcol = i
+	}
+	for _, c := range rd.q.Columns {
+		i, err := rd.lookup(c, "column")
+		if err != nil {
+			return err
+		}
+		rd.cols = append(rd.cols, column{name: c, index: i})
+	}
+	if len(rd.q.Columns) == 0 {
+		rd.deflt = true
+		for i, h := range rd.header {
+			if i != rd.gcol && h != "" {
+				rd.undecided = append(rd.undecided, i)
+			}
+		}
+	}
+	rd.setColumns()
+	return nil
+}
+
+// setColumns records the kept columns once they are known.
+func (rd *reader) setColumns() {
+	rd.table.Columns = make([]string, len(rd.cols))
+	for i, c := range rd.cols {
+		rd.table.Columns[i] = c.name
+	}
+	rd.row = make([]float64, len(rd.cols))
+}
+
+// lookup returns the index of the header field called name.
+func (rd *reader) lookup(name, what string) (int, error) {
+	found := -1
+	for i, h := range rd.header {
+		if h != name {
+			continue
+		}
+		if found >= 0 {
+			return 0, &ParseError{File: rd.name, Line: rd.hline, Column: name, Index: i + 1, Err: ErrDuplicateColumn,
+				msg: fmt.Sprintf("the header has two columns with this name (fields %d and %d)", found+1, i+1)}
+		}
+		found = i
+	}
+	if found >= 0 {
+		return found, nil
+	}
+	var msg strings.Builder
+	fmt.Fprintf(&msg, "unknown %s: the header has ", what)
+	if len(rd.header) == 1 {
+		fmt.Fprintf(&msg, "a single field %s", quote(rd.header[0]))
+		if d, ok := likelyDelimiter(rd.header[0], rd.delim); ok && d != ' ' {
+			fmt.Fprintf(&msg, ": is the delimiter %s? (use --delimiter %s)", strconv.QuoteRune(d), strconv.QuoteRune(d))
+		}
+	} else {
+		fmt.Fprintf(&msg, "%d columns: %s", len(rd.header), quoteList(rd.header, 20))
+		for _, h := range rd.header {
+			if strings.EqualFold(h, name) {
+				fmt.Fprintf(&msg, "; did you mean %s?", quote(h))
+				break
+			}
+		}
+	}
+	return 0, &ParseError{File: rd.name, Line: rd.hline, Column: name, Err: ErrUnknownColumn, msg: msg.String()}
+}
+
+// readRows reads the data rows.
+func (rd *reader) readRows() error {
+	rd.table.Name = rd.name
+	if rd.gcol >= 0 {
+		rd.byKey = make(map[string]*groupState)
+	} else {
+		rd.groups = []*groupState{{}}
+	}
+	nh := len(rd.header)
+	lastLine := rd.hline
+	dataRows := 0
+	for records := 1; ; records++ {
+		if records%checkEvery == 0 {
+			if err := rd.ctx.Err(); err != nil {
+				return fmt.Errorf("dataset: %s: after line %d: %w", rd.name, lastLine, err)
+			}
+		}
+		rec, err := rd.cr.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return readError(rd.name, lastLine, err)
+		}
+		line, _ := rd.cr.FieldPos(0)
+		lastLine = line
+		if len(rec) != nh {
+			if nh > 1 && isBlankRecord(rec) {
+				continue
+			}
+			return &ParseError{File: rd.name, Line: line, Err: ErrRagged,
+				msg: fmt.Sprintf("expected %d fields as in the header (line %d), found %d", nh, rd.hline, len(rec))}
+		}
+		dataRows++
+		if dataRows == 1 {
+			rd.firstData = line
+		}
+		if rd.deflt && (dataRows == 1 || len(rd.undecided) > 0) {
+			if err := rd.decide(rec, line); err != nil {
+				return err
+			}
+		}
+		if err := rd.addRow(rec, line); err != nil {
+			return err
+		}
+		rd.rowsSeen = dataRows
+	}
+	if dataRows == 0 {
+		return &ParseError{File: rd.name, Line: rd.hline, Err: ErrNoRows, msg: "the header is not followed by any data row"}
+	}
+	if err := rd.finishDefault(); err != nil {
+		return err
+	}
+	return rd.finish(dataRows)
+}
+
+// cellError returns the error for field i of rec, at line, failing with kind.
+func (rd *reader) cellError(rec []string, i int, line int, kind error) error {
+	if l, _ := rd.cr.FieldPos(i); l > 0 {
+		line = l
+	}
+	return &ParseError{File: rd.name, Line: line, Column: rd.header[i], Index: i + 1, Err: kind,
+		msg: cellMessage(kind, rec[i], rd.delim)}
+}
+
+// addRow validates the data row rec at line and adds it to its group.
+func (rd *reader) addRow(rec []string, line int) error {
+	missing, other := false, false
+	var gs *groupState
+	if rd.gcol >= 0 {
+		key := strings.TrimSpace(rec[rd.gcol])
+		switch {
+		case key == "":
+			if !rd.q.DropMissing {
+				return rd.cellError(rec, rd.gcol, line, ErrEmptyCell)
+			}
+			missing = true
+		case rd.byKey[key] != nil:
+			gs = rd.byKey[key]
+		case rd.keepGroup(key):
+			gs = &groupState{g: Group{Key: strings.Clone(key)}, firstLine: line}
+			rd.byKey[gs.g.Key] = gs
+			rd.groups = append(rd.groups, gs)
+		default:
+			rd.other(key)
+			other = true
+		}
+	} else {
+		gs = rd.groups[0]
+	}
+	row := rd.row
+	for j, c := range rd.cols {
+		v, err := parseNumber(rec[c.index])
+		if err != nil {
+			if err == ErrEmptyCell && rd.q.DropMissing {
+				missing = true
+				continue
+			}
+			return rd.cellError(rec, c.index, line, err)
+		}
+		row[j] = v
+	}
+	switch {
+	case other:
+		return nil
+	case missing:
+		rd.table.Dropped++
+		return nil
+	case len(rd.cols) == 0:
+		// The default selection has found no numeric column yet: the row
+		// is counted, and dropped or an error when one is found.
+		gs.g.Rows++
+		return nil
+	case rd.each != nil:
+		gs.g.Rows++
+		rd.delivered = true
+		return rd.each(gs.g.Key, line, row)
+	}
+	rd.sampler.keep(&gs.g, &gs.res, row, line)
+	return nil
+}
+
+// keepGroup reports whether the rows of a group value not met before are
+// kept (Query.Groups and Query.MaxGroups).
+func (rd *reader) keepGroup(key string) bool {
+	if len(rd.q.Groups) > 0 && !slices.Contains(rd.q.Groups, key) {
+		return false
+	}
+	return rd.q.MaxGroups <= 0 || len(rd.groups) < rd.q.MaxGroups
+}
+
+// other records a group value whose rows are not kept, in Table.Others.
+func (rd *reader) other(key string) {
+	t := &rd.table
+	if rd.others[key] || t.MoreOthers {
+		return
+	}
+	if len(t.Others) == MaxOthers {
+		t.MoreOthers = true
+		return
+	}
+	if rd.others == nil {
+		rd.others = make(map[string]bool)
+	}
+	key = strings.Clone(key)
+	rd.others[key] = true
+	t.Others = append(t.Others, key)
+}
+
+// finish checks the groups and puts the kept rows of each group in file
+// order.
+func (rd *reader) finish(dataRows int) error {
+	t := &rd.table
+	t.Groups = make([]Group, 0, len(rd.groups))
+	for _, gs := range rd.groups {
+		if gs.g.Rows == 0 {
+			if rd.gcol < 0 {
+				return &ParseError{File: rd.name, Err: ErrNoRows,
+					msg: fmt.Sprintf("no data row left: all %d were dropped for empty cells", dataRows)}
+			}
+			return &ParseError{File: rd.name, Line: gs.firstLine, Column: rd.header[rd.gcol], Index: rd.gcol + 1, Err: ErrNoRows,
+				msg: fmt.Sprintf("group %s (first seen here) has no row left: all were dropped for empty cells", quote(gs.g.Key))}
+		}
+		if gs.g.Rows > len(gs.g.Lines) && len(gs.g.Lines) > 0 {
+			sortByLine(&gs.g, len(t.Columns))
+		}
+		t.Groups = append(t.Groups, gs.g)
+	}
+	if len(t.Groups) == 0 { // grouping, every row dropped for an empty group value
+		return &ParseError{File: rd.name, Err: ErrNoRows,
+			msg: fmt.Sprintf("no data row left: all %d were dropped for empty cells", dataRows)}
+	}
+	return nil
+}

@@ -1,0 +1,109 @@
+// Copyright ©2026 The pearson Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package dataset
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// utf8BOM is the UTF-8 encoding of U+FEFF.
+var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
+
+// validDelimiter reports whether encoding/csv accepts d as a field delimiter.
+func validDelimiter(d rune) bool {
+	return d != 0 && d != '"' && d != '\r' && d != '\n' && utf8.ValidRune(d) && d != utf8.RuneError
+}
+
+// newReader returns a csv.Reader on r that skips a leading UTF-8 byte-order
+// mark.
+func newReader(r io.Reader, name string, delim rune) (*csv.Reader, error) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	head, err := br.Peek(len(utf8BOM))
+	if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
+		return nil, readError(name, 0, err)
+	}
+	if bytes.Equal(head, utf8BOM) {
+		br.Discard(len(utf8BOM))
+	}
+	cr := csv.NewReader(br)
+	cr.Comma = delim
+	cr.FieldsPerRecord = -1
+	cr.ReuseRecord = true
+	return cr, nil
+}
+
+// readError converts an error returned by csv.Reader.Read that is not io.EOF.
+// lastLine is the line of the last record read successfully.
+func readError(name string, lastLine int, err error) error {
+	var pe *csv.ParseError
+	if errors.As(err, &pe) {
+		msg := fmt.Sprintf("malformed CSV: %v (byte %d of the line", pe.Err, pe.Column)
+		if pe.StartLine != pe.Line {
+			msg += fmt.Sprintf(", in the row that starts on line %d", pe.StartLine)
+		}
+		msg += "; a field containing quotes must be quoted, with inner quotes doubled)"
+		return &ParseError{File: name, Line: pe.Line, Err: pe.Err, msg: msg}
+	}
+	if lastLine > 0 {
+		return fmt.Errorf("dataset: %s: reading after line %d: %w", name, lastLine, err)
+	}
+	return fmt.Errorf("dataset: %s: reading: %w", name, err)
+}
+
+// isBlankRecord reports whether rec is a line holding only spaces, which
+// encoding/csv returns as one field (it skips truly empty lines itself).
+func isBlankRecord(rec []string) bool {
+	return len(rec) == 1 && strings.TrimSpace(rec[0]) == ""
+}
+
+// parseNumber parses a trimmed decimal number. It returns ErrEmptyCell,
+// ErrNotNumber or ErrNonFinite on failure.
+func parseNumber(s string) (float64, error) {
+	s = strings.TrimSpace(s)
+	v, err := strconv.ParseFloat(s, 64)
+	if err == nil {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return 0, ErrNonFinite
+		}
+		// strconv also accepts Go syntax: hexadecimal floats and underscores.
+		for i := 0; i < len(s); i++ {
+			if c := s[i]; c == '_' || c == 'x' || c == 'X' {
+				return 0, ErrNotNumber
+			}
+		}
+		return v, nil
+	}
+	if s == "" {
+		return 0, ErrEmptyCell
+	}
+	if errors.Is(err, strconv.ErrRange) && math.IsInf(v, 0) {
+		return 0, ErrNonFinite
+	}
+	return 0, ErrNotNumber
+}
+
+// cellMessage describes a cell holding text that failed with kind.
+func cellMessage(kind error, text string, delim rune) string {
+	switch kind {
+	case ErrEmptyCell:
+		return "empty cell"
+	case ErrNonFinite:
+		t := strings.TrimSpace(text)
+		if v, err := strconv.ParseFloat(t, 64); errors.Is(err, strconv.ErrRange) && math.IsInf(v, 0) {
+			return quote(text) + " is too large for a float64 (not a finite number)"
+		}
+		return quote(text) + " is not a finite number"
+	}
+	return "cannot parse " + quote(text) + " as a number" + delimiterHint(text, delim)
+}

@@ -1,0 +1,207 @@
+// Copyright ©2026 The pearson Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package dataset
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+)
+
+// Source is a table of numeric columns with a header, in a file or a stream,
+// as one of the package's readers sees it. Open returns the reader that suits
+// a path; NewCSV reads CSV text from any io.Reader.
+//
+// A Source may be read more than once (Sample, then Scan for a second pass)
+// when its input can be rewound, as a file can; a second pass over a stream
+// such as standard input fails with ErrReread. The methods of one Source must
+// not be called concurrently.
+type Source interface {
+	// Name returns the input's name as messages show it ("<stdin>" for
+	// standard input).
+	Name() string
+
+	// Sample reads the rows that q selects and keeps, for each group, a
+	// uniform random sample of at most s.Size of its rows (every row when
+	// s.Size is zero), with the group's true number of rows. The kept rows
+	// are in file order, each with its line. A CSV source reads, validates
+	// and counts every row, in one pass with memory independent of the
+	// number of rows.
+	Sample(ctx context.Context, q Query, s Sampling) (*Table, error)
+
+	// Scan reads the rows that q selects and calls fn for each valid row,
+	// in file order; no row is kept: the groups of the Table have their row
+	// counts but no Data. An error from fn stops the reading and is
+	// returned as it is. For streaming an input of any length through a
+	// computation.
+	Scan(ctx context.Context, q Query, fn RowFunc) (*Table, error)
+
+	// Close releases the input. A Source made by NewCSV does not close the
+	// reader it was given.
+	Close() error
+}
+
+// RowFunc receives a row of Source.Scan: its group's key ("" without
+// grouping), its 1-based line, and its values in the order of
+// Table.Columns. row is reused for the next row: copy what must outlive the
+// call.
+type RowFunc func(group string, line int, row []float64) error
+
+// Options says how to open an input.
+type Options struct {
+	// Delimiter separates the fields of a CSV input. Zero means ','.
+	Delimiter rune
+	// Stdin is what the path "-" reads. Nil means os.Stdin.
+	Stdin io.Reader
+	// Progress, when not nil, is called as the input is read, with the
+	// bytes read so far and the size of the file (0 when it is not known,
+	// as for a stream).
+	Progress func(read, size int64)
+}
+
+// Query says which columns and rows of a table to read.
+type Query struct {
+	// Columns names the numeric columns to keep, in this order. Empty means every column
+	// whose first non-empty cell parses as a number, in header order, except the Group
+	// column and columns whose header name is empty; the others are listed in
+	// Table.Skipped.
+	Columns []string
+	// Group names a column whose values split the rows into groups (any strings, e.g. "A","B","ctl").
+	// Empty means no grouping (one group, key "").
+	Group string
+	// Groups, when not empty, names the group values whose rows are kept: the
+	// rows of other values are still read and validated, but neither kept
+	// nor counted (not in Table.Dropped either), and their values are listed
+	// in Table.Others.
+	Groups []string
+	// MaxGroups, when positive, keeps the rows of at most that many group
+	// values, the first met; later values are treated as values not in
+	// Groups. With Groups and MaxGroups, memory does not grow with the number
+	// of distinct group values.
+	MaxGroups int
+	// DropMissing skips rows in which a kept column (or the group column) is empty, counting them,
+	// instead of failing.
+	DropMissing bool
+}
+
+// Sampling says how Source.Sample samples the rows of each group.
+type Sampling struct {
+	// Size, when positive, is how many rows of each group are kept: a
+	// uniform random sample of at most Size rows (a reservoir, Li's
+	// algorithm L, for a CSV source). Zero keeps every row. Negative is an
+	// error.
+	Size int
+	// Src is the randomness of the sample (math/rand/v2). Nil means
+	// rand.NewPCG(1, 2): results are reproducible.
+	Src rand.Source
+}
+
+// Table is what Source.Sample and Source.Scan return.
+type Table struct {
+	Name    string   // the input's name used in messages ("-" shown as "<stdin>")
+	Columns []string // names of the kept numeric columns, in order
+	Groups  []Group  // in order of first appearance in the file (exactly one group when Query.Group is empty)
+	Dropped int      // rows skipped by Query.DropMissing
+	// Skipped lists the named columns that the default selection (empty
+	// Query.Columns) left out, in the order they were decided: those whose
+	// first non-empty cell is not a number, then those empty in every row.
+	Skipped []Skipped
+	// Others lists the group values whose rows were not kept (see
+	// Query.Groups and Query.MaxGroups), in order of first appearance, at
+	// most MaxOthers of them; MoreOthers reports that there were more.
+	Others     []string
+	MoreOthers bool
+}
+
+// MaxOthers is how many group values whose rows are not kept Table.Others
+// remembers.
+const MaxOthers = 100
+
+// Skipped is a column that the default selection left out.
+type Skipped struct {
+	Column string // its name
+	Index  int    // its 1-based field number
+	Line   int    // the line of its first non-empty cell; 0 when it is empty in every row
+	Value  string // that cell, trimmed of white space
+}
+
+// Group is the rows of one group value.
+type Group struct {
+	Key   string    // the group column's value ("" without grouping)
+	Rows  int       // how many data rows of the file belong to the group and were not dropped (all of them, not only the kept ones)
+	Data  []float64 // kept rows, row-major: len(Data) == len(kept rows) * len(Table.Columns)
+	Lines []int     // the 1-based file line of each kept row (for messages downstream), increasing
+}
+
+// Len returns the number of kept rows.
+func (g *Group) Len() int { return len(g.Lines) }
+
+// ErrReread means a second pass over a Source whose input cannot be rewound,
+// such as standard input.
+var ErrReread = errors.New("dataset: a stream cannot be read twice")
+
+// Open opens the table at path with the reader its format needs; the path
+// "-" means opts.Stdin. Every input is CSV for now. Errors for missing
+// files, directories and unreadable files name the path. The caller closes
+// the Source.
+func Open(path string, opts Options) (Source, error) {
+	if path == "-" {
+		in := opts.Stdin
+		if in == nil {
+			in = os.Stdin
+		}
+		return NewCSV(in, path, opts), nil
+	}
+	f, err := openFile(path)
+	if err != nil {
+		return nil, err
+	}
+	c := NewCSV(f, path, opts)
+	c.closer = f
+	if fi, err := f.Stat(); err == nil {
+		c.size = fi.Size()
+	}
+	return c, nil
+}
+
+// openFile opens the file at path for reading, with the package's messages
+// for a missing file or a directory.
+func openFile(path string) (*os.File, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("dataset: %w", err)
+	}
+	if fi, err := f.Stat(); err == nil && fi.IsDir() {
+		f.Close()
+		return nil, fmt.Errorf("dataset: %s: is a directory, not a file", path)
+	}
+	return f, nil
+}
+
+// openInput opens path ("-" for standard input) for reading.
+func openInput(path string) (io.Reader, func(), error) {
+	if path == "-" {
+		return os.Stdin, func() {}, nil
+	}
+	f, err := openFile(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	return f, func() { f.Close() }, nil
+}
+
+// displayName is the name used in messages for an input called name.
+func displayName(name string) string {
+	switch name {
+	case "-":
+		return "<stdin>"
+	case "":
+		return "<input>"
+	}
+	return name
+}

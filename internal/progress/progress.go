@@ -1,0 +1,124 @@
+// Copyright ©2026 The pearson Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+// Package progress draws the progress bars of the pearson and reproduce
+// commands on standard error, never on standard output: the bytes of a file
+// read, and the steps of a long computation.
+package progress
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"golang.org/x/term"
+)
+
+// Mode says when bars are drawn.
+type Mode string
+
+// The modes, as the commands' --progress flag spells them.
+const (
+	Auto   Mode = "auto"   // only when the writer is a terminal
+	Always Mode = "always" // always
+	Never  Mode = "never"  // never
+)
+
+// ErrMode means a Mode other than Auto, Always and Never.
+var ErrMode = errors.New("progress: unknown mode")
+
+// Bars draws progress bars on a writer. Disabled bars do nothing.
+type Bars struct {
+	w       io.Writer
+	enabled bool
+	mu      sync.Mutex
+	bar     *progressbar.ProgressBar
+}
+
+// New returns the bars drawn on w in the given mode. An unknown mode is an
+// error wrapping ErrMode.
+func New(w io.Writer, mode Mode) (*Bars, error) {
+	p := &Bars{w: w}
+	switch mode {
+	case Auto:
+		p.enabled = isTerminal(w)
+	case Always:
+		p.enabled = true
+	case Never:
+	default:
+		return nil, fmt.Errorf("%w %q: use auto, always or never", ErrMode, string(mode))
+	}
+	return p, nil
+}
+
+// isTerminal reports whether w is a terminal. A character device is not
+// enough: /dev/null is one, and a bar drawn there is wasted work.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+func (p *Bars) newBar(max int64, desc string, bytes bool) *progressbar.ProgressBar {
+	return progressbar.NewOptions64(max,
+		progressbar.OptionSetWriter(p.w),
+		progressbar.OptionSetDescription(desc),
+		progressbar.OptionShowBytes(bytes),
+		progressbar.OptionShowCount(),
+		progressbar.OptionSetWidth(30),
+		progressbar.OptionThrottle(100*time.Millisecond),
+		progressbar.OptionClearOnFinish(),
+	)
+}
+
+// Bytes returns a callback for dataset.Options.Progress that draws a bar of
+// the bytes read out of the size of a file (no bar when the size is not
+// known, as for standard input), and a function that ends the bar; the
+// callback is nil when the bars are disabled.
+func (p *Bars) Bytes(desc string) (func(read, size int64), func()) {
+	if !p.enabled {
+		return nil, func() {}
+	}
+	var bar *progressbar.ProgressBar
+	return func(read, size int64) {
+			if size <= 0 {
+				return
+			}
+			if bar == nil {
+				bar = p.newBar(size, desc, true)
+			}
+			bar.Set64(read)
+		}, func() {
+			if bar != nil {
+				bar.Finish()
+			}
+		}
+}
+
+// Steps returns a callback that draws a bar of the steps done out of total
+// (for divergence.Settings.Progress, say; safe for concurrent use), and a
+// function that ends it; the callback is nil when the bars are disabled.
+func (p *Bars) Steps(desc string) (func(done, total int), func()) {
+	if !p.enabled {
+		return nil, func() {}
+	}
+	return func(done, total int) {
+			p.mu.Lock()
+			defer p.mu.Unlock()
+			if p.bar == nil {
+				p.bar = p.newBar(int64(total), desc, false)
+			}
+			p.bar.Set(done)
+		}, func() {
+			p.mu.Lock()
+			defer p.mu.Unlock()
+			if p.bar != nil {
+				p.bar.Finish()
+				p.bar = nil
+			}
+		}
+}
