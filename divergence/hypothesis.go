@@ -16,9 +16,9 @@ import (
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/sublinear/pearson/internal/indices"
 	"github.com/sublinear/pearson/internal/parallel"
 	"github.com/sublinear/pearson/kernel"
-	"github.com/sublinear/pearson/qmin"
 )
 
 // DefaultPermutations is the number of permutations of TwoSampleTest and
@@ -143,7 +143,7 @@ func twoSample(ctx context.Context, pp, qq *points, alpha float64, s *Settings, 
 	if scale == 0 {
 		// The width's rows are drawn uniformly from the pooled sample,
 		// whatever their labels, as the centres are (see TwoSampleTest).
-		pooled := qmin.Sample(pp.n+qq.n, min(pp.n+qq.n, kernel.DefaultMedianPoints), false, rnd)
+		pooled := indices.Sample(pp.n+qq.n, min(pp.n+qq.n, kernel.DefaultMedianPoints), false, rnd)
 		var pr, qr []int
 		for _, r := range pooled {
 			if r < pp.n {
@@ -168,13 +168,13 @@ func twoSample(ctx context.Context, pp, qq *points, alpha float64, s *Settings, 
 	// the pooled sample and the labels.
 	np, nq := pp.n, qq.n
 	k := min(s.k(), (np+nq)/2)
-	centres := qmin.Sample(np+nq, k, false, rnd)
+	centres := indices.Sample(np+nq, k, false, rnd)
 	c := mat.NewDense(k, pp.dim, nil)
 	if err := pooledRows(c, pp, qq, centres); err != nil {
 		return nil, err
 	}
 	mp, mq := testBudget(s.m(), np, nq, alpha)
-	ep, eq := allOrSample(np, mp, rnd), allOrSample(nq, mq, rnd)
+	ep, eq := indices.AllOrSample(np, mp, rnd), indices.AllOrSample(nq, mq, rnd)
 	xe, err := pp.rows(ep)
 	if err != nil {
 		return nil, err
@@ -266,19 +266,6 @@ func pooledRows(dst *mat.Dense, p, q *points, rows []int) error {
 		}
 	}
 	return nil
-}
-
-// allOrSample returns every row of [0, n) when m ≥ n, otherwise m of them
-// drawn without replacement.
-func allOrSample(n, m int, rnd *rand.Rand) []int {
-	if m >= n {
-		all := make([]int, n)
-		for i := range all {
-			all[i] = i
-		}
-		return all
-	}
-	return qmin.Sample(n, m, false, rnd)
 }
 
 // twoSampleStat computes the two-sample statistic for a labelling of the
@@ -482,13 +469,13 @@ func independence(ctx context.Context, px, py *points, s *Settings, rnd *rand.Ra
 	}
 	n := px.n
 	k := min(s.k(), n/2)
-	centres := qmin.Sample(n, k, false, rnd)
+	centres := indices.Sample(n, k, false, rnd)
 	half := max(1, s.m()/2)
 	var pairs []int
 	if half >= n {
-		pairs = allOrSample(n, n, rnd)
+		pairs = indices.AllOrSample(n, n, rnd)
 	} else {
-		pairs = sampleExcept(n, half, centres, rnd)
+		pairs = indices.SampleExcept(n, half, centres, rnd)
 	}
 	isCentre := make(map[int]bool, k)
 	for _, c := range centres {
@@ -502,9 +489,9 @@ func independence(ctx context.Context, px, py *points, s *Settings, rnd *rand.Ra
 	}
 	var xRows, yRows []int
 	if half >= n {
-		xRows, yRows = allOrSample(n, n, rnd), allOrSample(n, n, rnd)
+		xRows, yRows = indices.AllOrSample(n, n, rnd), indices.AllOrSample(n, n, rnd)
 	} else {
-		xRows, yRows = qmin.Sample(n, half, false, rnd), sampleExcept(n, half, pairs, rnd)
+		xRows, yRows = indices.Sample(n, half, false, rnd), indices.SampleExcept(n, half, pairs, rnd)
 	}
 	if s.SigmaY == 0 {
 		// y's width from values no permutation moves, so that it is the
@@ -647,10 +634,7 @@ func permutationTest(ctx context.Context, s *Settings, rnd *rand.Rand, stats []p
 		}
 		return scs
 	}
-	identity := make([]int, n)
-	for i := range identity {
-		identity[i] = i
-	}
+	identity := indices.Range(n)
 	observed := values(identity, newScratch())
 	null, err := permutations(ctx, s, rnd, func(prnd *rand.Rand, sc any) []float64 {
 		perm := slices.Clone(identity)

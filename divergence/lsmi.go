@@ -14,9 +14,9 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/sublinear/pearson/crossval"
+	"github.com/sublinear/pearson/internal/indices"
 	"github.com/sublinear/pearson/internal/summary"
 	"github.com/sublinear/pearson/kernel"
-	"github.com/sublinear/pearson/qmin"
 )
 
 // DefaultLSMISigmaScales are the kernel widths LSMI's cross-validation
@@ -433,8 +433,8 @@ func newLSMICV(py *points, s *Settings, rnd *rand.Rand) (*lsmiCV, error) {
 	n := py.n
 	kcv := min(s.k(), lsmiCVCentres, n/2)
 	d := &lsmiCV{kcv: kcv, folds: folds}
-	d.centreRows = qmin.Sample(n, kcv, false, rnd)
-	d.rows = sampleExcept(n, max(1, s.m()/2), d.centreRows, rnd)
+	d.centreRows = indices.Sample(n, kcv, false, rnd)
+	d.rows = indices.SampleExcept(n, max(1, s.m()/2), d.centreRows, rnd)
 	if len(d.rows) < folds {
 		return nil, fmt.Errorf("divergence: %w: %d rows leave %d pairs for %d cross-validation folds (fix the widths and λ, or use fewer folds)", ErrTooFew, n, len(d.rows), folds)
 	}

@@ -15,9 +15,9 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/sublinear/pearson/crossval"
+	"github.com/sublinear/pearson/internal/indices"
 	"github.com/sublinear/pearson/internal/summary"
 	"github.com/sublinear/pearson/kernel"
-	"github.com/sublinear/pearson/qmin"
 )
 
 // PEResult is an estimate of the α-relative Pearson divergence.
@@ -237,10 +237,10 @@ func (m *peModel) crossValidate(ctx context.Context, s *Settings, rnd *rand.Rand
 	// averaged over; averaging points never include a centre, whose kernel
 	// value with itself would favour narrow kernels.
 	kcv := min(s.k(), m.p.n/2)
-	centreRows := qmin.Sample(m.p.n, kcv, false, rnd)
+	centreRows := indices.Sample(m.p.n, kcv, false, rnd)
 	mp, mq := splitBudget(s.m(), m.p.n-kcv, m.q.n)
-	pRows := sampleExcept(m.p.n, mp, centreRows, rnd)
-	qRows := sampleExcept(m.q.n, mq, nil, rnd)
+	pRows := indices.SampleExcept(m.p.n, mp, centreRows, rnd)
+	qRows := indices.SampleExcept(m.q.n, mq, nil, rnd)
 	for _, side := range []struct {
 		name string
 		n    int

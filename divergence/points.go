@@ -13,8 +13,8 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/sublinear/pearson/internal/indices"
 	"github.com/sublinear/pearson/kernel"
-	"github.com/sublinear/pearson/qmin"
 )
 
 // Subsample marks a matrix whose rows are a uniform random sample of the
@@ -163,7 +163,7 @@ func (p *points) draw(m int, rnd *rand.Rand) []int {
 	if m >= p.n {
 		return nil
 	}
-	return qmin.Sample(p.n, m, false, rnd)
+	return indices.Sample(p.n, m, false, rnd)
 }
 
 // momentsOf adds the kernel moments of the given rows (every row, block by
@@ -183,29 +183,6 @@ func (p *points) momentsOf(sum []float64, gram *mat.SymDense, g kernel.Gaussian,
 	return len(rows), nil
 }
 
-// sampleExcept returns m distinct rows of [0, n) drawn uniformly from those
-// not in except (which must be distinct rows), in a random order; all of
-// them, shuffled, when fewer than m remain.
-func sampleExcept(n, m int, except []int, rnd *rand.Rand) []int {
-	ex := slices.Sorted(slices.Values(except))
-	avail := n - len(ex)
-	m = min(m, avail)
-	rows := qmin.Sample(avail, m, false, rnd)
-	for i, t := range rows {
-		// The t-th row (from 0) not in ex.
-		r := t
-		for _, e := range ex {
-			if e > r {
-				break
-			}
-			r++
-		}
-		rows[i] = r
-	}
-	rnd.Shuffle(len(rows), func(i, j int) { rows[i], rows[j] = rows[j], rows[i] })
-	return rows
-}
-
 // medianScale returns the median heuristic over at most 500 rows of each of
 // the samples (unscaled data). When those rows are all equal, it reads every
 // row: a variable that is constant but for rare rows takes its width from
@@ -213,7 +190,7 @@ func sampleExcept(n, m int, except []int, rnd *rand.Rand) []int {
 func medianScale(rnd *rand.Rand, samples ...*points) (float64, error) {
 	rows := make([][]int, len(samples))
 	for i, s := range samples {
-		rows[i] = qmin.Sample(s.n, min(s.n, kernel.DefaultMedianPoints/2), false, rnd)
+		rows[i] = indices.Sample(s.n, min(s.n, kernel.DefaultMedianPoints/2), false, rnd)
 	}
 	return medianScaleOf(rnd, samples, rows)
 }

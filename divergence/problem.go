@@ -10,6 +10,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/sublinear/pearson/internal/indices"
 	"github.com/sublinear/pearson/kernel"
 )
 
@@ -76,11 +77,7 @@ func (p *PEProblem) Columns(dst *mat.Dense, idx []int) error {
 	if r, cc := dst.Dims(); r != n || cc != k {
 		return fmt.Errorf("divergence: %w: Columns into a %d×%d block, want %d×%d", ErrDimension, r, cc, n, k)
 	}
-	all := make([]int, n)
-	for i := range all {
-		all[i] = i
-	}
-	c, err := m.p.rows(all)
+	c, err := m.p.rows(indices.Range(n))
 	if err != nil {
 		return err
 	}
@@ -105,10 +102,7 @@ func (p *PEProblem) Columns(dst *mat.Dense, idx []int) error {
 			continue
 		}
 		if rows == nil {
-			rows = make([]int, side.pts.n)
-			for i := range rows {
-				rows[i] = i
-			}
+			rows = indices.Range(side.pts.n)
 		}
 		var phiAll, phiS, prod mat.Dense
 		for start := 0; start < len(rows); start += columnRows {

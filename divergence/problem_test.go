@@ -11,6 +11,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/sublinear/pearson/internal/indices"
 	"github.com/sublinear/pearson/qmin"
 )
 
@@ -35,10 +36,7 @@ func TestPEProblem(t *testing.T) {
 	// Columns agree with the full restriction, with exact and with sampled
 	// averages (where both draw the averaging points from the generator of
 	// single-entry queries), at α = 0.5 and α = 0.
-	all := make([]int, 80)
-	for i := range all {
-		all[i] = i
-	}
+	all := indices.Range(80)
 	for _, sc := range []*Settings{s, {Sigma: 0.9, Lambda: 0.4, M: 50}, {Sigma: 0.9, Lambda: 0.4, M: 50, PlainPearson: true}} {
 		pc, err := NewPEProblem(x, y, sc)
 		if err != nil {
