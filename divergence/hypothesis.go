@@ -160,7 +160,7 @@ func twoSample(ctx context.Context, pp, qq *points, alpha float64, s *Settings, 
 	} else {
 		widths = []float64{1}
 	}
-	pp.scale, qq.scale = scale, scale
+	pp, qq = pp.withScale(scale), qq.withScale(scale)
 
 	// The design, fixed across permutations: centres from the pooled sample
 	// (rows n_P… are Q's) and averaging points of each sample. A centre may
@@ -427,11 +427,22 @@ func IndependenceTest(ctx context.Context, x, y mat.Matrix, s *Settings) (*Indep
 	if err != nil {
 		return nil, err
 	}
-	return independenceTest(ctx, px, py, s, rand.New(s.source()), nil)
+	if err := s.checkExact(px.n, "rows"); err != nil {
+		return nil, err
+	}
+	rnd := rand.New(s.source())
+	if px, err = scaled(rnd, px, s.SigmaX); err != nil {
+		return nil, err
+	}
+	if py, err = scaled(rnd, py, s.SigmaY); err != nil {
+		return nil, err
+	}
+	return independenceTest(ctx, px, py, s, rnd, nil)
 }
 
-// independenceTest is IndependenceTest on validated samples; sh, if not
-// nil, is what a ranking's features share.
+// independenceTest is IndependenceTest on validated samples at the scales of
+// the estimate (see lsmi); sh, if not nil, is what a ranking's features
+// share.
 func independenceTest(ctx context.Context, px, py *points, s *Settings, rnd *rand.Rand, sh *lsmiShared) (*IndependenceResult, error) {
 	// The estimate is LSMI's own, from rnd as LSMI would use it; the test
 	// draws from a generator seeded after it.
@@ -459,13 +470,9 @@ func independence(ctx context.Context, px, py *points, s *Settings, rnd *rand.Ra
 	if s.SigmaX != 0 || s.SigmaY != 0 {
 		widths = []float64{1}
 	}
-	px.scale, py.scale = s.SigmaX, s.SigmaY
-	if s.SigmaX == 0 {
-		sc, err := medianScale(rnd, px) // x is never permuted
-		if err != nil {
-			return nil, err
-		}
-		px.scale = sc
+	px, err := scaled(rnd, px, s.SigmaX) // x is never permuted
+	if err != nil {
+		return nil, err
 	}
 	n := px.n
 	k := min(s.k(), n/2)
@@ -493,6 +500,7 @@ func independence(ctx context.Context, px, py *points, s *Settings, rnd *rand.Ra
 	} else {
 		xRows, yRows = indices.Sample(n, half, false, rnd), indices.SampleExcept(n, half, pairs, rnd)
 	}
+	py = py.withScale(s.SigmaY)
 	if s.SigmaY == 0 {
 		// y's width from values no permutation moves, so that it is the
 		// same for every pairing: every row when the pairs take every row
@@ -506,7 +514,7 @@ func independence(ctx context.Context, px, py *points, s *Settings, rnd *rand.Ra
 		if err != nil {
 			return nil, err
 		}
-		py.scale = sc
+		py = py.withScale(sc)
 	}
 	u, err := px.rows(centres)
 	if err != nil {

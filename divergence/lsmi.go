@@ -94,7 +94,17 @@ func LSMI(ctx context.Context, x, y mat.Matrix, s *Settings) (*LSMIResult, error
 	if err != nil {
 		return nil, err
 	}
-	return lsmi(ctx, px, py, s, rand.New(s.source()), nil)
+	if err := s.checkExact(px.n, "rows"); err != nil {
+		return nil, err
+	}
+	rnd := rand.New(s.source())
+	if px, err = scaled(rnd, px, s.SigmaX); err != nil {
+		return nil, err
+	}
+	if py, err = scaled(rnd, py, s.SigmaY); err != nil {
+		return nil, err
+	}
+	return lsmi(ctx, px, py, s, rnd, nil)
 }
 
 // newPairs wraps paired samples, which must have the same number of rows.
@@ -113,12 +123,10 @@ func newPairs(x, y mat.Matrix) (*points, *points, error) {
 	return px, py, nil
 }
 
-// lsmi is LSMI on validated samples. A sample already scaled keeps its
-// scale, and sh, when not nil, holds what Rank's features share.
+// lsmi is LSMI on validated samples, each divided by its fixed width or its
+// median heuristic (see scaled); sh, when not nil, holds what Rank's
+// features share.
 func lsmi(ctx context.Context, px, py *points, s *Settings, rnd *rand.Rand, sh *lsmiShared) (*LSMIResult, error) {
-	if s.Exact && px.n > MaxExact {
-		return nil, fmt.Errorf("divergence: %w: the all-centre solution for %d rows takes O(n³) time and %.1f GB; the limit is MaxExact = %d: use the constant-time estimate", ErrTooLarge, px.n, 8*float64(px.n)*float64(px.n)/1e9, MaxExact)
-	}
 	var cv *lsmiCV
 	if sh != nil {
 		cv = sh.cv
@@ -157,25 +165,10 @@ type lsmiModel struct {
 	cache  *drawCache // shared by Rank's features; nil otherwise
 }
 
-// fitLSMI sets the scales of the samples, chooses the widths and λ (by
+// fitLSMI chooses the widths and λ of the scaled samples (by
 // cross-validation on the design cv, or on a new one when cv is nil, unless
 // fixed) and returns the model and the result's settings fields.
 func fitLSMI(ctx context.Context, px, py *points, s *Settings, rnd *rand.Rand, cv *lsmiCV) (*lsmiModel, *LSMIResult, error) {
-	for _, p := range []struct {
-		pts   *points
-		fixed float64
-	}{{px, s.SigmaX}, {py, s.SigmaY}} {
-		switch {
-		case p.fixed != 0:
-			p.pts.scale, p.pts.scaled = p.fixed, true
-		case !p.pts.scaled:
-			sc, err := medianScale(rnd, p.pts)
-			if err != nil {
-				return nil, nil, err
-			}
-			p.pts.scale, p.pts.scaled = sc, true
-		}
-	}
 	half := max(1, s.m()/2)
 	m := &lsmiModel{x: px, y: py, mh: half, mf: half}
 	res := &LSMIResult{N: px.pop, Exact: s.Exact}

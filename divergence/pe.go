@@ -91,11 +91,10 @@ func RelativePE(ctx context.Context, p, q mat.Matrix, s *Settings) (*PEResult, e
 	if err != nil {
 		return nil, err
 	}
-	if s.Exact && pp.n > MaxExact {
-		return nil, fmt.Errorf("divergence: %w: the all-centre solution for %d numerator points takes O(n³) time and %.1f GB; the limit is MaxExact = %d: use the constant-time estimate", ErrTooLarge, pp.n, 8*float64(pp.n)*float64(pp.n)/1e9, MaxExact)
+	if err := s.checkExact(pp.n, "numerator points"); err != nil {
+		return nil, err
 	}
 	rnd := rand.New(s.source())
-	m := &peModel{p: pp, q: qq, alpha: s.alpha()}
 
 	// Work at unit scale: the data divided by the median heuristic, or by
 	// the fixed σ.
@@ -105,7 +104,8 @@ func RelativePE(ctx context.Context, p, q mat.Matrix, s *Settings) (*PEResult, e
 			return nil, err
 		}
 	}
-	pp.scale, qq.scale = scale, scale
+	pp, qq = pp.withScale(scale), qq.withScale(scale)
+	m := &peModel{p: pp, q: qq, alpha: s.alpha()}
 
 	res := &PEResult{Alpha: m.alpha, NP: pp.pop, NQ: qq.pop, Exact: s.Exact}
 	sigma := s.Sigma / scale // internal units

@@ -46,10 +46,10 @@ func (e *DataError) Error() string {
 // Unwrap returns ErrNonFinite.
 func (e *DataError) Unwrap() error { return ErrNonFinite }
 
-// points is a read-only view of a sample's rows for the kernel arithmetic:
+// points is an immutable view of a sample's rows for the kernel arithmetic:
 // rows are read only when drawn, validated as they are read, and divided by
 // scale, so that the arithmetic happens at unit scale whatever the magnitude
-// of the data.
+// of the data. A view never changes; withScale returns another.
 type points struct {
 	x     mat.Matrix
 	name  string
@@ -57,9 +57,13 @@ type points struct {
 	pop   int // rows of the data set the sample stands for (n unless Subsample)
 	dim   int
 	scale float64
-	// scaled reports that scale was set for this sample (by the median
-	// heuristic or a fixed width) rather than left at 1.
-	scaled bool
+}
+
+// withScale returns the view of the same rows divided by scale.
+func (p *points) withScale(scale float64) *points {
+	c := *p
+	c.scale = scale
+	return &c
 }
 
 func newPoints(name string, x mat.Matrix) (*points, error) {
@@ -183,6 +187,19 @@ func (p *points) momentsOf(sum []float64, gram *mat.SymDense, g kernel.Gaussian,
 	return len(rows), nil
 }
 
+// scaled returns p divided by the fixed width, or by its median heuristic
+// (see medianScale) when fixed is zero.
+func scaled(rnd *rand.Rand, p *points, fixed float64) (*points, error) {
+	if fixed != 0 {
+		return p.withScale(fixed), nil
+	}
+	sc, err := medianScale(rnd, p)
+	if err != nil {
+		return nil, err
+	}
+	return p.withScale(sc), nil
+}
+
 // medianScale returns the median heuristic over at most 500 rows of each of
 // the samples (unscaled data). When those rows are all equal, it reads every
 // row: a variable that is constant but for rare rows takes its width from
@@ -202,10 +219,7 @@ func medianScaleOf(rnd *rand.Rand, samples []*points, sampleRows [][]int) (float
 	total := 0
 	for i, s := range samples {
 		rows := sampleRows[i]
-		old := s.scale
-		s.scale = 1
-		b, err := s.rows(rows)
-		s.scale = old
+		b, err := s.withScale(1).rows(rows)
 		if err != nil {
 			return 0, err
 		}
@@ -257,9 +271,7 @@ func rareRows(common []float64, samples []*points) (*mat.Dense, error) {
 	dim := len(common)
 	found := [][]float64{slices.Clone(common)}
 	for _, s := range samples {
-		old := s.scale
-		s.scale = 1
-		err := s.each(func(block *mat.Dense) error {
+		err := s.withScale(1).each(func(block *mat.Dense) error {
 			r, _ := block.Dims()
 			for i := range r {
 				if row := block.RawRowView(i); !slices.Equal(row, common) {
@@ -271,7 +283,6 @@ func rareRows(common []float64, samples []*points) (*mat.Dense, error) {
 			}
 			return nil
 		})
-		s.scale = old
 		if errors.Is(err, errEnough) {
 			break
 		}

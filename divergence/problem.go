@@ -44,7 +44,7 @@ func NewPEProblem(p, q mat.Matrix, s *Settings) (*PEProblem, error) {
 	if err != nil {
 		return nil, err
 	}
-	pp.scale, qq.scale = s.Sigma, s.Sigma // internal units: σ = 1
+	pp, qq = pp.withScale(s.Sigma), qq.withScale(s.Sigma) // internal units: σ = 1
 	m := &peModel{p: pp, q: qq, alpha: s.alpha(), g: kernel.Gaussian{Sigma: 1}}
 	m.mp, m.mq = splitBudget(s.m(), pp.n, qq.n)
 	return &PEProblem{o: &oracle{n: pp.n, lambdaN: s.Lambda / float64(pp.pop), moments: m.moments}, m: m}, nil

@@ -86,13 +86,13 @@ func Rank(ctx context.Context, features, target mat.Matrix, s *Settings) (*RankR
 	if p < 1 {
 		return nil, fmt.Errorf("divergence: %w: no feature columns", ErrDimension)
 	}
+	if err := s.checkExact(py.n, "rows"); err != nil {
+		return nil, err
+	}
 	rnd := rand.New(s.source())
 	// The target's scale, computed once.
-	py.scale, py.scaled = s.SigmaY, true
-	if s.SigmaY == 0 {
-		if py.scale, err = medianScale(rnd, py); err != nil {
-			return nil, fmt.Errorf("divergence: the target: %w", err)
-		}
+	if py, err = scaled(rnd, py, s.SigmaY); err != nil {
+		return nil, fmt.Errorf("divergence: the target: %w", err)
 	}
 	// One cross-validation design and one set of draws for every feature:
 	// the target's kernel statistics are computed once, and the features
@@ -154,17 +154,19 @@ func rankFeature(ctx context.Context, features mat.Matrix, j int, target *points
 	if err != nil {
 		return FeatureScore{}, err
 	}
-	py := *target // each feature its own copy: lsmi sets the scale of both
 	fs := FeatureScore{Column: j}
 	var lr *LSMIResult
-	if s.Permutations > 0 {
+	px, err = scaled(rnd, px, s.SigmaX)
+	switch {
+	case err != nil:
+	case s.Permutations > 0:
 		var it *IndependenceResult
-		it, err = independenceTest(ctx, px, &py, s, rnd, sh)
+		it, err = independenceTest(ctx, px, target, s, rnd, sh)
 		if it != nil {
 			lr, fs.Tested, fs.PValue = it.LSMI, true, it.PValue
 		}
-	} else {
-		lr, err = lsmi(ctx, px, &py, s, rnd, sh)
+	default:
+		lr, err = lsmi(ctx, px, target, s, rnd, sh)
 	}
 	switch {
 	case errors.Is(err, ErrConstant):

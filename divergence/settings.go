@@ -239,3 +239,12 @@ func (s *Settings) validate() error {
 	}
 	return nil
 }
+
+// checkExact refuses Exact for more than MaxExact centres (n of them, named
+// by what).
+func (s *Settings) checkExact(n int, what string) error {
+	if s.Exact && n > MaxExact {
+		return fmt.Errorf("divergence: %w: the all-centre solution for %d %s takes O(n³) time and %.1f GB; the limit is MaxExact = %d: use the constant-time estimate", ErrTooLarge, n, what, 8*float64(n)*float64(n)/1e9, MaxExact)
+	}
+	return nil
+}
