@@ -6,28 +6,15 @@ package divergence
 
 import (
 	"context"
-	"fmt"
 	"math/rand/v2"
-	"sync"
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/sublinear/pearson/crossval"
-	"github.com/sublinear/pearson/internal/indices"
 	"github.com/sublinear/pearson/internal/summary"
 	"github.com/sublinear/pearson/kernel"
 )
-
-// DefaultLSMISigmaScales are the kernel widths LSMI's cross-validation
-// tries on each variable, as multiples of that variable's median heuristic;
-// the grid is widened by factors of two while the best lies on its edge.
-var DefaultLSMISigmaScales = crossval.LogGrid(1.0/4, 4, 5)
-
-// DefaultLSMILambdaScales are the values of kλ/n LSMI's cross-validation
-// tries. They reach lower than DefaultLambdaScales: H is a product of two
-// kernel averages, whose eigenvalues are smaller.
-var DefaultLSMILambdaScales = crossval.LogGrid(1e-7, 1e-3, 3)
 
 // LSMIResult is an estimate of the squared-loss mutual information.
 type LSMIResult struct {
@@ -107,22 +94,6 @@ func LSMI(ctx context.Context, x, y mat.Matrix, s *Settings) (*LSMIResult, error
 	return lsmi(ctx, px, py, s, rnd, nil)
 }
 
-// newPairs wraps paired samples, which must have the same number of rows.
-func newPairs(x, y mat.Matrix) (*points, *points, error) {
-	px, err := newPoints("x", x)
-	if err != nil {
-		return nil, nil, err
-	}
-	py, err := newPoints("y", y)
-	if err != nil {
-		return nil, nil, err
-	}
-	if px.n != py.n || px.pop != py.pop {
-		return nil, nil, fmt.Errorf("divergence: %w: x has %d rows but y has %d: LSMI needs paired rows", ErrDimension, px.pop, py.pop)
-	}
-	return px, py, nil
-}
-
 // lsmi is LSMI on validated samples, each divided by its fixed width or its
 // median heuristic (see scaled); sh, when not nil, holds what Rank's
 // features share.
@@ -162,7 +133,7 @@ type lsmiModel struct {
 	x, y   *points
 	gx, gy kernel.Gaussian // widths in internal units
 	mh, mf int
-	cache  *drawCache // shared by Rank's features; nil otherwise
+	cache  *memo[drawKey, drawY] // shared by Rank's features; nil otherwise
 }
 
 // fitLSMI chooses the widths and λ of the scaled samples (by
@@ -320,34 +291,6 @@ type drawY struct {
 	ny int           // rows it averages
 }
 
-// drawCache keeps the y side of draws for the features of a ranking. A nil
-// cache computes every time.
-type drawCache struct {
-	mu sync.Mutex
-	m  map[drawKey]*drawEntry
-}
-
-type drawEntry struct {
-	once sync.Once
-	val  drawY
-	err  error
-}
-
-func (c *drawCache) get(key drawKey, compute func() (drawY, error)) (drawY, error) {
-	if c == nil {
-		return compute()
-	}
-	c.mu.Lock()
-	e, ok := c.m[key]
-	if !ok {
-		e = &drawEntry{}
-		c.m[key] = e
-	}
-	c.mu.Unlock()
-	e.once.Do(func() { e.val, e.err = compute() })
-	return e.val, e.err
-}
-
 // hadamard returns f·(a ∘ b), overwriting a.
 func hadamard(a, b *mat.SymDense, f float64) *mat.SymDense {
 	ra, rb := a.RawSymmetric(), b.RawSymmetric()
@@ -357,193 +300,4 @@ func hadamard(a, b *mat.SymDense, f float64) *mat.SymDense {
 		}
 	}
 	return a
-}
-
-// lsmiCVCentres bounds the centres of LSMI's cross-validation: its grid has
-// two width axes, and a k-centre fit costs O(k³) per fold, width pair and λ.
-// The regularisation chosen carries over to k centres through kλ/n.
-const lsmiCVCentres = 100
-
-// lsmiAxis holds, for one kernel width on one variable, each fold's kernel
-// values (transposed: a row per centre) and Gram matrix.
-type lsmiAxis struct {
-	kt []*mat.Dense
-	g  []*mat.SymDense
-}
-
-// axisCache computes each width's lsmiAxis once, however many rows of the
-// grid share it and whichever goroutine asks first.
-type axisCache struct {
-	mu      sync.Mutex
-	entries map[float64]*axisEntry
-	compute func(sigma float64) lsmiAxis
-}
-
-type axisEntry struct {
-	once sync.Once
-	val  lsmiAxis
-}
-
-func (c *axisCache) get(sigma float64) lsmiAxis {
-	c.mu.Lock()
-	e, ok := c.entries[sigma]
-	if !ok {
-		e = &axisEntry{}
-		c.entries[sigma] = e
-	}
-	c.mu.Unlock()
-	e.once.Do(func() { e.val = c.compute(sigma) })
-	return e.val
-}
-
-// lsmiShared is what the features of a ranking share, so that the target's
-// kernel statistics are computed once and the features are compared on the
-// same rows: the cross-validation design, the seed of the estimate's draws,
-// and the y side of those draws.
-type lsmiShared struct {
-	cv   *lsmiCV // nil when the widths and λ are fixed
-	seed [2]uint64
-	y    *drawCache
-}
-
-// lsmiCV is the design of LSMI's cross-validation: kcv centre rows and
-// averaging rows (none a centre) split into folds, with the kernel statistics
-// of y cached per width. Rank draws one design for every feature, so that
-// the target's statistics are computed once and the features are compared
-// on the same rows.
-type lsmiCV struct {
-	kcv        int
-	centreRows []int
-	rows       []int
-	folds      int
-	counts     []float64 // rows per fold
-	y          *axisCache
-}
-
-// newLSMICV draws the design over the rows of y, which must be scaled.
-func newLSMICV(py *points, s *Settings, rnd *rand.Rand) (*lsmiCV, error) {
-	folds := s.folds()
-	n := py.n
-	kcv := min(s.k(), lsmiCVCentres, n/2)
-	d := &lsmiCV{kcv: kcv, folds: folds}
-	d.centreRows = indices.Sample(n, kcv, false, rnd)
-	d.rows = indices.SampleExcept(n, max(1, s.m()/2), d.centreRows, rnd)
-	if len(d.rows) < folds {
-		return nil, fmt.Errorf("divergence: %w: %d rows leave %d pairs for %d cross-validation folds (fix the widths and λ, or use fewer folds)", ErrTooFew, n, len(d.rows), folds)
-	}
-	v, err := py.rows(d.centreRows)
-	if err != nil {
-		return nil, err
-	}
-	yf, err := foldBlocks(py, d.rows, folds)
-	if err != nil {
-		return nil, err
-	}
-	for _, b := range yf {
-		r, _ := b.Dims()
-		d.counts = append(d.counts, float64(r))
-	}
-	d.y = newAxisCache(yf, v)
-	return d, nil
-}
-
-// newAxisCache caches, per kernel width, each fold's kernel values against
-// the centres and Gram matrix.
-func newAxisCache(blocks []*mat.Dense, centres *mat.Dense) *axisCache {
-	k, _ := centres.Dims()
-	return &axisCache{entries: map[float64]*axisEntry{}, compute: func(sigma float64) lsmiAxis {
-		g := kernel.Gaussian{Sigma: sigma}
-		a := lsmiAxis{}
-		for _, b := range blocks {
-			var kt mat.Dense
-			g.MatrixTo(&kt, centres, b)
-			gram := mat.NewSymDense(k, nil)
-			kernel.AddGram(gram, &kt)
-			a.kt = append(a.kt, &kt)
-			a.g = append(a.g, gram)
-		}
-		return a
-	}}
-}
-
-// crossValidate chooses (σx, σy) in internal units and λ/N by k-fold
-// cross-validation on the design d. Each fold's held-out H is the product
-// of its own two marginal averages, its h the mean over its pairs.
-func (m *lsmiModel) crossValidate(ctx context.Context, s *Settings, d *lsmiCV) (*crossval.Table[[]float64], error) {
-	u, err := m.x.rows(d.centreRows)
-	if err != nil {
-		return nil, err
-	}
-	xf, err := foldBlocks(m.x, d.rows, d.folds)
-	if err != nil {
-		return nil, err
-	}
-	cx := newAxisCache(xf, u)
-	grid := s.LambdaScales
-	if grid == nil {
-		grid = DefaultLSMILambdaScales
-	}
-	lambdas := scaleAll(grid, 1/float64(d.kcv))
-	if s.Lambda != 0 {
-		lambdas = []float64{s.Lambda / float64(m.x.pop)}
-	}
-	ridge := scaleAll(lambdas, float64(d.kcv))
-	score := func(_ context.Context, w []float64) ([]float64, error) {
-		return heldOutScores(lsmiFoldStats(cx.get(w[0]), d.y.get(w[1]), d.counts), ridge), nil
-	}
-	scales := s.SigmaScales
-	if scales == nil {
-		scales = DefaultLSMISigmaScales
-	}
-	axes := [][]float64{scales, scales}
-	if s.SigmaX != 0 {
-		axes[0] = []float64{1}
-	}
-	if s.SigmaY != 0 {
-		axes[1] = []float64{1}
-	}
-	// Widen towards narrow kernels only: strong dependence needs them, while
-	// a best width at the wide end means a flat ratio, the answer under
-	// independence, which wider kernels would not change.
-	return searchWidths(ctx, axes, lambdas, s.SigmaScales == nil, false, s.Workers, score)
-}
-
-// lsmiFoldStats builds each fold's training and held-out moments from the
-// per-fold kernel values and Gram matrices of the two variables.
-func lsmiFoldStats(ax, ay lsmiAxis, counts []float64) []foldStats {
-	folds := len(counts)
-	k := ax.g[0].SymmetricDim()
-	hf := make([][]float64, folds)
-	totH := make([]float64, k)
-	totX, totY := mat.NewSymDense(k, nil), mat.NewSymDense(k, nil)
-	total := 0.0
-	for f := range folds {
-		hf[f] = make([]float64, k)
-		for l := range k {
-			hf[f][l] = floats.Dot(ax.kt[f].RawRowView(l), ay.kt[f].RawRowView(l))
-		}
-		floats.Add(totH, hf[f])
-		totX.AddSym(totX, ax.g[f])
-		totY.AddSym(totY, ay.g[f])
-		total += counts[f]
-	}
-	stats := make([]foldStats, folds)
-	for f := range folds {
-		nt := total - counts[f]
-		trX, trY := mat.NewSymDense(k, nil), mat.NewSymDense(k, nil)
-		trX.ScaleSym(-1, ax.g[f])
-		trX.AddSym(totX, trX)
-		trY.ScaleSym(-1, ay.g[f])
-		trY.AddSym(totY, trY)
-		stats[f].gTr = hadamard(trX, trY, 1/(nt*nt))
-		stats[f].hTr = make([]float64, k)
-		floats.SubTo(stats[f].hTr, totH, hf[f])
-		floats.Scale(1/nt, stats[f].hTr)
-		te := mat.NewSymDense(k, nil)
-		te.CopySym(ax.g[f])
-		stats[f].gTe = hadamard(te, ay.g[f], 1/(counts[f]*counts[f]))
-		stats[f].hTe = make([]float64, k)
-		floats.ScaleTo(stats[f].hTe, 1/counts[f], hf[f])
-	}
-	return stats
 }

@@ -97,7 +97,7 @@ func Rank(ctx context.Context, features, target mat.Matrix, s *Settings) (*RankR
 	// One cross-validation design and one set of draws for every feature:
 	// the target's kernel statistics are computed once, and the features
 	// are compared on the same rows.
-	sh := &lsmiShared{y: &drawCache{m: map[drawKey]*drawEntry{}}}
+	sh := &lsmiShared{y: newMemo[drawKey, drawY]()}
 	if s.SigmaX == 0 || s.SigmaY == 0 || s.Lambda == 0 {
 		if sh.cv, err = newLSMICV(py, s, rnd); err != nil {
 			return nil, err
@@ -139,6 +139,16 @@ func Rank(ctx context.Context, features, target mat.Matrix, s *Settings) (*RankR
 		scores[i].Rank = i + 1
 	}
 	return &RankResult{Features: scores, Permutations: s.Permutations}, nil
+}
+
+// lsmiShared is what the features of a ranking share, so that the target's
+// kernel statistics are computed once and the features are compared on the
+// same rows: the cross-validation design, the seed of the estimate's draws,
+// and the y side of those draws.
+type lsmiShared struct {
+	cv   *lsmiCV // nil when the widths and λ are fixed
+	seed [2]uint64
+	y    *memo[drawKey, drawY]
 }
 
 // rankFeature scores column j of features against the target.
@@ -204,5 +214,7 @@ func (c columnView) Dims() (int, int) {
 	r, _ := c.m.Dims()
 	return r, 1
 }
+
 func (c columnView) At(i, _ int) float64 { return c.m.At(i, c.j) }
-func (c columnView) T() mat.Matrix       { return mat.Transpose{Matrix: c} }
+
+func (c columnView) T() mat.Matrix { return mat.Transpose{Matrix: c} }
