@@ -27,7 +27,8 @@ func ExampleRelativePE() {
 		q[i] = 1.5 + 0.5*rnd.NormFloat64()
 	}
 	res, err := divergence.RelativePE(context.Background(),
-		mat.NewVecDense(n, p), mat.NewVecDense(n, q), &divergence.Settings{Src: rand.NewPCG(3, 4)})
+		mat.NewVecDense(n, p), mat.NewVecDense(n, q), divergence.DefaultAlpha,
+		&divergence.PESettings{Settings: divergence.Settings{Src: rand.NewPCG(3, 4)}})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -49,7 +49,7 @@ type IndependenceResult struct {
 // It first runs LSMI for the estimate (the same result as LSMI with the same
 // settings), with cross-validation. The statistic
 // T = ½hᵀ(H + (kλ/n)I)⁻¹h − ½ has its own widths and regularisation, which
-// must not depend on the pairing: Settings.SigmaX, SigmaY and Lambda when
+// must not depend on the pairing: SigmaX, SigmaY and Lambda of s when
 // fixed, otherwise TestSigmaScales times each variable's median heuristic,
 // combined as in TwoSampleTest, and kλ/n = TestLambdaScale. It uses k centre
 // pairs held fixed,
@@ -65,9 +65,9 @@ type IndependenceResult struct {
 // n ≤ M/2, otherwise up to 500 of the y-factor's rows). Fixing only one of
 // SigmaX and SigmaY gives the other variable its median heuristic as its
 // single width.
-func IndependenceTest(ctx context.Context, x, y mat.Matrix, s *Settings) (*IndependenceResult, error) {
+func IndependenceTest(ctx context.Context, x, y mat.Matrix, s *IndependenceSettings) (*IndependenceResult, error) {
 	if s == nil {
-		s = &Settings{}
+		s = &IndependenceSettings{}
 	}
 	if err := s.validate(); err != nil {
 		return nil, err
@@ -92,10 +92,10 @@ func IndependenceTest(ctx context.Context, x, y mat.Matrix, s *Settings) (*Indep
 // independenceTest is IndependenceTest on validated samples at the scales of
 // the estimate (see lsmi); sh, if not nil, is what a ranking's features
 // share.
-func independenceTest(ctx context.Context, px, py *points, s *Settings, rnd *rand.Rand, sh *lsmiShared) (*IndependenceResult, error) {
+func independenceTest(ctx context.Context, px, py *points, s *IndependenceSettings, rnd *rand.Rand, sh *lsmiShared) (*IndependenceResult, error) {
 	// The estimate is LSMI's own, from rnd as LSMI would use it; the test
 	// draws from a generator seeded after it.
-	sl := *s
+	sl := s.LSMISettings
 	sl.Progress = nil
 	lr, err := lsmi(ctx, px, py, &sl, rnd, sh)
 	if err != nil {
@@ -111,7 +111,7 @@ func independenceTest(ctx context.Context, px, py *points, s *Settings, rnd *ran
 
 // independence is the permutation test of IndependenceTest on validated
 // samples, without the estimate.
-func independence(ctx context.Context, px, py *points, s *Settings, rnd *rand.Rand) (*IndependenceResult, error) {
+func independence(ctx context.Context, px, py *points, s *IndependenceSettings, rnd *rand.Rand) (*IndependenceResult, error) {
 	// Internal units: each variable divided by its median heuristic (or by
 	// its fixed width). The median heuristic of each variable does not
 	// depend on the pairing.
@@ -189,7 +189,7 @@ func independence(ctx context.Context, px, py *points, s *Settings, rnd *rand.Ra
 	if err != nil {
 		return nil, err
 	}
-	ridge := testRidge(s, k, px.pop)
+	ridge := testRidge(s.Lambda, k, px.pop)
 	res := &IndependenceResult{Lambda: ridge * float64(px.pop) / float64(k), Permutations: s.permutations(), K: k, M: len(pairs)}
 	stats := make([]*independenceStat, len(widths))
 	for j, w := range widths {
@@ -214,7 +214,7 @@ func independence(ctx context.Context, px, py *points, s *Settings, rnd *rand.Ra
 	for j, st := range stats {
 		stat[j] = st
 	}
-	res.Statistic, res.Null, err = permutationTest(ctx, s, rnd, stat, len(pairs), func(prnd *rand.Rand, perm []int) {
+	res.Statistic, res.Null, err = permutationTest(ctx, s.permutations(), &s.Settings, rnd, stat, len(pairs), func(prnd *rand.Rand, perm []int) {
 		prnd.Shuffle(len(movable), func(i, j int) {
 			a, b := movable[i], movable[j]
 			perm[a], perm[b] = perm[b], perm[a]

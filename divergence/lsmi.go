@@ -66,13 +66,13 @@ type LSMIResult struct {
 // y-factor over M/2 rows drawn independently of them (the product of two
 // averages over the same rows would be biased), and solves the k-centre
 // problem with regularisation kλ/n. σx, σy and λ are chosen by 5-fold cross-validation with the held-out
-// score ½θᵀH_teθ − h_teᵀθ, unless fixed (Settings.SigmaX, SigmaY, Lambda).
+// score ½θᵀH_teθ − h_teᵀθ, unless fixed (LSMISettings.SigmaX, SigmaY, Settings.Lambda).
 // LSMI is biased low for strong dependence; the width grids widen towards
 // narrow kernels automatically when the best width lies on their lower edge,
 // and a warning says so when the limit is reached.
-func LSMI(ctx context.Context, x, y mat.Matrix, s *Settings) (*LSMIResult, error) {
+func LSMI(ctx context.Context, x, y mat.Matrix, s *LSMISettings) (*LSMIResult, error) {
 	if s == nil {
-		s = &Settings{}
+		s = &LSMISettings{}
 	}
 	if err := s.validate(); err != nil {
 		return nil, err
@@ -97,7 +97,7 @@ func LSMI(ctx context.Context, x, y mat.Matrix, s *Settings) (*LSMIResult, error
 // lsmi is LSMI on validated samples, each divided by its fixed width or its
 // median heuristic (see scaled); sh, when not nil, holds what Rank's
 // features share.
-func lsmi(ctx context.Context, px, py *points, s *Settings, rnd *rand.Rand, sh *lsmiShared) (*LSMIResult, error) {
+func lsmi(ctx context.Context, px, py *points, s *LSMISettings, rnd *rand.Rand, sh *lsmiShared) (*LSMIResult, error) {
 	var cv *lsmiCV
 	if sh != nil {
 		cv = sh.cv
@@ -126,7 +126,7 @@ func lsmi(ctx context.Context, px, py *points, s *Settings, rnd *rand.Rand, sh *
 	return res, nil
 }
 
-// lsmiModel is the LSMI problem of DESIGN.md §3: centres are observed pairs;
+// lsmiModel is the LSMI problem of docs/DESIGN.md §3: centres are observed pairs;
 // h averages over mh pairs and each factor of H over mf rows per draw (every
 // row when they reach n).
 type lsmiModel struct {
@@ -139,7 +139,7 @@ type lsmiModel struct {
 // fitLSMI chooses the widths and λ of the scaled samples (by
 // cross-validation on the design cv, or on a new one when cv is nil, unless
 // fixed) and returns the model and the result's settings fields.
-func fitLSMI(ctx context.Context, px, py *points, s *Settings, rnd *rand.Rand, cv *lsmiCV) (*lsmiModel, *LSMIResult, error) {
+func fitLSMI(ctx context.Context, px, py *points, s *LSMISettings, rnd *rand.Rand, cv *lsmiCV) (*lsmiModel, *LSMIResult, error) {
 	half := max(1, s.m()/2)
 	m := &lsmiModel{x: px, y: py, mh: half, mf: half}
 	res := &LSMIResult{N: px.pop, Exact: s.Exact}
@@ -148,7 +148,7 @@ func fitLSMI(ctx context.Context, px, py *points, s *Settings, rnd *rand.Rand, c
 	if s.SigmaX == 0 || s.SigmaY == 0 || s.Lambda == 0 {
 		if cv == nil {
 			var err error
-			if cv, err = newLSMICV(py, s, rnd); err != nil {
+			if cv, err = newLSMICV(py, &s.Settings, rnd); err != nil {
 				return nil, nil, err
 			}
 		}

@@ -100,7 +100,7 @@ func axisOf(sigma float64, blocks []*mat.Dense, centres *mat.Dense, k int) lsmiA
 // crossValidate chooses (σx, σy) in internal units and λ/N by k-fold
 // cross-validation on the design d. Each fold's held-out H is the product
 // of its own two marginal averages, its h the mean over its pairs.
-func (m *lsmiModel) crossValidate(ctx context.Context, s *Settings, d *lsmiCV) (*crossval.Table[[]float64], error) {
+func (m *lsmiModel) crossValidate(ctx context.Context, s *LSMISettings, d *lsmiCV) (*crossval.Table[[]float64], error) {
 	u, err := m.x.rows(d.centreRows)
 	if err != nil {
 		return nil, err
@@ -110,11 +110,7 @@ func (m *lsmiModel) crossValidate(ctx context.Context, s *Settings, d *lsmiCV) (
 		return nil, err
 	}
 	cx := newAxisCache(xf, u)
-	grid := s.LambdaScales
-	if grid == nil {
-		grid = DefaultLSMILambdaScales
-	}
-	lambdas := scaleAll(grid, 1/float64(d.kcv))
+	lambdas := scaleAll(grid(s.LambdaScales, DefaultLSMILambdaScales), 1/float64(d.kcv))
 	if s.Lambda != 0 {
 		lambdas = []float64{s.Lambda / float64(m.x.pop)}
 	}
@@ -122,10 +118,7 @@ func (m *lsmiModel) crossValidate(ctx context.Context, s *Settings, d *lsmiCV) (
 	score := func(_ context.Context, w []float64) ([]float64, error) {
 		return heldOutScores(lsmiFoldStats(cx(w[0]), d.y(w[1]), d.counts), ridge), nil
 	}
-	scales := s.SigmaScales
-	if scales == nil {
-		scales = DefaultLSMISigmaScales
-	}
+	scales := grid(s.SigmaScales, DefaultLSMISigmaScales)
 	axes := [][]float64{scales, scales}
 	if s.SigmaX != 0 {
 		axes[0] = []float64{1}

@@ -25,7 +25,7 @@ import (
 type momentFunc func(idx []int, rnd *rand.Rand) (*mat.SymDense, []float64, error)
 
 // oracle presents the problem min_θ ½θᵀHθ − hᵀθ + (λ/2)θᵀθ, whose value
-// gives PE or SMI as −½ − min, to qmin with the encoding of DESIGN.md §2:
+// gives PE or SMI as −½ − min, to qmin with the encoding of docs/DESIGN.md §2:
 //
 //	A = H/2,   d = λ/(2N)·1,   b = −h/n,
 //

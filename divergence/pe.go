@@ -73,14 +73,22 @@ type PEResult struct {
 // kernel averages over m points drawn independently of them, solves the
 // k-centre problem with regularisation kλ/n, and the estimate is the mean
 // over the draws. σ and λ are chosen by 5-fold cross-validation on centres
-// and averaging points of the same budget, unless fixed. See Settings for
+// and averaging points of the same budget, unless fixed. See PESettings for
 // the options, and Settings.Exact for the all-centre value itself.
 //
+// α ∈ [0, 1) is part of the quantity estimated: DefaultAlpha (½) is the
+// recommended value, whose ratio is bounded by 1/α = 2; α = 0 is the plain
+// Pearson divergence, whose ratio p/q is unbounded.
+//
 // Only the rows drawn are read, and each is checked as it is read: a NaN or
-// infinite value gives a *DataError. s may be nil.
-func RelativePE(ctx context.Context, p, q mat.Matrix, s *Settings) (*PEResult, error) {
+// infinite value gives a *DataError; a setting out of range gives a
+// *SettingsError. s may be nil: all defaults.
+func RelativePE(ctx context.Context, p, q mat.Matrix, alpha float64, s *PESettings) (*PEResult, error) {
 	if s == nil {
-		s = &Settings{}
+		s = &PESettings{}
+	}
+	if err := checkAlpha(alpha); err != nil {
+		return nil, err
 	}
 	if err := s.validate(); err != nil {
 		return nil, err
@@ -103,7 +111,7 @@ func RelativePE(ctx context.Context, p, q mat.Matrix, s *Settings) (*PEResult, e
 		}
 	}
 	pp, qq = pp.withScale(scale), qq.withScale(scale)
-	m := &peModel{p: pp, q: qq, alpha: s.alpha()}
+	m := &peModel{p: pp, q: qq, alpha: alpha}
 
 	res := &PEResult{Alpha: m.alpha, NP: pp.pop, NQ: qq.pop, Exact: s.Exact}
 	sigma := s.Sigma / scale // internal units
@@ -168,7 +176,7 @@ func splitBudget(m, np, nq int) (mp, mq int) {
 	return mp, mq
 }
 
-// peModel is the RuLSIF problem of DESIGN.md §2: centres are numerator
+// peModel is the RuLSIF problem of docs/DESIGN.md §2: centres are numerator
 // points, averages over mp numerator and mq denominator points per draw
 // (every point when mp, mq are the sample sizes).
 type peModel struct {
@@ -212,7 +220,7 @@ func (m *peModel) moments(idx []int, rnd *rand.Rand) (*mat.SymDense, []float64, 
 // cross-validation on kcv centres drawn from P and averaging points drawn
 // from the rest of P and from Q, within the averaging budget. Table rows are
 // returned in internal units and columns as λ/N; the caller converts.
-func (m *peModel) crossValidate(ctx context.Context, s *Settings, rnd *rand.Rand) (*crossval.Table[[]float64], error) {
+func (m *peModel) crossValidate(ctx context.Context, s *PESettings, rnd *rand.Rand) (*crossval.Table[[]float64], error) {
 	folds := s.folds()
 	// Centres: at most half the numerator sample, so that the rest can be
 	// averaged over; averaging points never include a centre, whose kernel
@@ -243,14 +251,11 @@ func (m *peModel) crossValidate(ctx context.Context, s *Settings, rnd *rand.Rand
 		return nil, err
 	}
 	// λ/N = (kλ/N)/kcv: the grid of kλ/N values for the kcv-centre problem.
-	lambdas := make([]float64, len(s.lambdaScales()))
-	for j, l := range s.lambdaScales() {
-		lambdas[j] = l / float64(kcv)
-	}
+	lambdas := scaleAll(grid(s.LambdaScales, DefaultLambdaScales), 1/float64(kcv))
 	if s.Lambda != 0 {
 		lambdas = []float64{s.Lambda / float64(m.p.pop)}
 	}
-	sigmas := s.sigmaScales()
+	sigmas := grid(s.SigmaScales, DefaultSigmaScales)
 	if s.Sigma != 0 {
 		sigmas = []float64{1} // internal units: the fixed σ is the scale
 	}

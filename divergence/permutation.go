@@ -24,10 +24,10 @@ type permStat interface {
 }
 
 // permutationTest computes the statistics at every width for the observed
-// labelling (the identity on n points) and for B permutations made by
-// shuffle, combines them (see combine) and returns the combined statistic
+// labelling (the identity on n points) and for b permutations made by
+// shuffle (on s.Workers, reporting to s.Progress), combines them (see combine) and returns the combined statistic
 // and its null distribution.
-func permutationTest(ctx context.Context, s *Settings, rnd *rand.Rand, stats []permStat, n int, shuffle func(prnd *rand.Rand, perm []int)) (float64, []float64, error) {
+func permutationTest(ctx context.Context, b int, s *Settings, rnd *rand.Rand, stats []permStat, n int, shuffle func(prnd *rand.Rand, perm []int)) (float64, []float64, error) {
 	values := func(perm []int, sc any) []float64 {
 		scs := sc.([]any)
 		t := make([]float64, len(stats))
@@ -45,7 +45,7 @@ func permutationTest(ctx context.Context, s *Settings, rnd *rand.Rand, stats []p
 	}
 	identity := indices.Range(n)
 	observed := values(identity, newScratch())
-	null, err := permutations(ctx, s, rnd, func(prnd *rand.Rand, sc any) []float64 {
+	null, err := permutations(ctx, b, s, rnd, func(prnd *rand.Rand, sc any) []float64 {
 		perm := slices.Clone(identity)
 		shuffle(prnd, perm)
 		return values(perm, sc)
@@ -57,13 +57,12 @@ func permutationTest(ctx context.Context, s *Settings, rnd *rand.Rand, stats []p
 	return statistic, combined, nil
 }
 
-// permutations computes the statistics (one per kernel width) under B
+// permutations computes the statistics (one per kernel width) under b
 // permutations on the workers, the b-th with its own generator seeded from
 // (seed, b), so that the null distribution does not depend on scheduling.
 // newScratch makes a worker's buffers. It reports progress and stops when
 // ctx is cancelled.
-func permutations(ctx context.Context, s *Settings, rnd *rand.Rand, stat func(*rand.Rand, any) []float64, newScratch func() any) ([][]float64, error) {
-	b := s.permutations()
+func permutations(ctx context.Context, b int, s *Settings, rnd *rand.Rand, stat func(*rand.Rand, any) []float64, newScratch func() any) ([][]float64, error) {
 	seed := rnd.Uint64()
 	null := make([][]float64, b)
 	pool := sync.Pool{New: newScratch}
@@ -150,11 +149,11 @@ func pValue(stat float64, null []float64) float64 {
 	return float64(1+count) / float64(1+len(null))
 }
 
-// testRidge returns the tests' kλ/n: from Settings.Lambda when fixed,
-// otherwise TestLambdaScale.
-func testRidge(s *Settings, k, n int) float64 {
-	if s.Lambda != 0 {
-		return float64(k) * s.Lambda / float64(n)
+// testRidge returns the tests' kλ/n: from the all-centre λ when fixed
+// (non-zero), otherwise TestLambdaScale.
+func testRidge(lambda float64, k, n int) float64 {
+	if lambda != 0 {
+		return float64(k) * lambda / float64(n)
 	}
 	return TestLambdaScale
 }

@@ -31,11 +31,17 @@ type PEProblem struct {
 	m *peModel
 }
 
-// NewPEProblem returns the problem for the samples p and q with the α,
+// NewPEProblem returns the problem for the samples p and q with α and the
 // σ, λ and M of s; σ and λ must be fixed (positive).
-func NewPEProblem(p, q mat.Matrix, s *Settings) (*PEProblem, error) {
-	if s == nil || s.Sigma == 0 || s.Lambda == 0 {
-		return nil, fmt.Errorf("divergence: %w: a PEProblem needs σ and λ fixed", ErrSettings)
+func NewPEProblem(p, q mat.Matrix, alpha float64, s *PESettings) (*PEProblem, error) {
+	switch {
+	case s == nil || s.Sigma == 0:
+		return nil, &SettingsError{Field: "Sigma", Value: 0.0, Allowed: "a PEProblem needs σ and λ fixed"}
+	case s.Lambda == 0:
+		return nil, &SettingsError{Field: "Lambda", Value: 0.0, Allowed: "a PEProblem needs σ and λ fixed"}
+	}
+	if err := checkAlpha(alpha); err != nil {
+		return nil, err
 	}
 	if err := s.validate(); err != nil {
 		return nil, err
@@ -45,7 +51,7 @@ func NewPEProblem(p, q mat.Matrix, s *Settings) (*PEProblem, error) {
 		return nil, err
 	}
 	pp, qq = pp.withScale(s.Sigma), qq.withScale(s.Sigma) // internal units: σ = 1
-	m := &peModel{p: pp, q: qq, alpha: s.alpha(), g: kernel.Gaussian{Sigma: 1}}
+	m := &peModel{p: pp, q: qq, alpha: alpha, g: kernel.Gaussian{Sigma: 1}}
 	m.mp, m.mq = splitBudget(s.m(), pp.n, qq.n)
 	return &PEProblem{o: &oracle{n: pp.n, lambdaN: s.Lambda / float64(pp.pop), moments: m.moments}, m: m}, nil
 }

@@ -30,8 +30,8 @@ type FeatureScore struct {
 	// SigmaX, SigmaY and Lambda are the widths on the feature and the
 	// target and the regularisation chosen for this feature.
 	SigmaX, SigmaY, Lambda float64
-	// Tested reports that a permutation test was run (Settings.Permutations
-	// > 0); PValue is then its p-value.
+	// Tested reports that a permutation test was run
+	// (RankSettings.PValuePermutations > 0); PValue is then its p-value.
 	Tested bool
 	PValue float64
 	// Note explains a score that is not an estimate, such as a constant
@@ -54,7 +54,7 @@ type RankResult struct {
 // Rank scores the dependence of target (n rows, any number of columns) on
 // each column of features (n rows) by LSMI, with widths and λ
 // cross-validated for each feature, and sorts the features by decreasing
-// SMI. With Settings.Permutations > 0 each feature also gets the p-value of
+// SMI. With RankSettings.PValuePermutations > 0 each feature also gets the p-value of
 // IndependenceTest. A constant feature scores 0 with a note instead of
 // stopping the ranking; a constant target is an error wrapping ErrConstant.
 //
@@ -62,9 +62,9 @@ type RankResult struct {
 // own generator seeded in column order from Settings.Src, so the ranking does
 // not depend on the number of workers. Settings.Progress, if set, is called
 // as features finish.
-func Rank(ctx context.Context, features, target mat.Matrix, s *Settings) (*RankResult, error) {
+func Rank(ctx context.Context, features, target mat.Matrix, s *RankSettings) (*RankResult, error) {
 	if s == nil {
-		s = &Settings{}
+		s = &RankSettings{}
 	}
 	if err := s.validate(); err != nil {
 		return nil, err
@@ -99,7 +99,7 @@ func Rank(ctx context.Context, features, target mat.Matrix, s *Settings) (*RankR
 	// are compared on the same rows.
 	sh := &lsmiShared{y: newMemo[drawKey, drawY]()}
 	if s.SigmaX == 0 || s.SigmaY == 0 || s.Lambda == 0 {
-		if sh.cv, err = newLSMICV(py, s, rnd); err != nil {
+		if sh.cv, err = newLSMICV(py, &s.Settings, rnd); err != nil {
 			return nil, err
 		}
 	}
@@ -138,7 +138,7 @@ func Rank(ctx context.Context, features, target mat.Matrix, s *Settings) (*RankR
 	for i := range scores {
 		scores[i].Rank = i + 1
 	}
-	return &RankResult{Features: scores, Permutations: s.Permutations}, nil
+	return &RankResult{Features: scores, Permutations: s.PValuePermutations}, nil
 }
 
 // lsmiShared is what the features of a ranking share, so that the target's
@@ -152,7 +152,7 @@ type lsmiShared struct {
 }
 
 // rankFeature scores column j of features against the target.
-func rankFeature(ctx context.Context, features mat.Matrix, j int, target *points, s *Settings, rnd *rand.Rand, sh *lsmiShared) (FeatureScore, error) {
+func rankFeature(ctx context.Context, features mat.Matrix, j int, target *points, s *RankSettings, rnd *rand.Rand, sh *lsmiShared) (FeatureScore, error) {
 	var col mat.Matrix
 	if sub, ok := features.(Subsample); ok {
 		col = Subsample{Matrix: columnOf(sub.Matrix, j), Rows: sub.Rows}
@@ -169,19 +169,19 @@ func rankFeature(ctx context.Context, features mat.Matrix, j int, target *points
 	px, err = scaled(rnd, px, s.SigmaX)
 	switch {
 	case err != nil:
-	case s.Permutations > 0:
+	case s.PValuePermutations > 0:
 		var it *IndependenceResult
-		it, err = independenceTest(ctx, px, target, s, rnd, sh)
+		it, err = independenceTest(ctx, px, target, &IndependenceSettings{LSMISettings: s.LSMISettings, Permutations: s.PValuePermutations}, rnd, sh)
 		if it != nil {
 			lr, fs.Tested, fs.PValue = it.LSMI, true, it.PValue
 		}
 	default:
-		lr, err = lsmi(ctx, px, target, s, rnd, sh)
+		lr, err = lsmi(ctx, px, target, &s.LSMISettings, rnd, sh)
 	}
 	switch {
 	case errors.Is(err, ErrConstant):
 		fs.Note = "constant feature: no dependence can be measured; SMI taken as 0"
-		if s.Permutations > 0 {
+		if s.PValuePermutations > 0 {
 			fs.Tested, fs.PValue = true, 1
 		}
 		return fs, nil

@@ -52,7 +52,7 @@ type TwoSampleResult struct {
 //
 // It first runs RelativePE for the estimate (the same result as RelativePE
 // with the same settings), with cross-validation. The statistic T = ½hᵀ(H + (kλ/n)I)⁻¹h − ½ has its own kernel widths and
-// regularisation, which must not depend on the labels: Settings.Sigma and
+// regularisation, which must not depend on the labels: Sigma and
 // Lambda when fixed, otherwise TestSigmaScales times the median heuristic of
 // the pooled sample and kλ/n = TestLambdaScale. With several widths, each
 // width's T is standardised by the mean and standard deviation of its values
@@ -71,22 +71,25 @@ type TwoSampleResult struct {
 // the distribution of data, centres and width rows unchanged: the p-value
 // (1 + #{T_b ≥ T})/(1 + B) is exact. When α > 0
 // and the samples are unbalanced, keeping the proportion α : 1−α limits M to
-// about n_P/α: a warning says so, and α = 0 (PlainPearson) uses the whole
+// about n_P/α: a warning says so, and α = 0 uses the whole
 // budget. Each permutation costs O(M·k)
 // and two triangular solves (O(M·k²) and a factorisation for α = 0),
 // whatever the number of rows.
-func TwoSampleTest(ctx context.Context, p, q mat.Matrix, s *Settings) (*TwoSampleResult, error) {
+func TwoSampleTest(ctx context.Context, p, q mat.Matrix, alpha float64, s *TwoSampleSettings) (*TwoSampleResult, error) {
 	if s == nil {
-		s = &Settings{}
+		s = &TwoSampleSettings{}
+	}
+	if err := s.validate(); err != nil {
+		return nil, err
 	}
 	// The estimate is RelativePE's own, on the same settings and source;
 	// the test draws from a generator seeded after it.
-	sPE := *s
+	sPE := s.PESettings
 	sPE.Progress = nil
 	if sPE.Src == nil {
 		sPE.Src = s.source()
 	}
-	pe, err := RelativePE(ctx, p, q, &sPE)
+	pe, err := RelativePE(ctx, p, q, alpha, &sPE)
 	if err != nil {
 		return nil, err
 	}
@@ -105,7 +108,7 @@ func TwoSampleTest(ctx context.Context, p, q mat.Matrix, s *Settings) (*TwoSampl
 
 // twoSample is the permutation test of TwoSampleTest on validated samples,
 // without the estimate.
-func twoSample(ctx context.Context, pp, qq *points, alpha float64, s *Settings, rnd *rand.Rand) (*TwoSampleResult, error) {
+func twoSample(ctx context.Context, pp, qq *points, alpha float64, s *TwoSampleSettings, rnd *rand.Rand) (*TwoSampleResult, error) {
 	// Internal units: the data divided by the median heuristic (or the
 	// fixed σ, the only width then).
 	widths := TestSigmaScales
@@ -154,7 +157,7 @@ func twoSample(ctx context.Context, pp, qq *points, alpha float64, s *Settings, 
 		return nil, err
 	}
 	m := len(ep) + len(eq)
-	ridge := testRidge(s, k, pp.pop)
+	ridge := testRidge(s.Lambda, k, pp.pop)
 	stats := make([]*twoSampleStat, len(widths))
 	res := &TwoSampleResult{Lambda: ridge * float64(pp.pop) / float64(k), Permutations: s.permutations(), K: k, M: m}
 	if avail := min(s.m(), np+nq); alpha > 0 && 2*m < avail {
@@ -188,7 +191,7 @@ func twoSample(ctx context.Context, pp, qq *points, alpha float64, s *Settings, 
 	for j, st := range stats {
 		stat[j] = st
 	}
-	res.Statistic, res.Null, err = permutationTest(ctx, s, rnd, stat, m, func(prnd *rand.Rand, perm []int) {
+	res.Statistic, res.Null, err = permutationTest(ctx, s.permutations(), &s.Settings, rnd, stat, m, func(prnd *rand.Rand, perm []int) {
 		prnd.Shuffle(m, func(i, j int) { perm[i], perm[j] = perm[j], perm[i] })
 	})
 	if err != nil {
