@@ -59,8 +59,9 @@ type PEResult struct {
 //
 // between the distributions of the rows of p (the numerator sample, n rows)
 // and q (the denominator sample, n′ rows), which must have the same number of
-// columns (for 1-D samples, wrap a []float64 in mat.NewVecDense). The model g(x) = Σ_l θ_l φ(x, c_l) has Gaussian kernels centred
-// on numerator points, and
+// columns (Column and Rows wrap plain slices). The model
+// g(x) = Σ_l θ_l φ(x, c_l) has Gaussian kernels centred on numerator points,
+// and
 //
 //	H_lm = α/n Σᵢ φ(xᵢ,c_l)φ(xᵢ,c_m) + (1−α)/n′ Σⱼ φ(yⱼ,c_l)φ(yⱼ,c_m),
 //	h_l  = 1/n Σᵢ φ(xᵢ,c_l),

@@ -24,8 +24,11 @@ import (
 // (kλ/n)I)⁻¹h_S. It implements qmin.Restricter (kernel averages over all
 // points, or over Settings.M points drawn for each block) and
 // qmin.ColumnFiller (for qmin.Nystrom, with averages over all points, or
-// over M points fixed once). RelativePE is the way to estimate PE; PEProblem
-// is for comparing solvers on one problem, as the paper's experiments do.
+// over M points fixed once). RelativePE is the way to estimate PE;
+// PEProblem exposes the problem it solves, so that other solvers of package
+// qmin (Exact, Nystrom, or Estimate with other settings) can be run on the
+// very same RuLSIF problem and compared, as the paper's experiments do and
+// the reproduction harness does.
 type PEProblem struct {
 	o *oracle
 	m *peModel

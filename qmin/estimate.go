@@ -265,7 +265,10 @@ func solveRestricted(p Problem, idx []int, box float64, restarts int, rnd *rand.
 //	M = sym(A|S) + k·diag(d|S),   c = k·b|S,   k = len(idx),
 //
 // ready for MinimizeQuadratic; its minimum times n²/k² is the draw's
-// estimate. rnd is passed to a Restricter's Restrict (nil: a fixed
+// estimate. It gives a caller exactly the matrix a draw builds, to solve it
+// by another method than MinimizeQuadratic or to time the solve apart from
+// the queries (as the reproduction of the paper's experiments does). rnd is
+// passed to a Restricter's Restrict (nil: a fixed
 // generator). The error wraps ErrNonFinite for a NaN or infinite entry,
 // ErrShape for an empty idx or an index outside [0, n), and ErrTooLarge for
 // more than MaxK indices.
