@@ -72,18 +72,8 @@ func IndependenceTest(ctx context.Context, x, y mat.Matrix, s *IndependenceSetti
 	if err := s.validate(); err != nil {
 		return nil, err
 	}
-	px, py, err := newPairs(x, y)
+	px, py, rnd, err := scaledPairs(x, y, &s.LSMISettings)
 	if err != nil {
-		return nil, err
-	}
-	if err := s.checkExact(px.n, "rows"); err != nil {
-		return nil, err
-	}
-	rnd := rand.New(s.source())
-	if px, err = scaled(rnd, px, s.SigmaX); err != nil {
-		return nil, err
-	}
-	if py, err = scaled(rnd, py, s.SigmaY); err != nil {
 		return nil, err
 	}
 	return independenceTest(ctx, px, py, s, rnd, nil)

@@ -77,21 +77,31 @@ func LSMI(ctx context.Context, x, y mat.Matrix, s *LSMISettings) (*LSMIResult, e
 	if err := s.validate(); err != nil {
 		return nil, err
 	}
-	px, py, err := newPairs(x, y)
+	px, py, rnd, err := scaledPairs(x, y, s)
 	if err != nil {
 		return nil, err
 	}
-	if err := s.checkExact(px.n, "rows"); err != nil {
-		return nil, err
+	return lsmi(ctx, px, py, s, rnd, nil)
+}
+
+// scaledPairs reads the paired samples of LSMI and IndependenceTest (with
+// s validated) and divides each by its fixed width or its median heuristic,
+// drawn from the generator it returns.
+func scaledPairs(x, y mat.Matrix, s *LSMISettings) (px, py *points, rnd *rand.Rand, err error) {
+	if px, py, err = newPairs(x, y); err != nil {
+		return nil, nil, nil, err
 	}
-	rnd := rand.New(s.source())
+	if err = s.checkExact(px.n, "rows"); err != nil {
+		return nil, nil, nil, err
+	}
+	rnd = rand.New(s.source())
 	if px, err = scaled(rnd, px, s.SigmaX); err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
 	if py, err = scaled(rnd, py, s.SigmaY); err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
-	return lsmi(ctx, px, py, s, rnd, nil)
+	return px, py, rnd, nil
 }
 
 // lsmi is LSMI on validated samples, each divided by its fixed width or its
