@@ -9,33 +9,13 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"slices"
 
 	"github.com/sublinear/pearson/internal/parallel"
 )
 
-// ErrFolds means the number of folds is less than 2 or more than the
-// number of items.
-var ErrFolds = errors.New("bad number of folds")
-
 // ErrNoScore means no point of the grid has a finite score.
 var ErrNoScore = errors.New("no finite score on the grid")
-
-// Folds assigns n items to k folds at random: fold[i] ∈ [0, k) is the fold
-// of item i. The folds' sizes differ by at most one. The error wraps ErrFolds
-// unless 2 ≤ k ≤ n.
-func Folds(n, k int, rnd *rand.Rand) ([]int, error) {
-	if k < 2 || k > n {
-		return nil, fmt.Errorf("crossval: %w: %d folds of %d items (need 2 ≤ folds ≤ items)", ErrFolds, k, n)
-	}
-	fold := make([]int, n)
-	for i := range fold {
-		fold[i] = i % k
-	}
-	rnd.Shuffle(n, func(i, j int) { fold[i], fold[j] = fold[j], fold[i] })
-	return fold, nil
-}
 
 // Table is the result of a grid search over two axes, such as kernel widths
 // (rows) and regularisations (columns). A row may be any value: a width, or

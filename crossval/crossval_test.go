@@ -8,41 +8,9 @@ import (
 	"context"
 	"errors"
 	"math"
-	"math/rand/v2"
 	"reflect"
 	"testing"
 )
-
-func TestFolds(t *testing.T) {
-	rnd := rand.New(rand.NewPCG(1, 1))
-	for _, tc := range []struct{ n, k int }{{10, 5}, {11, 5}, {2, 2}, {1000, 7}} {
-		fold, err := Folds(tc.n, tc.k, rnd)
-		if err != nil {
-			t.Fatal(err)
-		}
-		size := make([]int, tc.k)
-		for _, f := range fold {
-			size[f]++
-		}
-		for _, s := range size {
-			if s < tc.n/tc.k || s > tc.n/tc.k+1 {
-				t.Errorf("n=%d k=%d: fold sizes %v", tc.n, tc.k, size)
-			}
-		}
-	}
-	for _, tc := range []struct{ n, k int }{{10, 1}, {10, 0}, {3, 4}, {0, 2}} {
-		if _, err := Folds(tc.n, tc.k, rnd); !errors.Is(err, ErrFolds) {
-			t.Errorf("n=%d k=%d: err = %v, want ErrFolds", tc.n, tc.k, err)
-		}
-	}
-	// Random: the same seed gives the same folds, another seed others.
-	a, _ := Folds(50, 5, rand.New(rand.NewPCG(2, 2)))
-	b, _ := Folds(50, 5, rand.New(rand.NewPCG(2, 2)))
-	c, _ := Folds(50, 5, rand.New(rand.NewPCG(3, 3)))
-	if !reflect.DeepEqual(a, b) || reflect.DeepEqual(a, c) {
-		t.Error("folds not reproducible, or not random")
-	}
-}
 
 // bowl scores (x, y) by (log x − log x₀)² + (log y − log y₀)².
 func bowl(rows, cols []float64, x0, y0 float64) RowScore {

@@ -24,10 +24,12 @@ func Example() {
 		x[i] = rnd.NormFloat64()
 		y[i] = 2*x[i] + rnd.NormFloat64()
 	}
-	fold, err := crossval.Folds(n, 5, rnd)
-	if err != nil {
-		log.Fatal(err)
+	// Fold f holds the items i with fold[i] = f: sizes 20, in random order.
+	fold := make([]int, n)
+	for i := range fold {
+		fold[i] = i % 5
 	}
+	rnd.Shuffle(n, func(i, j int) { fold[i], fold[j] = fold[j], fold[i] })
 	lambdas := crossval.LogGrid(0.01, 1000, 6)
 	score := func(_ context.Context, _ int) ([]float64, error) {
 		s := make([]float64, len(lambdas))

@@ -21,12 +21,12 @@ func paperSamples(n, nq int) (x, y *mat.Dense) {
 
 var sinkPE float64
 
-func benchPE(b *testing.B, x, y *mat.Dense, s Settings) {
+func benchPE(b *testing.B, x, y *mat.Dense, s PESettings) {
 	b.Helper()
 	for b.Loop() {
 		ss := s
 		ss.Src = rand.NewPCG(1, 2)
-		r, err := RelativePE(ctx, x, y, &ss)
+		r, err := RelativePE(ctx, x, y, DefaultAlpha, &ss)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -42,10 +42,10 @@ func BenchmarkRelativePE(b *testing.B) {
 	for _, n := range []int{1e4, 1e5, 1e6, 1e7} {
 		x, y := paperSamples(n, n)
 		b.Run(fmt.Sprintf("fixed/n=%.0e", float64(n)), func(b *testing.B) {
-			benchPE(b, x, y, Settings{Sigma: 0.5, Lambda: 1e-4 * float64(n)})
+			benchPE(b, x, y, PESettings{Sigma: 0.5, Settings: Settings{Lambda: 1e-4 * float64(n)}})
 		})
 		b.Run(fmt.Sprintf("cv/n=%.0e", float64(n)), func(b *testing.B) {
-			benchPE(b, x, y, Settings{})
+			benchPE(b, x, y, PESettings{})
 		})
 	}
 }
@@ -56,7 +56,7 @@ func BenchmarkRelativePEExactAverages(b *testing.B) {
 	for _, n := range []int{1e4, 1e5, 1e6} {
 		x, y := paperSamples(n, n)
 		b.Run(fmt.Sprintf("n=%.0e", float64(n)), func(b *testing.B) {
-			benchPE(b, x, y, Settings{Sigma: 0.5, Lambda: 1e-4 * float64(n), M: AllPoints, Draws: 1})
+			benchPE(b, x, y, PESettings{Sigma: 0.5, Settings: Settings{Lambda: 1e-4 * float64(n), M: AllPoints, Draws: 1}})
 		})
 	}
 }
@@ -66,7 +66,7 @@ func BenchmarkRelativePEExactAverages(b *testing.B) {
 // the paper's setting n = 2000, n′ = 200, σ and λ fixed.
 func BenchmarkRelativePEAllCentre(b *testing.B) {
 	x, y := paperSamples(2000, 200)
-	s := Settings{Sigma: 1, Lambda: 0.2}
+	s := PESettings{Sigma: 1, Settings: Settings{Lambda: 0.2}}
 	b.Run("all-centre/n=2000", func(b *testing.B) {
 		e := s
 		e.Exact = true
@@ -82,7 +82,7 @@ func BenchmarkRelativePEAllCentre(b *testing.B) {
 func BenchmarkTwoSampleTest(b *testing.B) {
 	x, y := paperSamples(100_000, 100_000)
 	for b.Loop() {
-		r, err := TwoSampleTest(ctx, x, y, &Settings{Permutations: 1000})
+		r, err := TwoSampleTest(ctx, x, y, DefaultAlpha, &TwoSampleSettings{Permutations: 1000})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -95,7 +95,7 @@ func BenchmarkTwoSampleTest(b *testing.B) {
 func BenchmarkIndependenceTest(b *testing.B) {
 	x, y := bivariateBench(100_000, 0.3)
 	for b.Loop() {
-		r, err := IndependenceTest(ctx, x, y, &Settings{Permutations: 1000})
+		r, err := IndependenceTest(ctx, x, y, &IndependenceSettings{Permutations: 1000})
 		if err != nil {
 			b.Fatal(err)
 		}

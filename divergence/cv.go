@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"sync"
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
@@ -52,35 +51,24 @@ func heldOutScores(folds []foldStats, lambdas []float64) []float64 {
 	return scores
 }
 
-// rowScorer returns the held-out scores, one per regularisation, of one
-// setting of the kernel widths (one width per kernel).
-type rowScorer func(ctx context.Context, widths []float64) ([]float64, error)
-
-// memoScorer remembers the scores of each setting of the widths, so that a
-// widened grid scores only its new rows.
-type memoScorer struct {
-	mu    sync.Mutex
-	memo  map[string][]float64
-	score rowScorer
-}
-
-func (m *memoScorer) row(ctx context.Context, w []float64) ([]float64, error) {
-	key := fmt.Sprint(w)
-	m.mu.Lock()
-	s, ok := m.memo[key]
-	m.mu.Unlock()
-	if ok {
-		return s, nil
-	}
-	s, err := m.score(ctx, w)
+// foldBlocks reads the rows, already in random order, and splits them into
+// folds of near-equal size.
+func foldBlocks(p *points, rows []int, folds int) ([]*mat.Dense, error) {
+	x, err := p.rows(rows)
 	if err != nil {
 		return nil, err
 	}
-	m.mu.Lock()
-	m.memo[key] = s
-	m.mu.Unlock()
-	return s, nil
+	blocks := make([]*mat.Dense, folds)
+	for f := range folds {
+		lo, hi := f*len(rows)/folds, (f+1)*len(rows)/folds
+		blocks[f] = x.Slice(lo, hi, 0, p.dim).(*mat.Dense)
+	}
+	return blocks, nil
 }
+
+// rowScorer returns the held-out scores, one per regularisation, of one
+// setting of the kernel widths (one width per kernel).
+type rowScorer func(ctx context.Context, widths []float64) ([]float64, error)
 
 // widenLimit bounds the automatic widening of the kernel-width grid: widths
 // from 1/widenLimit to widenLimit times the median heuristic.
@@ -94,13 +82,13 @@ const widenLimit = 64
 // are not scored again. Rows of the returned table are width vectors, one
 // entry per axis.
 func searchWidths(ctx context.Context, axes [][]float64, lambdas []float64, widenLow, widenHigh bool, workers int, score rowScorer) (*crossval.Table[[]float64], error) {
-	ms := &memoScorer{memo: map[string][]float64{}, score: score}
+	scores := newMemo[string, []float64]() // a widened grid scores only its new rows
 	axes = slices.Clone(axes)
 	const eps = 1e-9
 	for {
 		rows := product(axes)
 		t, err := crossval.Search(ctx, rows, lambdas, func(ctx context.Context, i int) ([]float64, error) {
-			return ms.row(ctx, rows[i])
+			return scores.get(fmt.Sprint(rows[i]), func() ([]float64, error) { return score(ctx, rows[i]) })
 		}, workers)
 		if err != nil {
 			return nil, err
@@ -161,6 +149,13 @@ func userTable(t *crossval.Table[[]float64], scales []float64, n float64) *cross
 	}
 	c.Cols = scaleAll(t.Cols, n)
 	return &c
+}
+
+// scaleAll returns v multiplied by f.
+func scaleAll(v []float64, f float64) []float64 {
+	out := make([]float64, len(v))
+	floats.ScaleTo(out, f, v)
+	return out
 }
 
 // gridWarnings describes a best point on an edge of the grid, naming each

@@ -27,15 +27,29 @@
 // centres and averaging points of the same budget, so the whole estimate
 // costs the same at a thousand rows or a billion.
 //
-// Conventions (see Settings): σ is the kernel width itself; λ is the
-// regularisation of the all-centre problem, in which every one of the n
-// numerator points is a centre, so that fixing σ and λ and asking for
-// Settings.Exact gives the value the constant-time estimate approximates.
-// The reported PE is the paper's form ½hᵀθ − ½; RuLSIF's plug-in form
-// hᵀθ − ½θᵀHθ − ½ is reported beside it.
+// Conventions: σ is the kernel width itself; λ is the regularisation of the
+// all-centre problem, in which every one of the n numerator points is a
+// centre, so that fixing σ and λ and asking for Settings.Exact gives the
+// value the constant-time estimate approximates. The reported PE is the
+// paper's form ½hᵀθ − ½; RuLSIF's plug-in form hᵀθ − ½θᵀHθ − ½ is reported
+// beside it. The mathematics is in docs/DESIGN.md: §2 for PE, §3 for LSMI,
+// §4 for the choice of σ and λ, §5 for the tests.
 //
-// Samples are gonum matrices whose rows are points; a Subsample marks a
-// uniform sample of the rows of a larger data set. Randomness comes only from
-// Settings.Src: a seed reproduces a result exactly, whatever the number of
-// goroutines.
+// Settings. α is an argument of RelativePE and TwoSampleTest, not a
+// setting: it chooses the quantity estimated, PE_α, and every α in [0, 1)
+// means itself (0 is the plain Pearson divergence; DefaultAlpha = ½ is the
+// recommended value). Every other option is a field of a settings struct,
+// one per entry point (PESettings, LSMISettings, TwoSampleSettings,
+// IndependenceSettings, RankSettings), each embedding the options they all
+// share (Settings). The zero value of every field has one meaning, its
+// documented default, and a nil pointer asks for every default; a field
+// named Permutations always means "zero: DefaultPermutations", while Rank's
+// optional p-values are asked for by RankSettings.PValuePermutations, whose
+// zero means none. A value out of range gives a *SettingsError naming the
+// field, which unwraps to ErrSettings.
+//
+// Samples are gonum matrices whose rows are points; Column and Rows wrap
+// plain slices. A Subsample marks a uniform sample of the rows of a larger
+// data set. Randomness comes only from Settings.Src: a seed reproduces a
+// result exactly, whatever the number of goroutines.
 package divergence

@@ -55,11 +55,14 @@ func FuzzEstimators(f *testing.F) {
 		np, nq, dim := 1+int(npb%14), 1+int(nqb%14), 1+int(dimb%3)
 		p := sampleFrom(data, 0, np, dim, scale)
 		q := sampleFrom(data, 7, nq, dim, scale)
-		s := &Settings{K: 4, M: 16, Draws: 2, Folds: 2, Src: rand.NewPCG(1, 1), Permutations: 5}
+		s := Settings{K: 4, M: 16, Draws: 2, Folds: 2, Src: rand.NewPCG(1, 1)}
+		var sigma, sigmaX, sigmaY float64
 		if fixed {
-			s.Sigma, s.Lambda, s.SigmaX, s.SigmaY = 1, 0.5, 1, 2
+			s.Lambda, sigma, sigmaX, sigmaY = 0.5, 1, 1, 2
 		}
-		if r, err := RelativePE(ctx, p, q, s); err == nil {
+		ps := PESettings{Settings: s, Sigma: sigma}
+		ls := LSMISettings{Settings: s, SigmaX: sigmaX, SigmaY: sigmaY}
+		if r, err := RelativePE(ctx, p, q, DefaultAlpha, &ps); err == nil {
 			if !finite(r.PE) || !finite(r.StdErr) || !finite(r.Sigma) || !finite(r.Lambda) {
 				t.Fatalf("RelativePE: %+v", r)
 			}
@@ -76,14 +79,14 @@ func FuzzEstimators(f *testing.F) {
 				}
 			}
 		}
-		if r, err := TwoSampleTest(ctx, p, q, s); err == nil && (!finite(r.Statistic) || !(r.PValue > 0 && r.PValue <= 1)) {
+		if r, err := TwoSampleTest(ctx, p, q, DefaultAlpha, &TwoSampleSettings{PESettings: ps, Permutations: 5}); err == nil && (!finite(r.Statistic) || !(r.PValue > 0 && r.PValue <= 1)) {
 			t.Fatalf("TwoSampleTest: %v %v", r.Statistic, r.PValue)
 		}
 		if np == nq {
-			if r, err := LSMI(ctx, p, q, s); err == nil && (!finite(r.SMI) || !finite(r.StdErr)) {
+			if r, err := LSMI(ctx, p, q, &ls); err == nil && (!finite(r.SMI) || !finite(r.StdErr)) {
 				t.Fatalf("LSMI: %+v", r)
 			}
-			if r, err := Rank(ctx, p, q.Slice(0, nq, 0, 1), s); err == nil {
+			if r, err := Rank(ctx, p, q.Slice(0, nq, 0, 1), &RankSettings{LSMISettings: ls, PValuePermutations: 5}); err == nil {
 				for _, fs := range r.Features {
 					if !finite(fs.SMI) || fs.Tested && !(fs.PValue > 0 && fs.PValue <= 1) {
 						t.Fatalf("Rank: %+v", fs)

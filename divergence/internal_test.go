@@ -57,37 +57,6 @@ func TestRidgeSolver(t *testing.T) {
 	}
 }
 
-func TestSampleExcept(t *testing.T) {
-	rnd := rand.New(rand.NewPCG(2, 2))
-	except := []int{3, 0, 9, 5}
-	for _, m := range []int{1, 3, 6, 20} {
-		rows := sampleExcept(10, m, except, rnd)
-		if len(rows) != min(m, 6) {
-			t.Errorf("m=%d: %d rows", m, len(rows))
-		}
-		seen := map[int]bool{}
-		for _, r := range rows {
-			if r < 0 || r >= 10 || slices.Contains(except, r) || seen[r] {
-				t.Errorf("m=%d: bad or repeated row %d in %v", m, r, rows)
-			}
-			seen[r] = true
-		}
-	}
-	// Uniform over the rows allowed: each of the 6 appears in a draw of 3
-	// with probability ½; over 6000 draws, within 5 standard deviations.
-	counts := map[int]int{}
-	for range 6000 {
-		for _, r := range sampleExcept(10, 3, except, rnd) {
-			counts[r]++
-		}
-	}
-	for r, c := range counts {
-		if math.Abs(float64(c)-3000) > 5*math.Sqrt(6000*0.25) {
-			t.Errorf("row %d drawn %d times of 6000, expected 3000", r, c)
-		}
-	}
-}
-
 func TestSplitBudget(t *testing.T) {
 	for _, tc := range []struct{ m, np, nq, mp, mq int }{
 		{4000, 1e6, 1e6, 2000, 2000},

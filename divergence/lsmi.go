@@ -6,9 +6,7 @@ package divergence
 
 import (
 	"context"
-	"fmt"
 	"math/rand/v2"
-	"sync"
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
@@ -16,18 +14,7 @@ import (
 	"github.com/sublinear/pearson/crossval"
 	"github.com/sublinear/pearson/internal/summary"
 	"github.com/sublinear/pearson/kernel"
-	"github.com/sublinear/pearson/qmin"
 )
-
-// DefaultLSMISigmaScales are the kernel widths LSMI's cross-validation
-// tries on each variable, as multiples of that variable's median heuristic;
-// the grid is widened by factors of two while the best lies on its edge.
-var DefaultLSMISigmaScales = crossval.LogGrid(1.0/4, 4, 5)
-
-// DefaultLSMILambdaScales are the values of kλ/n LSMI's cross-validation
-// tries. They reach lower than DefaultLambdaScales: H is a product of two
-// kernel averages, whose eigenvalues are smaller.
-var DefaultLSMILambdaScales = crossval.LogGrid(1e-7, 1e-3, 3)
 
 // LSMIResult is an estimate of the squared-loss mutual information.
 type LSMIResult struct {
@@ -79,46 +66,48 @@ type LSMIResult struct {
 // y-factor over M/2 rows drawn independently of them (the product of two
 // averages over the same rows would be biased), and solves the k-centre
 // problem with regularisation kλ/n. σx, σy and λ are chosen by 5-fold cross-validation with the held-out
-// score ½θᵀH_teθ − h_teᵀθ, unless fixed (Settings.SigmaX, SigmaY, Lambda).
+// score ½θᵀH_teθ − h_teᵀθ, unless fixed (LSMISettings.SigmaX, SigmaY, Settings.Lambda).
 // LSMI is biased low for strong dependence; the width grids widen towards
 // narrow kernels automatically when the best width lies on their lower edge,
 // and a warning says so when the limit is reached.
-func LSMI(ctx context.Context, x, y mat.Matrix, s *Settings) (*LSMIResult, error) {
+func LSMI(ctx context.Context, x, y mat.Matrix, s *LSMISettings) (*LSMIResult, error) {
 	if s == nil {
-		s = &Settings{}
+		s = &LSMISettings{}
 	}
 	if err := s.validate(); err != nil {
 		return nil, err
 	}
-	px, py, err := newPairs(x, y)
+	px, py, rnd, err := scaledPairs(x, y, s)
 	if err != nil {
 		return nil, err
 	}
-	return lsmi(ctx, px, py, s, rand.New(s.source()), nil)
+	return lsmi(ctx, px, py, s, rnd, nil)
 }
 
-// newPairs wraps paired samples, which must have the same number of rows.
-func newPairs(x, y mat.Matrix) (*points, *points, error) {
-	px, err := newPoints("x", x)
-	if err != nil {
-		return nil, nil, err
+// scaledPairs reads the paired samples of LSMI and IndependenceTest (with
+// s validated) and divides each by its fixed width or its median heuristic,
+// drawn from the generator it returns.
+func scaledPairs(x, y mat.Matrix, s *LSMISettings) (px, py *points, rnd *rand.Rand, err error) {
+	if px, py, err = newPairs(x, y); err != nil {
+		return nil, nil, nil, err
 	}
-	py, err := newPoints("y", y)
-	if err != nil {
-		return nil, nil, err
+	if err = s.checkExact(px.n, "rows"); err != nil {
+		return nil, nil, nil, err
 	}
-	if px.n != py.n || px.pop != py.pop {
-		return nil, nil, fmt.Errorf("divergence: %w: x has %d rows but y has %d: LSMI needs paired rows", ErrDimension, px.pop, py.pop)
+	rnd = rand.New(s.source())
+	if px, err = scaled(rnd, px, s.SigmaX); err != nil {
+		return nil, nil, nil, err
 	}
-	return px, py, nil
+	if py, err = scaled(rnd, py, s.SigmaY); err != nil {
+		return nil, nil, nil, err
+	}
+	return px, py, rnd, nil
 }
 
-// lsmi is LSMI on validated samples. A sample already scaled keeps its
-// scale, and sh, when not nil, holds what Rank's features share.
-func lsmi(ctx context.Context, px, py *points, s *Settings, rnd *rand.Rand, sh *lsmiShared) (*LSMIResult, error) {
-	if s.Exact && px.n > MaxExact {
-		return nil, fmt.Errorf("divergence: %w: the all-centre solution for %d rows takes O(n³) time and %.1f GB; the limit is MaxExact = %d: use the constant-time estimate", ErrTooLarge, px.n, 8*float64(px.n)*float64(px.n)/1e9, MaxExact)
-	}
+// lsmi is LSMI on validated samples, each divided by its fixed width or its
+// median heuristic (see scaled); sh, when not nil, holds what Rank's
+// features share.
+func lsmi(ctx context.Context, px, py *points, s *LSMISettings, rnd *rand.Rand, sh *lsmiShared) (*LSMIResult, error) {
 	var cv *lsmiCV
 	if sh != nil {
 		cv = sh.cv
@@ -147,35 +136,20 @@ func lsmi(ctx context.Context, px, py *points, s *Settings, rnd *rand.Rand, sh *
 	return res, nil
 }
 
-// lsmiModel is the LSMI problem of DESIGN.md §3: centres are observed pairs;
+// lsmiModel is the LSMI problem of docs/DESIGN.md §3: centres are observed pairs;
 // h averages over mh pairs and each factor of H over mf rows per draw (every
 // row when they reach n).
 type lsmiModel struct {
 	x, y   *points
 	gx, gy kernel.Gaussian // widths in internal units
 	mh, mf int
-	cache  *drawCache // shared by Rank's features; nil otherwise
+	cache  *memo[drawKey, drawY] // shared by Rank's features; nil otherwise
 }
 
-// fitLSMI sets the scales of the samples, chooses the widths and λ (by
+// fitLSMI chooses the widths and λ of the scaled samples (by
 // cross-validation on the design cv, or on a new one when cv is nil, unless
 // fixed) and returns the model and the result's settings fields.
-func fitLSMI(ctx context.Context, px, py *points, s *Settings, rnd *rand.Rand, cv *lsmiCV) (*lsmiModel, *LSMIResult, error) {
-	for _, p := range []struct {
-		pts   *points
-		fixed float64
-	}{{px, s.SigmaX}, {py, s.SigmaY}} {
-		switch {
-		case p.fixed != 0:
-			p.pts.scale, p.pts.scaled = p.fixed, true
-		case !p.pts.scaled:
-			sc, err := medianScale(rnd, p.pts)
-			if err != nil {
-				return nil, nil, err
-			}
-			p.pts.scale, p.pts.scaled = sc, true
-		}
-	}
+func fitLSMI(ctx context.Context, px, py *points, s *LSMISettings, rnd *rand.Rand, cv *lsmiCV) (*lsmiModel, *LSMIResult, error) {
 	half := max(1, s.m()/2)
 	m := &lsmiModel{x: px, y: py, mh: half, mf: half}
 	res := &LSMIResult{N: px.pop, Exact: s.Exact}
@@ -184,7 +158,7 @@ func fitLSMI(ctx context.Context, px, py *points, s *Settings, rnd *rand.Rand, c
 	if s.SigmaX == 0 || s.SigmaY == 0 || s.Lambda == 0 {
 		if cv == nil {
 			var err error
-			if cv, err = newLSMICV(py, s, rnd); err != nil {
+			if cv, err = newLSMICV(py, &s.Settings, rnd); err != nil {
 				return nil, nil, err
 			}
 		}
@@ -327,34 +301,6 @@ type drawY struct {
 	ny int           // rows it averages
 }
 
-// drawCache keeps the y side of draws for the features of a ranking. A nil
-// cache computes every time.
-type drawCache struct {
-	mu sync.Mutex
-	m  map[drawKey]*drawEntry
-}
-
-type drawEntry struct {
-	once sync.Once
-	val  drawY
-	err  error
-}
-
-func (c *drawCache) get(key drawKey, compute func() (drawY, error)) (drawY, error) {
-	if c == nil {
-		return compute()
-	}
-	c.mu.Lock()
-	e, ok := c.m[key]
-	if !ok {
-		e = &drawEntry{}
-		c.m[key] = e
-	}
-	c.mu.Unlock()
-	e.once.Do(func() { e.val, e.err = compute() })
-	return e.val, e.err
-}
-
 // hadamard returns f·(a ∘ b), overwriting a.
 func hadamard(a, b *mat.SymDense, f float64) *mat.SymDense {
 	ra, rb := a.RawSymmetric(), b.RawSymmetric()
@@ -364,193 +310,4 @@ func hadamard(a, b *mat.SymDense, f float64) *mat.SymDense {
 		}
 	}
 	return a
-}
-
-// lsmiCVCentres bounds the centres of LSMI's cross-validation: its grid has
-// two width axes, and a k-centre fit costs O(k³) per fold, width pair and λ.
-// The regularisation chosen carries over to k centres through kλ/n.
-const lsmiCVCentres = 100
-
-// lsmiAxis holds, for one kernel width on one variable, each fold's kernel
-// values (transposed: a row per centre) and Gram matrix.
-type lsmiAxis struct {
-	kt []*mat.Dense
-	g  []*mat.SymDense
-}
-
-// axisCache computes each width's lsmiAxis once, however many rows of the
-// grid share it and whichever goroutine asks first.
-type axisCache struct {
-	mu      sync.Mutex
-	entries map[float64]*axisEntry
-	compute func(sigma float64) lsmiAxis
-}
-
-type axisEntry struct {
-	once sync.Once
-	val  lsmiAxis
-}
-
-func (c *axisCache) get(sigma float64) lsmiAxis {
-	c.mu.Lock()
-	e, ok := c.entries[sigma]
-	if !ok {
-		e = &axisEntry{}
-		c.entries[sigma] = e
-	}
-	c.mu.Unlock()
-	e.once.Do(func() { e.val = c.compute(sigma) })
-	return e.val
-}
-
-// lsmiShared is what the features of a ranking share, so that the target's
-// kernel statistics are computed once and the features are compared on the
-// same rows: the cross-validation design, the seed of the estimate's draws,
-// and the y side of those draws.
-type lsmiShared struct {
-	cv   *lsmiCV // nil when the widths and λ are fixed
-	seed [2]uint64
-	y    *drawCache
-}
-
-// lsmiCV is the design of LSMI's cross-validation: kcv centre rows and
-// averaging rows (none a centre) split into folds, with the kernel statistics
-// of y cached per width. Rank draws one design for every feature, so that
-// the target's statistics are computed once and the features are compared
-// on the same rows.
-type lsmiCV struct {
-	kcv        int
-	centreRows []int
-	rows       []int
-	folds      int
-	counts     []float64 // rows per fold
-	y          *axisCache
-}
-
-// newLSMICV draws the design over the rows of y, which must be scaled.
-func newLSMICV(py *points, s *Settings, rnd *rand.Rand) (*lsmiCV, error) {
-	folds := s.folds()
-	n := py.n
-	kcv := min(s.k(), lsmiCVCentres, n/2)
-	d := &lsmiCV{kcv: kcv, folds: folds}
-	d.centreRows = qmin.Sample(n, kcv, false, rnd)
-	d.rows = sampleExcept(n, max(1, s.m()/2), d.centreRows, rnd)
-	if len(d.rows) < folds {
-		return nil, fmt.Errorf("divergence: %w: %d rows leave %d pairs for %d cross-validation folds (fix the widths and λ, or use fewer folds)", ErrTooFew, n, len(d.rows), folds)
-	}
-	v, err := py.rows(d.centreRows)
-	if err != nil {
-		return nil, err
-	}
-	yf, err := foldBlocks(py, d.rows, folds)
-	if err != nil {
-		return nil, err
-	}
-	for _, b := range yf {
-		r, _ := b.Dims()
-		d.counts = append(d.counts, float64(r))
-	}
-	d.y = newAxisCache(yf, v)
-	return d, nil
-}
-
-// newAxisCache caches, per kernel width, each fold's kernel values against
-// the centres and Gram matrix.
-func newAxisCache(blocks []*mat.Dense, centres *mat.Dense) *axisCache {
-	k, _ := centres.Dims()
-	return &axisCache{entries: map[float64]*axisEntry{}, compute: func(sigma float64) lsmiAxis {
-		g := kernel.Gaussian{Sigma: sigma}
-		a := lsmiAxis{}
-		for _, b := range blocks {
-			var kt mat.Dense
-			g.MatrixTo(&kt, centres, b)
-			gram := mat.NewSymDense(k, nil)
-			kernel.AddGram(gram, &kt)
-			a.kt = append(a.kt, &kt)
-			a.g = append(a.g, gram)
-		}
-		return a
-	}}
-}
-
-// crossValidate chooses (σx, σy) in internal units and λ/N by k-fold
-// cross-validation on the design d. Each fold's held-out H is the product
-// of its own two marginal averages, its h the mean over its pairs.
-func (m *lsmiModel) crossValidate(ctx context.Context, s *Settings, d *lsmiCV) (*crossval.Table[[]float64], error) {
-	u, err := m.x.rows(d.centreRows)
-	if err != nil {
-		return nil, err
-	}
-	xf, err := foldBlocks(m.x, d.rows, d.folds)
-	if err != nil {
-		return nil, err
-	}
-	cx := newAxisCache(xf, u)
-	grid := s.LambdaScales
-	if grid == nil {
-		grid = DefaultLSMILambdaScales
-	}
-	lambdas := scaleAll(grid, 1/float64(d.kcv))
-	if s.Lambda != 0 {
-		lambdas = []float64{s.Lambda / float64(m.x.pop)}
-	}
-	ridge := scaleAll(lambdas, float64(d.kcv))
-	score := func(_ context.Context, w []float64) ([]float64, error) {
-		return heldOutScores(lsmiFoldStats(cx.get(w[0]), d.y.get(w[1]), d.counts), ridge), nil
-	}
-	scales := s.SigmaScales
-	if scales == nil {
-		scales = DefaultLSMISigmaScales
-	}
-	axes := [][]float64{scales, scales}
-	if s.SigmaX != 0 {
-		axes[0] = []float64{1}
-	}
-	if s.SigmaY != 0 {
-		axes[1] = []float64{1}
-	}
-	// Widen towards narrow kernels only: strong dependence needs them, while
-	// a best width at the wide end means a flat ratio, the answer under
-	// independence, which wider kernels would not change.
-	return searchWidths(ctx, axes, lambdas, s.SigmaScales == nil, false, s.Workers, score)
-}
-
-// lsmiFoldStats builds each fold's training and held-out moments from the
-// per-fold kernel values and Gram matrices of the two variables.
-func lsmiFoldStats(ax, ay lsmiAxis, counts []float64) []foldStats {
-	folds := len(counts)
-	k := ax.g[0].SymmetricDim()
-	hf := make([][]float64, folds)
-	totH := make([]float64, k)
-	totX, totY := mat.NewSymDense(k, nil), mat.NewSymDense(k, nil)
-	total := 0.0
-	for f := range folds {
-		hf[f] = make([]float64, k)
-		for l := range k {
-			hf[f][l] = floats.Dot(ax.kt[f].RawRowView(l), ay.kt[f].RawRowView(l))
-		}
-		floats.Add(totH, hf[f])
-		totX.AddSym(totX, ax.g[f])
-		totY.AddSym(totY, ay.g[f])
-		total += counts[f]
-	}
-	stats := make([]foldStats, folds)
-	for f := range folds {
-		nt := total - counts[f]
-		trX, trY := mat.NewSymDense(k, nil), mat.NewSymDense(k, nil)
-		trX.ScaleSym(-1, ax.g[f])
-		trX.AddSym(totX, trX)
-		trY.ScaleSym(-1, ay.g[f])
-		trY.AddSym(totY, trY)
-		stats[f].gTr = hadamard(trX, trY, 1/(nt*nt))
-		stats[f].hTr = make([]float64, k)
-		floats.SubTo(stats[f].hTr, totH, hf[f])
-		floats.Scale(1/nt, stats[f].hTr)
-		te := mat.NewSymDense(k, nil)
-		te.CopySym(ax.g[f])
-		stats[f].gTe = hadamard(te, ay.g[f], 1/(counts[f]*counts[f]))
-		stats[f].hTe = make([]float64, k)
-		floats.ScaleTo(stats[f].hTe, 1/counts[f], hf[f])
-	}
-	return stats
 }

@@ -14,6 +14,7 @@ import (
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/sublinear/pearson/internal/indices"
 	"github.com/sublinear/pearson/internal/summary"
 	"github.com/sublinear/pearson/qmin"
 )
@@ -24,7 +25,7 @@ import (
 type momentFunc func(idx []int, rnd *rand.Rand) (*mat.SymDense, []float64, error)
 
 // oracle presents the problem min_θ ½θᵀHθ − hᵀθ + (λ/2)θᵀθ, whose value
-// gives PE or SMI as −½ − min, to qmin with the encoding of DESIGN.md §2:
+// gives PE or SMI as −½ − min, to qmin with the encoding of docs/DESIGN.md §2:
 //
 //	A = H/2,   d = λ/(2N)·1,   b = −h/n,
 //
@@ -108,11 +109,7 @@ func (o *oracle) solve(ctx context.Context, k, draws int, replace, exact bool, s
 		if err != nil {
 			return nil, unwrapData(err)
 		}
-		all := make([]int, o.n)
-		for i := range all {
-			all[i] = i
-		}
-		draw = []qmin.Draw{{Indices: all, Restricted: sol, Value: sol.Value}}
+		draw = []qmin.Draw{{Indices: indices.Range(o.n), Restricted: sol, Value: sol.Value}}
 	} else {
 		res, err := qmin.Estimate(o, &qmin.Settings{K: k, Draws: draws, WithoutReplacement: !replace, Src: src, Workers: workers})
 		if err != nil {

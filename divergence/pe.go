@@ -7,17 +7,15 @@ package divergence
 import (
 	"context"
 	"fmt"
-	"math"
 	"math/rand/v2"
-	"slices"
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/sublinear/pearson/crossval"
+	"github.com/sublinear/pearson/internal/indices"
 	"github.com/sublinear/pearson/internal/summary"
 	"github.com/sublinear/pearson/kernel"
-	"github.com/sublinear/pearson/qmin"
 )
 
 // PEResult is an estimate of the α-relative Pearson divergence.
@@ -61,8 +59,9 @@ type PEResult struct {
 //
 // between the distributions of the rows of p (the numerator sample, n rows)
 // and q (the denominator sample, n′ rows), which must have the same number of
-// columns (for 1-D samples, wrap a []float64 in mat.NewVecDense). The model g(x) = Σ_l θ_l φ(x, c_l) has Gaussian kernels centred
-// on numerator points, and
+// columns (Column and Rows wrap plain slices). The model
+// g(x) = Σ_l θ_l φ(x, c_l) has Gaussian kernels centred on numerator points,
+// and
 //
 //	H_lm = α/n Σᵢ φ(xᵢ,c_l)φ(xᵢ,c_m) + (1−α)/n′ Σⱼ φ(yⱼ,c_l)φ(yⱼ,c_m),
 //	h_l  = 1/n Σᵢ φ(xᵢ,c_l),
@@ -75,14 +74,22 @@ type PEResult struct {
 // kernel averages over m points drawn independently of them, solves the
 // k-centre problem with regularisation kλ/n, and the estimate is the mean
 // over the draws. σ and λ are chosen by 5-fold cross-validation on centres
-// and averaging points of the same budget, unless fixed. See Settings for
+// and averaging points of the same budget, unless fixed. See PESettings for
 // the options, and Settings.Exact for the all-centre value itself.
 //
+// α ∈ [0, 1) is part of the quantity estimated: DefaultAlpha (½) is the
+// recommended value, whose ratio is bounded by 1/α = 2; α = 0 is the plain
+// Pearson divergence, whose ratio p/q is unbounded.
+//
 // Only the rows drawn are read, and each is checked as it is read: a NaN or
-// infinite value gives a *DataError. s may be nil.
-func RelativePE(ctx context.Context, p, q mat.Matrix, s *Settings) (*PEResult, error) {
+// infinite value gives a *DataError; a setting out of range gives a
+// *SettingsError. s may be nil: all defaults.
+func RelativePE(ctx context.Context, p, q mat.Matrix, alpha float64, s *PESettings) (*PEResult, error) {
 	if s == nil {
-		s = &Settings{}
+		s = &PESettings{}
+	}
+	if err := checkAlpha(alpha); err != nil {
+		return nil, err
 	}
 	if err := s.validate(); err != nil {
 		return nil, err
@@ -91,11 +98,10 @@ func RelativePE(ctx context.Context, p, q mat.Matrix, s *Settings) (*PEResult, e
 	if err != nil {
 		return nil, err
 	}
-	if s.Exact && pp.n > MaxExact {
-		return nil, fmt.Errorf("divergence: %w: the all-centre solution for %d numerator points takes O(n³) time and %.1f GB; the limit is MaxExact = %d: use the constant-time estimate", ErrTooLarge, pp.n, 8*float64(pp.n)*float64(pp.n)/1e9, MaxExact)
+	if err := s.checkExact(pp.n, "numerator points"); err != nil {
+		return nil, err
 	}
 	rnd := rand.New(s.source())
-	m := &peModel{p: pp, q: qq, alpha: s.alpha()}
 
 	// Work at unit scale: the data divided by the median heuristic, or by
 	// the fixed σ.
@@ -105,7 +111,8 @@ func RelativePE(ctx context.Context, p, q mat.Matrix, s *Settings) (*PEResult, e
 			return nil, err
 		}
 	}
-	pp.scale, qq.scale = scale, scale
+	pp, qq = pp.withScale(scale), qq.withScale(scale)
+	m := &peModel{p: pp, q: qq, alpha: alpha}
 
 	res := &PEResult{Alpha: m.alpha, NP: pp.pop, NQ: qq.pop, Exact: s.Exact}
 	sigma := s.Sigma / scale // internal units
@@ -157,23 +164,6 @@ func RelativePE(ctx context.Context, p, q mat.Matrix, s *Settings) (*PEResult, e
 	return res, nil
 }
 
-// newTwoSamples wraps the numerator and denominator samples, which must
-// have the same number of columns.
-func newTwoSamples(p, q mat.Matrix) (*points, *points, error) {
-	pp, err := newPoints("P", p)
-	if err != nil {
-		return nil, nil, err
-	}
-	qq, err := newPoints("Q", q)
-	if err != nil {
-		return nil, nil, err
-	}
-	if pp.dim != qq.dim {
-		return nil, nil, fmt.Errorf("divergence: %w: P has %d columns but Q has %d", ErrDimension, pp.dim, qq.dim)
-	}
-	return pp, qq, nil
-}
-
 // splitBudget divides m averaging points between the two samples: half
 // each, the share a sample cannot use going to the other, every point of
 // both when m ≥ n + n′.
@@ -187,7 +177,7 @@ func splitBudget(m, np, nq int) (mp, mq int) {
 	return mp, mq
 }
 
-// peModel is the RuLSIF problem of DESIGN.md §2: centres are numerator
+// peModel is the RuLSIF problem of docs/DESIGN.md §2: centres are numerator
 // points, averages over mp numerator and mq denominator points per draw
 // (every point when mp, mq are the sample sizes).
 type peModel struct {
@@ -231,16 +221,16 @@ func (m *peModel) moments(idx []int, rnd *rand.Rand) (*mat.SymDense, []float64, 
 // cross-validation on kcv centres drawn from P and averaging points drawn
 // from the rest of P and from Q, within the averaging budget. Table rows are
 // returned in internal units and columns as λ/N; the caller converts.
-func (m *peModel) crossValidate(ctx context.Context, s *Settings, rnd *rand.Rand) (*crossval.Table[[]float64], error) {
+func (m *peModel) crossValidate(ctx context.Context, s *PESettings, rnd *rand.Rand) (*crossval.Table[[]float64], error) {
 	folds := s.folds()
 	// Centres: at most half the numerator sample, so that the rest can be
 	// averaged over; averaging points never include a centre, whose kernel
 	// value with itself would favour narrow kernels.
 	kcv := min(s.k(), m.p.n/2)
-	centreRows := qmin.Sample(m.p.n, kcv, false, rnd)
+	centreRows := indices.Sample(m.p.n, kcv, false, rnd)
 	mp, mq := splitBudget(s.m(), m.p.n-kcv, m.q.n)
-	pRows := sampleExcept(m.p.n, mp, centreRows, rnd)
-	qRows := sampleExcept(m.q.n, mq, nil, rnd)
+	pRows := indices.SampleExcept(m.p.n, mp, centreRows, rnd)
+	qRows := indices.SampleExcept(m.q.n, mq, nil, rnd)
 	for _, side := range []struct {
 		name string
 		n    int
@@ -262,14 +252,11 @@ func (m *peModel) crossValidate(ctx context.Context, s *Settings, rnd *rand.Rand
 		return nil, err
 	}
 	// λ/N = (kλ/N)/kcv: the grid of kλ/N values for the kcv-centre problem.
-	lambdas := make([]float64, len(s.lambdaScales()))
-	for j, l := range s.lambdaScales() {
-		lambdas[j] = l / float64(kcv)
-	}
+	lambdas := scaleAll(grid(s.LambdaScales, DefaultLambdaScales), 1/float64(kcv))
 	if s.Lambda != 0 {
 		lambdas = []float64{s.Lambda / float64(m.p.pop)}
 	}
-	sigmas := s.sigmaScales()
+	sigmas := grid(s.SigmaScales, DefaultSigmaScales)
 	if s.Sigma != 0 {
 		sigmas = []float64{1} // internal units: the fixed σ is the scale
 	}
@@ -280,28 +267,6 @@ func (m *peModel) crossValidate(ctx context.Context, s *Settings, rnd *rand.Rand
 	}
 	widen := s.SigmaScales == nil && s.Sigma == 0
 	return searchWidths(ctx, [][]float64{sigmas}, lambdas, widen, widen, s.Workers, score)
-}
-
-// scaleAll returns v multiplied by f.
-func scaleAll(v []float64, f float64) []float64 {
-	out := make([]float64, len(v))
-	floats.ScaleTo(out, f, v)
-	return out
-}
-
-// foldBlocks reads the rows, already in random order, and splits them into
-// folds of near-equal size.
-func foldBlocks(p *points, rows []int, folds int) ([]*mat.Dense, error) {
-	x, err := p.rows(rows)
-	if err != nil {
-		return nil, err
-	}
-	blocks := make([]*mat.Dense, folds)
-	for f := range folds {
-		lo, hi := f*len(rows)/folds, (f+1)*len(rows)/folds
-		blocks[f] = x.Slice(lo, hi, 0, p.dim).(*mat.Dense)
-	}
-	return blocks, nil
 }
 
 // foldStats computes, for one kernel width, the training and held-out
@@ -356,75 +321,4 @@ func (m *peModel) foldStats(g kernel.Gaussian, c *mat.Dense, xp, xq []*mat.Dense
 		stats[f].gTe, stats[f].hTe = combine(gp[f], gq[f], hp[f], np[f], nq[f])
 	}
 	return stats
-}
-
-// Ratio is a fitted relative density ratio r̂_α(x) = p(x)/(αp(x) + (1−α)q(x)),
-// the mean of the draws' models g(x) = Σ_l θ_l φ(x, c_l), clipped at zero
-// (a density ratio is never negative). Use it for importance weights.
-type Ratio struct {
-	g       kernel.Gaussian // internal units
-	scale   float64
-	dim     int
-	centres []*mat.Dense // internal units
-	thetas  [][]float64
-}
-
-func (m *peModel) ratio(f *fit) (*Ratio, error) {
-	r := &Ratio{g: m.g, scale: m.p.scale, dim: m.p.dim}
-	for i, idx := range f.centres {
-		c, err := m.p.rows(idx)
-		if err != nil {
-			return nil, err
-		}
-		r.centres = append(r.centres, c)
-		r.thetas = append(r.thetas, f.thetas[i])
-	}
-	return r, nil
-}
-
-// Dim returns the dimension of the points the ratio takes.
-func (r *Ratio) Dim() int { return r.dim }
-
-// At returns r̂_α(x). It panics if len(x) differs from Dim.
-func (r *Ratio) At(x []float64) float64 {
-	if len(x) != r.dim {
-		panic(fmt.Sprintf("divergence: a point of dimension %d for a ratio of dimension %d", len(x), r.dim))
-	}
-	xs := make([]float64, len(x))
-	floats.ScaleTo(xs, 1/r.scale, x)
-	v := 0.0
-	for i, c := range r.centres {
-		for l, th := range r.thetas[i] {
-			v += th * r.g.At(xs, c.RawRowView(l))
-		}
-	}
-	return math.Max(0, v/float64(len(r.centres)))
-}
-
-// Eval returns r̂_α at every row of x, which must have Dim columns. A NaN or
-// infinite value gives a *DataError naming sample "x".
-func (r *Ratio) Eval(x mat.Matrix) ([]float64, error) {
-	n, dim := x.Dims()
-	if dim != r.dim {
-		return nil, fmt.Errorf("divergence: %w: points of dimension %d for a ratio of dimension %d", ErrDimension, dim, r.dim)
-	}
-	pts := &points{x: x, name: "x", n: n, pop: n, dim: dim, scale: r.scale}
-	out := make([]float64, 0, n)
-	var phi mat.Dense
-	err := pts.each(func(block *mat.Dense) error {
-		b, _ := block.Dims()
-		v := make([]float64, b)
-		for i, c := range r.centres {
-			phi.Reset()
-			r.g.MatrixTo(&phi, block, c)
-			tmp := mat.NewVecDense(b, nil)
-			tmp.MulVec(&phi, mat.NewVecDense(len(r.thetas[i]), r.thetas[i]))
-			floats.Add(v, tmp.RawVector().Data)
-		}
-		for _, x := range v {
-			out = append(out, math.Max(0, x/float64(len(r.centres))))
-		}
-		return nil
-	})
-	return slices.Clip(out), err
 }

@@ -10,6 +10,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/sublinear/pearson/internal/indices"
 	"github.com/sublinear/pearson/kernel"
 )
 
@@ -23,18 +24,27 @@ import (
 // (kλ/n)I)⁻¹h_S. It implements qmin.Restricter (kernel averages over all
 // points, or over Settings.M points drawn for each block) and
 // qmin.ColumnFiller (for qmin.Nystrom, with averages over all points, or
-// over M points fixed once). RelativePE is the way to estimate PE; PEProblem
-// is for comparing solvers on one problem, as the paper's experiments do.
+// over M points fixed once). RelativePE is the way to estimate PE;
+// PEProblem exposes the problem it solves, so that other solvers of package
+// qmin (Exact, Nystrom, or Estimate with other settings) can be run on the
+// very same RuLSIF problem and compared, as the paper's experiments do and
+// the reproduction harness does.
 type PEProblem struct {
 	o *oracle
 	m *peModel
 }
 
-// NewPEProblem returns the problem for the samples p and q with the α,
+// NewPEProblem returns the problem for the samples p and q with α and the
 // σ, λ and M of s; σ and λ must be fixed (positive).
-func NewPEProblem(p, q mat.Matrix, s *Settings) (*PEProblem, error) {
-	if s == nil || s.Sigma == 0 || s.Lambda == 0 {
-		return nil, fmt.Errorf("divergence: %w: a PEProblem needs σ and λ fixed", ErrSettings)
+func NewPEProblem(p, q mat.Matrix, alpha float64, s *PESettings) (*PEProblem, error) {
+	switch {
+	case s == nil || s.Sigma == 0:
+		return nil, &SettingsError{Field: "Sigma", Value: 0.0, Allowed: "a PEProblem needs σ and λ fixed"}
+	case s.Lambda == 0:
+		return nil, &SettingsError{Field: "Lambda", Value: 0.0, Allowed: "a PEProblem needs σ and λ fixed"}
+	}
+	if err := checkAlpha(alpha); err != nil {
+		return nil, err
 	}
 	if err := s.validate(); err != nil {
 		return nil, err
@@ -43,8 +53,8 @@ func NewPEProblem(p, q mat.Matrix, s *Settings) (*PEProblem, error) {
 	if err != nil {
 		return nil, err
 	}
-	pp.scale, qq.scale = s.Sigma, s.Sigma // internal units: σ = 1
-	m := &peModel{p: pp, q: qq, alpha: s.alpha(), g: kernel.Gaussian{Sigma: 1}}
+	pp, qq = pp.withScale(s.Sigma), qq.withScale(s.Sigma) // internal units: σ = 1
+	m := &peModel{p: pp, q: qq, alpha: alpha, g: kernel.Gaussian{Sigma: 1}}
 	m.mp, m.mq = splitBudget(s.m(), pp.n, qq.n)
 	return &PEProblem{o: &oracle{n: pp.n, lambdaN: s.Lambda / float64(pp.pop), moments: m.moments}, m: m}, nil
 }
@@ -76,11 +86,7 @@ func (p *PEProblem) Columns(dst *mat.Dense, idx []int) error {
 	if r, cc := dst.Dims(); r != n || cc != k {
 		return fmt.Errorf("divergence: %w: Columns into a %d×%d block, want %d×%d", ErrDimension, r, cc, n, k)
 	}
-	all := make([]int, n)
-	for i := range all {
-		all[i] = i
-	}
-	c, err := m.p.rows(all)
+	c, err := m.p.rows(indices.Range(n))
 	if err != nil {
 		return err
 	}
@@ -105,10 +111,7 @@ func (p *PEProblem) Columns(dst *mat.Dense, idx []int) error {
 			continue
 		}
 		if rows == nil {
-			rows = make([]int, side.pts.n)
-			for i := range rows {
-				rows[i] = i
-			}
+			rows = indices.Range(side.pts.n)
 		}
 		var phiAll, phiS, prod mat.Dense
 		for start := 0; start < len(rows); start += columnRows {

@@ -11,6 +11,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/sublinear/pearson/internal/indices"
 	"github.com/sublinear/pearson/qmin"
 )
 
@@ -18,8 +19,8 @@ func TestPEProblem(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(9, 9))
 	x := normal{[]float64{0, 0}, []float64{1, 1}}.sample(80, rnd)
 	y := normal{[]float64{0.5, 0}, []float64{1, 1}}.sample(60, rnd)
-	s := &Settings{Sigma: 0.9, Lambda: 0.4, M: AllPoints}
-	p, err := NewPEProblem(x, y, s)
+	s := &PESettings{Sigma: 0.9, Settings: Settings{Lambda: 0.4, M: AllPoints}}
+	p, err := NewPEProblem(x, y, 0.5, s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,12 +36,13 @@ func TestPEProblem(t *testing.T) {
 	// Columns agree with the full restriction, with exact and with sampled
 	// averages (where both draw the averaging points from the generator of
 	// single-entry queries), at α = 0.5 and α = 0.
-	all := make([]int, 80)
-	for i := range all {
-		all[i] = i
-	}
-	for _, sc := range []*Settings{s, {Sigma: 0.9, Lambda: 0.4, M: 50}, {Sigma: 0.9, Lambda: 0.4, M: 50, PlainPearson: true}} {
-		pc, err := NewPEProblem(x, y, sc)
+	all := indices.Range(80)
+	sampled := &PESettings{Sigma: 0.9, Settings: Settings{Lambda: 0.4, M: 50}}
+	for _, sc := range []struct {
+		s     *PESettings
+		alpha float64
+	}{{s, 0.5}, {sampled, 0.5}, {sampled, 0}} {
+		pc, err := NewPEProblem(x, y, sc.alpha, sc.s)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -56,7 +58,7 @@ func TestPEProblem(t *testing.T) {
 		for i := range 80 {
 			for j, col := range cols {
 				if math.Abs(c.At(i, j)-a.At(i, col)) > 1e-12 {
-					t.Fatalf("M=%d plain %v: Columns[%d,%d] = %v, Restrict %v", sc.M, sc.PlainPearson, i, j, c.At(i, j), a.At(i, col))
+					t.Fatalf("M=%d α=%v: Columns[%d,%d] = %v, Restrict %v", sc.s.M, sc.alpha, i, j, c.At(i, j), a.At(i, col))
 				}
 			}
 		}
@@ -76,7 +78,7 @@ func TestPEProblem(t *testing.T) {
 			t.Errorf("%v with k = n: PE %v, direct %v", tc.form, got, want)
 		}
 	}
-	if _, err := NewPEProblem(x, y, &Settings{Sigma: 1}); err == nil {
+	if _, err := NewPEProblem(x, y, 0.5, &PESettings{Sigma: 1}); err == nil {
 		t.Error("no λ: no error")
 	}
 }

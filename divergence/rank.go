@@ -30,8 +30,8 @@ type FeatureScore struct {
 	// SigmaX, SigmaY and Lambda are the widths on the feature and the
 	// target and the regularisation chosen for this feature.
 	SigmaX, SigmaY, Lambda float64
-	// Tested reports that a permutation test was run (Settings.Permutations
-	// > 0); PValue is then its p-value.
+	// Tested reports that a permutation test was run
+	// (RankSettings.PValuePermutations > 0); PValue is then its p-value.
 	Tested bool
 	PValue float64
 	// Note explains a score that is not an estimate, such as a constant
@@ -54,7 +54,7 @@ type RankResult struct {
 // Rank scores the dependence of target (n rows, any number of columns) on
 // each column of features (n rows) by LSMI, with widths and λ
 // cross-validated for each feature, and sorts the features by decreasing
-// SMI. With Settings.Permutations > 0 each feature also gets the p-value of
+// SMI. With RankSettings.PValuePermutations > 0 each feature also gets the p-value of
 // IndependenceTest. A constant feature scores 0 with a note instead of
 // stopping the ranking; a constant target is an error wrapping ErrConstant.
 //
@@ -62,9 +62,9 @@ type RankResult struct {
 // own generator seeded in column order from Settings.Src, so the ranking does
 // not depend on the number of workers. Settings.Progress, if set, is called
 // as features finish.
-func Rank(ctx context.Context, features, target mat.Matrix, s *Settings) (*RankResult, error) {
+func Rank(ctx context.Context, features, target mat.Matrix, s *RankSettings) (*RankResult, error) {
 	if s == nil {
-		s = &Settings{}
+		s = &RankSettings{}
 	}
 	if err := s.validate(); err != nil {
 		return nil, err
@@ -86,20 +86,20 @@ func Rank(ctx context.Context, features, target mat.Matrix, s *Settings) (*RankR
 	if p < 1 {
 		return nil, fmt.Errorf("divergence: %w: no feature columns", ErrDimension)
 	}
+	if err := s.checkExact(py.n, "rows"); err != nil {
+		return nil, err
+	}
 	rnd := rand.New(s.source())
 	// The target's scale, computed once.
-	py.scale, py.scaled = s.SigmaY, true
-	if s.SigmaY == 0 {
-		if py.scale, err = medianScale(rnd, py); err != nil {
-			return nil, fmt.Errorf("divergence: the target: %w", err)
-		}
+	if py, err = scaled(rnd, py, s.SigmaY); err != nil {
+		return nil, fmt.Errorf("divergence: the target: %w", err)
 	}
 	// One cross-validation design and one set of draws for every feature:
 	// the target's kernel statistics are computed once, and the features
 	// are compared on the same rows.
-	sh := &lsmiShared{y: &drawCache{m: map[drawKey]*drawEntry{}}}
+	sh := &lsmiShared{y: newMemo[drawKey, drawY]()}
 	if s.SigmaX == 0 || s.SigmaY == 0 || s.Lambda == 0 {
-		if sh.cv, err = newLSMICV(py, s, rnd); err != nil {
+		if sh.cv, err = newLSMICV(py, &s.Settings, rnd); err != nil {
 			return nil, err
 		}
 	}
@@ -138,11 +138,21 @@ func Rank(ctx context.Context, features, target mat.Matrix, s *Settings) (*RankR
 	for i := range scores {
 		scores[i].Rank = i + 1
 	}
-	return &RankResult{Features: scores, Permutations: s.Permutations}, nil
+	return &RankResult{Features: scores, Permutations: s.PValuePermutations}, nil
+}
+
+// lsmiShared is what the features of a ranking share, so that the target's
+// kernel statistics are computed once and the features are compared on the
+// same rows: the cross-validation design, the seed of the estimate's draws,
+// and the y side of those draws.
+type lsmiShared struct {
+	cv   *lsmiCV // nil when the widths and λ are fixed
+	seed [2]uint64
+	y    *memo[drawKey, drawY]
 }
 
 // rankFeature scores column j of features against the target.
-func rankFeature(ctx context.Context, features mat.Matrix, j int, target *points, s *Settings, rnd *rand.Rand, sh *lsmiShared) (FeatureScore, error) {
+func rankFeature(ctx context.Context, features mat.Matrix, j int, target *points, s *RankSettings, rnd *rand.Rand, sh *lsmiShared) (FeatureScore, error) {
 	var col mat.Matrix
 	if sub, ok := features.(Subsample); ok {
 		col = Subsample{Matrix: columnOf(sub.Matrix, j), Rows: sub.Rows}
@@ -154,22 +164,24 @@ func rankFeature(ctx context.Context, features mat.Matrix, j int, target *points
 	if err != nil {
 		return FeatureScore{}, err
 	}
-	py := *target // each feature its own copy: lsmi sets the scale of both
 	fs := FeatureScore{Column: j}
 	var lr *LSMIResult
-	if s.Permutations > 0 {
+	px, err = scaled(rnd, px, s.SigmaX)
+	switch {
+	case err != nil:
+	case s.PValuePermutations > 0:
 		var it *IndependenceResult
-		it, err = independenceTest(ctx, px, &py, s, rnd, sh)
+		it, err = independenceTest(ctx, px, target, &IndependenceSettings{LSMISettings: s.LSMISettings, Permutations: s.PValuePermutations}, rnd, sh)
 		if it != nil {
 			lr, fs.Tested, fs.PValue = it.LSMI, true, it.PValue
 		}
-	} else {
-		lr, err = lsmi(ctx, px, &py, s, rnd, sh)
+	default:
+		lr, err = lsmi(ctx, px, target, &s.LSMISettings, rnd, sh)
 	}
 	switch {
 	case errors.Is(err, ErrConstant):
 		fs.Note = "constant feature: no dependence can be measured; SMI taken as 0"
-		if s.Permutations > 0 {
+		if s.PValuePermutations > 0 {
 			fs.Tested, fs.PValue = true, 1
 		}
 		return fs, nil
@@ -202,5 +214,7 @@ func (c columnView) Dims() (int, int) {
 	r, _ := c.m.Dims()
 	return r, 1
 }
+
 func (c columnView) At(i, _ int) float64 { return c.m.At(i, c.j) }
-func (c columnView) T() mat.Matrix       { return mat.Transpose{Matrix: c} }
+
+func (c columnView) T() mat.Matrix { return mat.Transpose{Matrix: c} }

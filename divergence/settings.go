@@ -5,18 +5,21 @@
 package divergence
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
 
 	"github.com/sublinear/pearson/crossval"
-	"github.com/sublinear/pearson/kernel"
+	"github.com/sublinear/pearson/qmin"
 )
 
 // Defaults and limits.
 const (
-	// DefaultAlpha is α when Settings.Alpha is zero.
+	// DefaultAlpha is the recommended α of RelativePE and TwoSampleTest,
+	// and the command line's default: with α = ½ the relative ratio is
+	// bounded by 2, so the estimate converges at the parametric rate
+	// whatever the samples. α is an argument, not a setting: it chooses the
+	// quantity estimated, and 0 is the plain Pearson divergence.
 	DefaultAlpha = 0.5
 	// DefaultK is the number of centres per draw when Settings.K is zero.
 	DefaultK = 100
@@ -27,12 +30,17 @@ const (
 	DefaultFolds = 5
 	// DefaultDraws is the number of draws when Settings.Draws is zero.
 	DefaultDraws = 6
+	// DefaultPermutations is the number of permutations of TwoSampleTest
+	// and IndependenceTest when their Permutations is zero.
+	DefaultPermutations = 1000
 	// AllPoints as Settings.M asks for exact averages over every point.
 	AllPoints = math.MaxInt
-	// MaxDraws and MaxPermutations bound Settings.Draws and
-	// Settings.Permutations, whose results are all kept.
+	// MaxDraws and MaxPermutations bound Settings.Draws and the number of
+	// permutations, whose results are all kept.
 	MaxDraws        = 1_000_000
 	MaxPermutations = 10_000_000
+	// MaxFolds bounds Settings.Folds.
+	MaxFolds = 1000
 	// MaxExact is the largest numerator sample (number of centres) that
 	// Settings.Exact accepts: the all-centre solution takes O(n²(n + n'))
 	// time and a few n×n matrices of 8n² bytes each: at n = 5000, about
@@ -40,56 +48,59 @@ const (
 	MaxExact = 5000
 )
 
-// DefaultSigmaScales are the kernel widths tried by cross-validation, as
-// multiples of the median heuristic σ₀. When the best lies on an edge the
-// grid is widened by factors of two, down to σ₀/64 and up to 64σ₀.
+// DefaultSigmaScales are the kernel widths tried by the cross-validation of
+// RelativePE, as multiples of the median heuristic σ₀. When the best lies on
+// an edge the grid is widened by factors of two, down to σ₀/64 and up to
+// 64σ₀.
 var DefaultSigmaScales = crossval.LogGrid(1.0/8, 8, 13)
 
-// DefaultLambdaScales are the regularisations tried by cross-validation, as
-// values of kλ/n, the regularisation of the k-centre problem (see
-// Settings.Lambda).
+// DefaultLambdaScales are the regularisations tried by the
+// cross-validation of RelativePE, as values of kλ/n, the regularisation of
+// the k-centre problem (see Settings.Lambda).
 var DefaultLambdaScales = crossval.LogGrid(1e-4, 1, 9)
 
-// Errors, wrapped with details; test for them with errors.Is.
-var (
-	// ErrTooFew means a sample has too few points: fewer than 2, or fewer
-	// than the cross-validation folds need.
-	ErrTooFew = errors.New("too few points")
-	// ErrDimension means samples that must share a dimension do not, or
-	// samples that must be paired have different numbers of rows.
-	ErrDimension = errors.New("mismatched dimensions")
-	// ErrNonFinite means a value of the data is NaN or infinite.
-	ErrNonFinite = errors.New("non-finite value")
-	// ErrSettings means a field of Settings is out of range.
-	ErrSettings = errors.New("bad settings")
-	// ErrConstant means a variable is constant, so that no kernel width can
-	// be derived from it: drop it, or give the width explicitly.
-	ErrConstant = kernel.ErrConstant
-	// ErrTooLarge means Settings.Exact was asked of a sample larger than
-	// MaxExact.
-	ErrTooLarge = errors.New("too large for the exact solution")
-)
+// DefaultLSMISigmaScales are the kernel widths LSMI's cross-validation
+// tries on each variable, as multiples of that variable's median heuristic;
+// the grid is widened by factors of two while the best lies on its lower
+// edge.
+var DefaultLSMISigmaScales = crossval.LogGrid(1.0/4, 4, 5)
 
-// Settings controls the estimators and tests of the package. The zero value
-// asks for the defaults, which suit most data.
+// DefaultLSMILambdaScales are the values of kλ/n LSMI's cross-validation
+// tries. They reach lower than DefaultLambdaScales: H is a product of two
+// kernel averages, whose eigenvalues are smaller.
+var DefaultLSMILambdaScales = crossval.LogGrid(1e-7, 1e-3, 3)
+
+// TestSigmaScales are the tests' kernel widths, as multiples of the median
+// heuristic of the pooled sample (two-sample) or of each variable
+// (independence), unless the settings fix the widths.
+//
+// The widths must not depend on which points carry which label (or which y
+// goes with which x): cross-validating them on the observed labels adapts
+// them to that labelling's noise and inflates the rejection rate under the
+// null. The statistic is computed at each of these widths and the results
+// are combined (see TwoSampleTest), so that whichever width sees a
+// difference decides: a single width is blind to differences at other
+// scales, such as dependence through the spread only (docs/DESIGN.md §5).
+var TestSigmaScales = []float64{1, 2, 4}
+
+// TestLambdaScale is the tests' kλ/n unless Settings.Lambda is fixed.
+const TestLambdaScale = 0.01
+
+// Settings are the options every estimator and test shares; each entry
+// point takes a struct that embeds them (PESettings, LSMISettings,
+// TwoSampleSettings, IndependenceSettings, RankSettings). The zero value of
+// every field asks for its default, which suits most data, and a nil
+// settings pointer asks for all of them.
 //
 // Regularisation. λ is the regularisation of the all-centre problem, with
 // one centre per point of the n-point sample; the constant-time estimate
 // solves the k-centre problem with kλ/n, so that fixing σ and λ and asking for
 // Exact gives the value that the estimate approximates. Cross-validation
-// searches kλ/n over DefaultLambdaScales; the reported λ is the all-centre
+// searches kλ/n over a grid (LambdaScales); the reported λ is the all-centre
 // value.
 type Settings struct {
-	// Alpha is α ∈ [0, 1), the mixing weight of the relative density ratio
-	// p/(αp + (1−α)q) of RelativePE and TwoSampleTest. Zero means
-	// DefaultAlpha; set PlainPearson for α = 0.
-	Alpha float64
-	// PlainPearson asks for α = 0, the ordinary Pearson divergence, whose
-	// ratio p/q is unbounded; Alpha must then be zero.
-	PlainPearson bool
-
-	// K is the number of centres of each draw. Zero means DefaultK. It is
-	// capped at the size of the centre sample.
+	// K is the number of centres of each draw, at most qmin.MaxK. Zero
+	// means DefaultK. It is capped at the size of the centre sample.
 	K int
 	// M is the averaging budget: the kernel averages that make up H and h
 	// are taken over M points drawn at random, independently of the
@@ -102,31 +113,24 @@ type Settings struct {
 	Draws int
 	// WithoutReplacement draws the centres of each draw without
 	// replacement. The default draws them with replacement, as the theorem
-	// of Hayashi & Yoshida assumes; in our tests that is also the more
-	// accurate at small K.
+	// of Hayashi & Yoshida assumes.
 	WithoutReplacement bool
 
-	// Sigma fixes the kernel width σ of RelativePE and TwoSampleTest;
-	// SigmaX and SigmaY fix the widths of LSMI, IndependenceTest and Rank.
-	// Zero means choose by cross-validation.
-	Sigma, SigmaX, SigmaY float64
 	// Lambda fixes the all-centre regularisation λ. Zero means choose by
 	// cross-validation.
 	Lambda float64
 	// SigmaScales are the kernel widths cross-validation tries, as
-	// multiples of the median heuristic. Nil means DefaultSigmaScales.
+	// multiples of the median heuristic. Nil means DefaultSigmaScales for
+	// RelativePE and DefaultLSMISigmaScales for LSMI; a grid given here is
+	// not widened.
 	SigmaScales []float64
 	// LambdaScales are the values of kλ/n cross-validation tries. Nil means
-	// DefaultLambdaScales.
+	// DefaultLambdaScales for RelativePE and DefaultLSMILambdaScales for
+	// LSMI.
 	LambdaScales []float64
-	// Folds is the number of cross-validation folds. Zero means
-	// DefaultFolds.
+	// Folds is the number of cross-validation folds, 2 to MaxFolds. Zero
+	// means DefaultFolds.
 	Folds int
-
-	// Permutations is the number of permutations of TwoSampleTest and
-	// IndependenceTest (zero means DefaultPermutations), and of the p-values
-	// of Rank (zero means none).
-	Permutations int
 
 	// Exact computes the all-centre value itself, with every numerator
 	// point as a centre and exact averages, instead of the constant-time
@@ -146,15 +150,65 @@ type Settings struct {
 	Progress func(done, total int)
 }
 
-func (s *Settings) alpha() float64 {
-	if s.PlainPearson {
-		return 0
-	}
-	if s.Alpha == 0 {
-		return DefaultAlpha
-	}
-	return s.Alpha
+// PESettings are the settings of RelativePE.
+type PESettings struct {
+	Settings
+	// Sigma fixes the kernel width σ. Zero means choose by
+	// cross-validation.
+	Sigma float64
 }
+
+// LSMISettings are the settings of LSMI.
+type LSMISettings struct {
+	Settings
+	// SigmaX and SigmaY fix the kernel widths on x and y. Zero means choose
+	// by cross-validation.
+	SigmaX, SigmaY float64
+}
+
+// TwoSampleSettings are the settings of TwoSampleTest.
+type TwoSampleSettings struct {
+	PESettings
+	// Permutations is the number of permutations, at most
+	// MaxPermutations. Zero means DefaultPermutations.
+	Permutations int
+}
+
+// IndependenceSettings are the settings of IndependenceTest.
+type IndependenceSettings struct {
+	LSMISettings
+	// Permutations is the number of permutations, at most
+	// MaxPermutations. Zero means DefaultPermutations.
+	Permutations int
+}
+
+// RankSettings are the settings of Rank.
+type RankSettings struct {
+	LSMISettings
+	// PValuePermutations, when positive, gives each feature the p-value of
+	// IndependenceTest with that many permutations, at most
+	// MaxPermutations. Zero means no p-values.
+	PValuePermutations int
+}
+
+// SettingsError reports a setting, or the argument α, out of range. It
+// unwraps to ErrSettings.
+type SettingsError struct {
+	// Field is the Go name of the field ("K", "Sigma", "Permutations", …),
+	// or "alpha" for the argument α.
+	Field string
+	// Value is the value given.
+	Value any
+	// Allowed says what the field accepts.
+	Allowed string
+}
+
+func (e *SettingsError) Error() string {
+	return fmt.Sprintf("divergence: %v: %s = %v: %s", ErrSettings, e.Field, e.Value, e.Allowed)
+}
+
+// Unwrap returns ErrSettings.
+func (e *SettingsError) Unwrap() error { return ErrSettings }
 
 func orDefault(v, def int) int {
 	if v == 0 {
@@ -167,9 +221,6 @@ func (s *Settings) k() int     { return orDefault(s.K, DefaultK) }
 func (s *Settings) m() int     { return orDefault(s.M, DefaultM) }
 func (s *Settings) draws() int { return orDefault(s.Draws, DefaultDraws) }
 func (s *Settings) folds() int { return orDefault(s.Folds, DefaultFolds) }
-func (s *Settings) permutations() int {
-	return orDefault(s.Permutations, DefaultPermutations)
-}
 
 func (s *Settings) source() rand.Source {
 	if s.Src == nil {
@@ -178,64 +229,126 @@ func (s *Settings) source() rand.Source {
 	return s.Src
 }
 
-func (s *Settings) sigmaScales() []float64 {
-	if s.SigmaScales == nil {
-		return DefaultSigmaScales
+// grid returns the grid given, or def when it is nil.
+func grid(given, def []float64) []float64 {
+	if given == nil {
+		return def
 	}
-	return s.SigmaScales
-}
-
-func (s *Settings) lambdaScales() []float64 {
-	if s.LambdaScales == nil {
-		return DefaultLambdaScales
-	}
-	return s.LambdaScales
+	return given
 }
 
 // validate checks the fields every estimator uses.
 func (s *Settings) validate() error {
-	bad := func(format string, args ...any) error {
-		return fmt.Errorf("divergence: %w: "+format, append([]any{ErrSettings}, args...)...)
+	bad := func(field string, v any, allowed string) error {
+		return &SettingsError{Field: field, Value: v, Allowed: allowed}
 	}
-	a := s.alpha()
 	switch {
-	case s.PlainPearson && s.Alpha != 0:
-		return bad("PlainPearson asks for α = 0 but Alpha is %v", s.Alpha)
-	case !(a >= 0 && a < 1):
-		return bad("α = %v is outside [0, 1)", a)
-	case s.k() < 1:
-		return bad("k = %d centres: need at least 1", s.k())
-	case s.m() < 1:
-		return bad("m = %d averaging points: need at least 1", s.m())
-	case s.draws() < 1 || s.draws() > MaxDraws:
-		return bad("draws = %d: need 1 to %d", s.draws(), MaxDraws)
-	case s.folds() < 2:
-		return bad("folds = %d: cross-validation needs at least 2", s.folds())
-	case s.Permutations < 0 || s.Permutations > MaxPermutations:
-		return bad("permutations = %d: need 0 to %d", s.Permutations, MaxPermutations)
+	case s.K < 0 || s.K > qmin.MaxK:
+		return bad("K", s.K, fmt.Sprintf("need 1 to %d centres (0: DefaultK)", qmin.MaxK))
+	case s.M < 0:
+		return bad("M", s.M, "need at least 1 averaging point (0: DefaultM)")
+	case s.Draws < 0 || s.Draws > MaxDraws:
+		return bad("Draws", s.Draws, fmt.Sprintf("need 1 to %d draws (0: DefaultDraws)", MaxDraws))
+	case s.Folds < 0 || s.Folds == 1 || s.Folds > MaxFolds:
+		return bad("Folds", s.Folds, fmt.Sprintf("cross-validation needs 2 to %d folds (0: DefaultFolds)", MaxFolds))
 	case s.Workers < 0:
-		return bad("workers = %d < 0", s.Workers)
+		return bad("Workers", s.Workers, "need 0 (GOMAXPROCS) or more")
 	}
-	for _, f := range []struct {
-		name string
-		v    float64
-	}{{"σ", s.Sigma}, {"σx", s.SigmaX}, {"σy", s.SigmaY}, {"λ", s.Lambda}} {
-		if f.v < 0 || math.IsNaN(f.v) || math.IsInf(f.v, 0) {
-			return bad("%s = %v: must be a positive finite number (or zero to cross-validate)", f.name, f.v)
-		}
+	if err := checkWidth("Lambda", s.Lambda); err != nil {
+		return err
 	}
 	for _, g := range []struct {
 		name string
 		v    []float64
 	}{{"SigmaScales", s.SigmaScales}, {"LambdaScales", s.LambdaScales}} {
 		if g.v != nil && len(g.v) == 0 {
-			return bad("%s is empty", g.name)
+			return bad(g.name, g.v, "an empty grid (nil: the default grid)")
 		}
 		for _, v := range g.v {
 			if !(v > 0) || math.IsInf(v, 0) {
-				return bad("%s holds %v: values must be positive and finite", g.name, v)
+				return bad(g.name, g.v, "values must be positive and finite")
 			}
 		}
+	}
+	return nil
+}
+
+// checkWidth accepts zero (cross-validate) and positive finite values of a
+// kernel width or regularisation.
+func checkWidth(field string, v float64) error {
+	if v < 0 || math.IsNaN(v) || math.IsInf(v, 0) {
+		return &SettingsError{Field: field, Value: v, Allowed: "must be a positive finite number (or zero to cross-validate)"}
+	}
+	return nil
+}
+
+// checkPermutations accepts 0 to MaxPermutations.
+func checkPermutations(field string, b int) error {
+	if b < 0 || b > MaxPermutations {
+		return &SettingsError{Field: field, Value: b, Allowed: fmt.Sprintf("need 0 to %d", MaxPermutations)}
+	}
+	return nil
+}
+
+// checkAlpha accepts α ∈ [0, 1).
+func checkAlpha(alpha float64) error {
+	if !(alpha >= 0 && alpha < 1) {
+		return &SettingsError{Field: "alpha", Value: alpha, Allowed: "α must lie in [0, 1) (0: the plain Pearson divergence)"}
+	}
+	return nil
+}
+
+func (s *PESettings) validate() error {
+	if err := s.Settings.validate(); err != nil {
+		return err
+	}
+	return checkWidth("Sigma", s.Sigma)
+}
+
+func (s *LSMISettings) validate() error {
+	if err := s.Settings.validate(); err != nil {
+		return err
+	}
+	if err := checkWidth("SigmaX", s.SigmaX); err != nil {
+		return err
+	}
+	return checkWidth("SigmaY", s.SigmaY)
+}
+
+func (s *TwoSampleSettings) validate() error {
+	if err := s.PESettings.validate(); err != nil {
+		return err
+	}
+	return checkPermutations("Permutations", s.Permutations)
+}
+
+func (s *TwoSampleSettings) permutations() int {
+	return orDefault(s.Permutations, DefaultPermutations)
+}
+
+func (s *IndependenceSettings) validate() error {
+	if err := s.LSMISettings.validate(); err != nil {
+		return err
+	}
+	return checkPermutations("Permutations", s.Permutations)
+}
+
+func (s *IndependenceSettings) permutations() int {
+	return orDefault(s.Permutations, DefaultPermutations)
+}
+
+func (s *RankSettings) validate() error {
+	if err := s.LSMISettings.validate(); err != nil {
+		return err
+	}
+	return checkPermutations("PValuePermutations", s.PValuePermutations)
+}
+
+// checkExact refuses Exact for more than MaxExact centres (n of them, named
+// by what).
+func (s *Settings) checkExact(n int, what string) error {
+	if s.Exact && n > MaxExact {
+		return fmt.Errorf("divergence: %w: the all-centre solution for %d %s takes O(n³) time and %.1f GB; the limit is MaxExact = %d: use the constant-time estimate", ErrTooLarge, n, what, 8*float64(n)*float64(n)/1e9, MaxExact)
 	}
 	return nil
 }

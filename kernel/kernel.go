@@ -243,34 +243,6 @@ func AddGram(gram *mat.SymDense, a *mat.Dense) {
 	})
 }
 
-// PairedSum adds to sum the first moment of the product features of paired
-// points (xᵢ, yᵢ), the rows of x and y:
-//
-//	sum[l] += Σᵢ gx(xᵢ, u_l) · gy(yᵢ, v_l),
-//
-// for centre pairs (u_l, v_l), the rows of u and v. It works in blocks of
-// BlockRows points.
-func PairedSum(sum []float64, gx Gaussian, x, u *mat.Dense, gy Gaussian, y, v *mat.Dense) {
-	n, dx := x.Dims()
-	ny, dy := y.Dims()
-	k, _ := u.Dims()
-	if kv, _ := v.Dims(); ny != n || kv != k || len(sum) != k {
-		panic("kernel: PairedSum of mismatched sizes")
-	}
-	kx := mat.NewDense(k, min(BlockRows, max(n, 1)), nil)
-	ky := mat.NewDense(k, min(BlockRows, max(n, 1)), nil)
-	for start := 0; start < n; start += BlockRows {
-		b := min(BlockRows, n-start)
-		kb := kx.Slice(0, k, 0, b).(*mat.Dense)
-		lb := ky.Slice(0, k, 0, b).(*mat.Dense)
-		gx.MatrixTo(kb, u, x.Slice(start, start+b, 0, dx).(*mat.Dense))
-		gy.MatrixTo(lb, v, y.Slice(start, start+b, 0, dy).(*mat.Dense))
-		for l := range k {
-			sum[l] += floats.Dot(kb.RawRowView(l), lb.RawRowView(l))
-		}
-	}
-}
-
 // Gather copies the given rows of x into the rows of dst, in order:
 // dst[i, :] = x[rows[i], :]. dst must be len(rows)×c where x is r×c.
 func Gather(dst *mat.Dense, x mat.Matrix, rows []int) {

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/stat"
 )
 
 func randomPoints(n, dim int, rnd *rand.Rand) *mat.Dense {
@@ -336,21 +337,41 @@ func TestAddGramLarge(t *testing.T) {
 	}
 }
 
-func TestPairedSum(t *testing.T) {
-	rnd := rand.New(rand.NewPCG(7, 7))
-	n, k := BlockRows+50, 6
-	x, y := randomPoints(n, 2, rnd), randomPoints(n, 1, rnd)
-	u, v := randomPoints(k, 2, rnd), randomPoints(k, 1, rnd)
-	gx, gy := Gaussian{Sigma: 0.9}, Gaussian{Sigma: 1.7}
-	sum := make([]float64, k)
-	PairedSum(sum, gx, x, u, gy, y, v)
-	for l := range k {
-		want := 0.0
-		for i := range n {
-			want += gx.At(x.RawRowView(i), u.RawRowView(l)) * gy.At(y.RawRowView(i), v.RawRowView(l))
+func TestLowerMedianIsEmpiricalQuantile(t *testing.T) {
+	// Small integer values: many ties, even and odd lengths.
+	rnd := rand.New(rand.NewPCG(8, 8))
+	for range 500 {
+		v := make([]float64, 1+rnd.IntN(40))
+		for i := range v {
+			v[i] = float64(rnd.IntN(8))
 		}
-		if math.Abs(sum[l]-want) > 1e-10*(1+want) {
-			t.Errorf("sum[%d] = %v, want %v", l, sum[l], want)
+		want := stat.Quantile(0.5, stat.Empirical, slices.Sorted(slices.Values(v)), nil)
+		if got := lowerMedian(slices.Clone(v)); got != want {
+			t.Fatalf("lowerMedian(%v) = %v, stat.Quantile %v", v, got, want)
 		}
 	}
+}
+
+// BenchmarkLowerMedian compares quickselect with sorting for
+// stat.Quantile over the pairs of the median heuristic's 1000 points.
+func BenchmarkLowerMedian(b *testing.B) {
+	rnd := rand.New(rand.NewPCG(1, 1))
+	v := make([]float64, 1000*999/2)
+	for i := range v {
+		v[i] = rnd.Float64()
+	}
+	w := make([]float64, len(v))
+	b.Run("quickselect", func(b *testing.B) {
+		for b.Loop() {
+			copy(w, v)
+			lowerMedian(w)
+		}
+	})
+	b.Run("sort+stat.Quantile", func(b *testing.B) {
+		for b.Loop() {
+			copy(w, v)
+			slices.Sort(w)
+			stat.Quantile(0.5, stat.Empirical, w, nil)
+		}
+	})
 }

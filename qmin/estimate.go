@@ -11,6 +11,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/sublinear/pearson/internal/indices"
 	"github.com/sublinear/pearson/internal/parallel"
 	"github.com/sublinear/pearson/internal/summary"
 )
@@ -242,11 +243,7 @@ func Exact(p Problem, s *Settings) (Solution, error) {
 	if err := s.validateBox(); err != nil {
 		return Solution{}, err
 	}
-	idx := make([]int, n)
-	for i := range idx {
-		idx[i] = i
-	}
-	sol, err := solveRestricted(p, idx, s.Box, s.restarts(), rand.New(s.source()))
+	sol, err := solveRestricted(p, indices.Range(n), s.Box, s.restarts(), rand.New(s.source()))
 	if err != nil {
 		return Solution{}, fmt.Errorf("qmin: %w", err)
 	}
@@ -268,7 +265,10 @@ func solveRestricted(p Problem, idx []int, box float64, restarts int, rnd *rand.
 //	M = sym(A|S) + k·diag(d|S),   c = k·b|S,   k = len(idx),
 //
 // ready for MinimizeQuadratic; its minimum times n²/k² is the draw's
-// estimate. rnd is passed to a Restricter's Restrict (nil: a fixed
+// estimate. It gives a caller exactly the matrix a draw builds, to solve it
+// by another method than MinimizeQuadratic or to time the solve apart from
+// the queries (as the reproduction of the paper's experiments does). rnd is
+// passed to a Restricter's Restrict (nil: a fixed
 // generator). The error wraps ErrNonFinite for a NaN or infinite entry,
 // ErrShape for an empty idx or an index outside [0, n), and ErrTooLarge for
 // more than MaxK indices.
@@ -328,24 +328,5 @@ func restricted(p Problem, idx []int, rnd *rand.Rand) (*mat.SymDense, []float64,
 // O(k) time and space, whatever n is. It panics unless 0 ≤ k, and k ≤ n
 // without replacement (or 1 ≤ n with it).
 func Sample(n, k int, replace bool, rnd *rand.Rand) []int {
-	if k < 0 || (!replace && k > n) || (replace && k > 0 && n < 1) {
-		panic(fmt.Sprintf("qmin: cannot sample %d indices from %d (replace %v)", k, n, replace))
-	}
-	idx := make([]int, 0, k)
-	if replace {
-		for range k {
-			idx = append(idx, rnd.IntN(n))
-		}
-		return idx
-	}
-	seen := make(map[int]struct{}, k)
-	for j := n - k; j < n; j++ {
-		t := rnd.IntN(j + 1)
-		if _, ok := seen[t]; ok {
-			t = j
-		}
-		seen[t] = struct{}{}
-		idx = append(idx, t)
-	}
-	return idx
+	return indices.Sample(n, k, replace, rnd)
 }

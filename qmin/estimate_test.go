@@ -196,32 +196,6 @@ func TestEstimateWithoutReplacementAllIndicesIsExact(t *testing.T) {
 	}
 }
 
-func TestSampleIndicesUniform(t *testing.T) {
-	// Each of n indices appears with probability k/n in a draw without
-	// replacement; over T draws its count is Binomial(T, k/n). Check every
-	// count is within 5 standard deviations.
-	const n, k, draws = 50, 10, 20000
-	rnd := rand.New(rand.NewPCG(6, 6))
-	for _, replace := range []bool{true, false} {
-		counts := make([]int, n)
-		for range draws {
-			for _, i := range Sample(n, k, replace, rnd) {
-				counts[i]++
-			}
-		}
-		mean := float64(draws * k / n)
-		sd := math.Sqrt(mean * (1 - float64(k)/n))
-		if replace {
-			sd = math.Sqrt(float64(draws*k) * (1.0 / n) * (1 - 1.0/n))
-		}
-		for i, c := range counts {
-			if math.Abs(float64(c)-mean) > 5*sd {
-				t.Errorf("replace=%v: index %d drawn %d times, expected %.0f ± %.0f", replace, i, c, mean, sd)
-			}
-		}
-	}
-}
-
 func TestEstimateDeterministic(t *testing.T) {
 	// The same seed gives bit-identical results with any number of workers,
 	// through the entry path and through Restrict alike.

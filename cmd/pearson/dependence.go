@@ -87,7 +87,7 @@ func runMI(c *cli.Context) error {
 			return usagef(c, "column %q is in both --x and --y", name)
 		}
 	}
-	if j.plot != "" && j.settings.Permutations == 0 {
+	if j.plot != "" && j.permutations == 0 {
 		return usagef(c, "--plot draws the null distribution of the independence test: give --permutations too")
 	}
 	if err := checkOutputs(c, []string{path}, output{"--plot", j.plot}); err != nil {
@@ -110,16 +110,16 @@ func runMI(c *cli.Context) error {
 	xm, ym := sample{x: x, rows: all.rows}.matrix(), sample{x: y, rows: all.rows}.matrix()
 	var res *divergence.LSMIResult
 	var test *divergence.IndependenceResult
-	if j.settings.Permutations > 0 {
+	if j.permutations > 0 {
 		var done func()
 		j.settings.Progress, done = j.prog.Steps("permutations")
-		test, err = divergence.IndependenceTest(c.Context, xm, ym, j.settings)
+		test, err = divergence.IndependenceTest(c.Context, xm, ym, &divergence.IndependenceSettings{LSMISettings: *j.lsmiSettings(), Permutations: j.permutations})
 		done()
 		if test != nil {
 			res = test.LSMI
 		}
 	} else {
-		res, err = divergence.LSMI(c.Context, xm, ym, j.settings)
+		res, err = divergence.LSMI(c.Context, xm, ym, j.lsmiSettings())
 	}
 	if err != nil {
 		return libraryError(c, err)
@@ -213,7 +213,7 @@ func runRank(c *cli.Context) error {
 	load := time.Since(j.start)
 	var done func()
 	j.settings.Progress, done = j.prog.Steps("features")
-	res, err := divergence.Rank(c.Context, sample{x: fx, rows: all.rows}.matrix(), sample{x: ty, rows: all.rows}.matrix(), j.settings)
+	res, err := divergence.Rank(c.Context, sample{x: fx, rows: all.rows}.matrix(), sample{x: ty, rows: all.rows}.matrix(), &divergence.RankSettings{LSMISettings: *j.lsmiSettings(), PValuePermutations: j.permutations})
 	done()
 	if err != nil {
 		return libraryError(c, err)

@@ -68,6 +68,11 @@ type job struct {
 	outs     []*outFile
 	seed     uint64
 	start    time.Time
+
+	// The estimator's own settings and α, from --alpha, --sigma, --sigma-x,
+	// --sigma-y and --permutations.
+	alpha, sigma, sigmaX, sigmaY float64
+	permutations                 int
 }
 
 // create creates the output file of flag (see outFile), which discard
@@ -135,23 +140,18 @@ func newJob(c *cli.Context, kind int) (*job, error) {
 	check(s.Folds >= 2 && s.Folds <= 1000, "--folds %d: cross-validation needs 2 to 1000 folds", s.Folds)
 	check(validWidth(s.Lambda), "--lambda %v: the regularisation must be a positive number (0: cross-validate)", s.Lambda)
 	if kind == kindPE {
-		alpha := c.Float64("alpha")
-		check(alpha >= 0 && alpha < 1, "--alpha %v: α must lie in [0, 1)", alpha)
-		if alpha == 0 {
-			s.PlainPearson = true
-		} else {
-			s.Alpha = alpha
-		}
-		s.Sigma = c.Float64("sigma")
-		check(validWidth(s.Sigma), "--sigma %v: the kernel width must be a positive number (0: cross-validate)", s.Sigma)
+		j.alpha = c.Float64("alpha")
+		check(j.alpha >= 0 && j.alpha < 1, "--alpha %v: α must lie in [0, 1)", j.alpha)
+		j.sigma = c.Float64("sigma")
+		check(validWidth(j.sigma), "--sigma %v: the kernel width must be a positive number (0: cross-validate)", j.sigma)
 	} else {
-		s.SigmaX, s.SigmaY = c.Float64("sigma-x"), c.Float64("sigma-y")
-		check(validWidth(s.SigmaX), "--sigma-x %v: the kernel width must be a positive number (0: cross-validate)", s.SigmaX)
-		check(validWidth(s.SigmaY), "--sigma-y %v: the kernel width must be a positive number (0: cross-validate)", s.SigmaY)
+		j.sigmaX, j.sigmaY = c.Float64("sigma-x"), c.Float64("sigma-y")
+		check(validWidth(j.sigmaX), "--sigma-x %v: the kernel width must be a positive number (0: cross-validate)", j.sigmaX)
+		check(validWidth(j.sigmaY), "--sigma-y %v: the kernel width must be a positive number (0: cross-validate)", j.sigmaY)
 	}
 	if hasFlag(c, "permutations") {
-		s.Permutations = c.Int("permutations")
-		check(s.Permutations >= 0 && s.Permutations <= divergence.MaxPermutations, "--permutations %d: need 0 to %d", s.Permutations, divergence.MaxPermutations)
+		j.permutations = c.Int("permutations")
+		check(j.permutations >= 0 && j.permutations <= divergence.MaxPermutations, "--permutations %d: need 0 to %d", j.permutations, divergence.MaxPermutations)
 	}
 	if s.Exact {
 		// The all-centre solution takes every row as a centre, averages
@@ -170,6 +170,16 @@ func newJob(c *cli.Context, kind int) (*job, error) {
 		return nil, err
 	}
 	return j, nil
+}
+
+// peSettings and lsmiSettings are the settings of the two families of
+// estimators, with the common ones as they stand (Progress included).
+func (j *job) peSettings() *divergence.PESettings {
+	return &divergence.PESettings{Settings: *j.settings, Sigma: j.sigma}
+}
+
+func (j *job) lsmiSettings() *divergence.LSMISettings {
+	return &divergence.LSMISettings{Settings: *j.settings, SigmaX: j.sigmaX, SigmaY: j.sigmaY}
 }
 
 // validWidth accepts 0 (cross-validate) and positive finite numbers.

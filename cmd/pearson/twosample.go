@@ -116,7 +116,7 @@ func runDivergence(c *cli.Context) error {
 		return err
 	}
 	load := time.Since(j.start)
-	res, err := divergence.RelativePE(c.Context, in.p.matrix(), in.q.matrix(), j.settings)
+	res, err := divergence.RelativePE(c.Context, in.p.matrix(), in.q.matrix(), j.alpha, j.peSettings())
 	if err != nil {
 		return libraryError(c, err)
 	}
@@ -150,8 +150,8 @@ func runTest(c *cli.Context) error {
 		return err
 	}
 	defer j.discard()
-	if j.settings.Permutations < 1 {
-		return usagef(c, "--permutations %d: the test needs at least one permutation", j.settings.Permutations)
+	if j.permutations < 1 {
+		return usagef(c, "--permutations %d: the test needs at least one permutation", j.permutations)
 	}
 	if err := checkTwoSamples(c); err != nil {
 		return err
@@ -169,7 +169,7 @@ func runTest(c *cli.Context) error {
 	load := time.Since(j.start)
 	var done func()
 	j.settings.Progress, done = j.prog.Steps("permutations")
-	res, err := divergence.TwoSampleTest(c.Context, in.p.matrix(), in.q.matrix(), j.settings)
+	res, err := divergence.TwoSampleTest(c.Context, in.p.matrix(), in.q.matrix(), j.alpha, &divergence.TwoSampleSettings{PESettings: *j.peSettings(), Permutations: j.permutations})
 	done()
 	if err != nil {
 		return libraryError(c, err)

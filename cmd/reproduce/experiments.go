@@ -80,11 +80,11 @@ func pearsonProblem(ctx context.Context, n, seed int, ks []int) ([]Measurement, 
 	for i := range pearsonQ {
 		y.Set(i, 0, qx.Rand())
 	}
-	cv, err := divergence.RelativePE(ctx, x, y, &divergence.Settings{Src: rand.NewPCG(uint64(seed), 1)})
+	cv, err := divergence.RelativePE(ctx, x, y, divergence.DefaultAlpha, &divergence.PESettings{Settings: divergence.Settings{Src: rand.NewPCG(uint64(seed), 1)}})
 	if err != nil {
 		return nil, fmt.Errorf("reproduce: pearson n=%d seed %d: %w", n, seed, err)
 	}
-	prob, err := divergence.NewPEProblem(x, y, &divergence.Settings{Sigma: cv.Sigma, Lambda: cv.Lambda, M: divergence.AllPoints})
+	prob, err := divergence.NewPEProblem(x, y, divergence.DefaultAlpha, &divergence.PESettings{Sigma: cv.Sigma, Settings: divergence.Settings{Lambda: cv.Lambda, M: divergence.AllPoints}})
 	if err != nil {
 		return nil, err
 	}

@@ -4,6 +4,12 @@
 
 // Package summary summarises repeated estimates by their mean and the
 // standard error of the mean, without overflow whatever their magnitude.
+//
+// gonum's stat.MeanStdDev computes the same statistics, but squares the
+// values as they are (so values near 1e300, which qmin's rescaling by n²/k²
+// can produce, overflow to +Inf) and rounds differently (its compensated
+// variance differs in the last bits for most inputs), which would change
+// every reported standard error.
 package summary
 
 import "math"

@@ -5,8 +5,12 @@
 package divergence
 
 import (
+	"math"
+	"slices"
+
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/lapack/lapack64"
 	"gonum.org/v1/gonum/mat"
 )
@@ -47,4 +51,16 @@ func (r *ridgeSolver) solve(h []float64) {
 	v := blas64.Vector{N: r.k, Inc: 1, Data: h}
 	blas64.Trsv(blas.Trans, r.chol, v)
 	blas64.Trsv(blas.NoTrans, r.chol, v)
+}
+
+// ridgeValue returns ½hᵀ(H + λI)⁻¹h − ½, the value of PE or SMI, or +Inf
+// when H + λI is not positive definite.
+func ridgeValue(h *mat.SymDense, hv []float64, lambda float64) float64 {
+	rs := newRidgeSolver(h)
+	if !rs.factor(lambda) {
+		return math.Inf(1)
+	}
+	theta := slices.Clone(hv)
+	rs.solve(theta)
+	return floats.Dot(hv, theta)/2 - 0.5
 }

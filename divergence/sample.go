@@ -5,16 +5,14 @@
 package divergence
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"slices"
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/sublinear/pearson/internal/indices"
 	"github.com/sublinear/pearson/kernel"
-	"github.com/sublinear/pearson/qmin"
 )
 
 // Subsample marks a matrix whose rows are a uniform random sample of the
@@ -28,28 +26,10 @@ type Subsample struct {
 	Rows int
 }
 
-// DataError reports a value of the data that the estimators cannot use.
-type DataError struct {
-	// Sample names the sample: "P" or "Q" for the numerator and denominator
-	// samples, "x" or "y" for paired variables.
-	Sample string
-	// Row and Column locate the value, counted from 0.
-	Row, Column int
-	// Value is the value.
-	Value float64
-}
-
-func (e *DataError) Error() string {
-	return fmt.Sprintf("divergence: %s: row %d, column %d is %v", e.Sample, e.Row, e.Column, e.Value)
-}
-
-// Unwrap returns ErrNonFinite.
-func (e *DataError) Unwrap() error { return ErrNonFinite }
-
-// points is a read-only view of a sample's rows for the kernel arithmetic:
+// points is an immutable view of a sample's rows for the kernel arithmetic:
 // rows are read only when drawn, validated as they are read, and divided by
 // scale, so that the arithmetic happens at unit scale whatever the magnitude
-// of the data.
+// of the data. A view never changes; withScale returns another.
 type points struct {
 	x     mat.Matrix
 	name  string
@@ -57,9 +37,6 @@ type points struct {
 	pop   int // rows of the data set the sample stands for (n unless Subsample)
 	dim   int
 	scale float64
-	// scaled reports that scale was set for this sample (by the median
-	// heuristic or a fixed width) rather than left at 1.
-	scaled bool
 }
 
 func newPoints(name string, x mat.Matrix) (*points, error) {
@@ -86,6 +63,46 @@ func newPoints(name string, x mat.Matrix) (*points, error) {
 		return nil, fmt.Errorf("divergence: %w: %s is a subsample of %d rows standing for only %d", ErrSettings, name, n, pop)
 	}
 	return &points{x: x, name: name, n: n, pop: pop, dim: dim, scale: 1}, nil
+}
+
+// withScale returns the view of the same rows divided by scale.
+func (p *points) withScale(scale float64) *points {
+	c := *p
+	c.scale = scale
+	return &c
+}
+
+// newTwoSamples wraps the numerator and denominator samples, which must
+// have the same number of columns.
+func newTwoSamples(p, q mat.Matrix) (*points, *points, error) {
+	pp, err := newPoints("P", p)
+	if err != nil {
+		return nil, nil, err
+	}
+	qq, err := newPoints("Q", q)
+	if err != nil {
+		return nil, nil, err
+	}
+	if pp.dim != qq.dim {
+		return nil, nil, fmt.Errorf("divergence: %w: P has %d columns but Q has %d", ErrDimension, pp.dim, qq.dim)
+	}
+	return pp, qq, nil
+}
+
+// newPairs wraps paired samples, which must have the same number of rows.
+func newPairs(x, y mat.Matrix) (*points, *points, error) {
+	px, err := newPoints("x", x)
+	if err != nil {
+		return nil, nil, err
+	}
+	py, err := newPoints("y", y)
+	if err != nil {
+		return nil, nil, err
+	}
+	if px.n != py.n || px.pop != py.pop {
+		return nil, nil, fmt.Errorf("divergence: %w: x has %d rows but y has %d: LSMI needs paired rows", ErrDimension, px.pop, py.pop)
+	}
+	return px, py, nil
 }
 
 // gather copies the given rows, divided by scale (and held within the
@@ -163,7 +180,7 @@ func (p *points) draw(m int, rnd *rand.Rand) []int {
 	if m >= p.n {
 		return nil
 	}
-	return qmin.Sample(p.n, m, false, rnd)
+	return indices.Sample(p.n, m, false, rnd)
 }
 
 // momentsOf adds the kernel moments of the given rows (every row, block by
@@ -181,133 +198,4 @@ func (p *points) momentsOf(sum []float64, gram *mat.SymDense, g kernel.Gaussian,
 	}
 	g.Moments(sum, gram, x, centres)
 	return len(rows), nil
-}
-
-// sampleExcept returns m distinct rows of [0, n) drawn uniformly from those
-// not in except (which must be distinct rows), in a random order; all of
-// them, shuffled, when fewer than m remain.
-func sampleExcept(n, m int, except []int, rnd *rand.Rand) []int {
-	ex := slices.Sorted(slices.Values(except))
-	avail := n - len(ex)
-	m = min(m, avail)
-	rows := qmin.Sample(avail, m, false, rnd)
-	for i, t := range rows {
-		// The t-th row (from 0) not in ex.
-		r := t
-		for _, e := range ex {
-			if e > r {
-				break
-			}
-			r++
-		}
-		rows[i] = r
-	}
-	rnd.Shuffle(len(rows), func(i, j int) { rows[i], rows[j] = rows[j], rows[i] })
-	return rows
-}
-
-// medianScale returns the median heuristic over at most 500 rows of each of
-// the samples (unscaled data). When those rows are all equal, it reads every
-// row: a variable that is constant but for rare rows takes its width from
-// them, and only a variable constant on every row is an error (ErrConstant).
-func medianScale(rnd *rand.Rand, samples ...*points) (float64, error) {
-	rows := make([][]int, len(samples))
-	for i, s := range samples {
-		rows[i] = qmin.Sample(s.n, min(s.n, kernel.DefaultMedianPoints/2), false, rnd)
-	}
-	return medianScaleOf(rnd, samples, rows)
-}
-
-// medianScaleOf is medianScale over the given rows of each sample, every one
-// of them.
-func medianScaleOf(rnd *rand.Rand, samples []*points, sampleRows [][]int) (float64, error) {
-	var blocks []*mat.Dense
-	total := 0
-	for i, s := range samples {
-		rows := sampleRows[i]
-		old := s.scale
-		s.scale = 1
-		b, err := s.rows(rows)
-		s.scale = old
-		if err != nil {
-			return 0, err
-		}
-		blocks = append(blocks, b)
-		total += len(rows)
-	}
-	pooled := mat.NewDense(total, samples[0].dim, nil)
-	at := 0
-	for _, b := range blocks {
-		if b.IsEmpty() {
-			continue
-		}
-		r, _ := b.Dims()
-		pooled.Slice(at, at+r, 0, samples[0].dim).(*mat.Dense).Copy(b)
-		at += r
-	}
-	names := samples[0].name
-	for _, s := range samples[1:] {
-		names += " and " + s.name
-	}
-	sigma, err := kernel.MedianHeuristic(pooled, total, rnd)
-	if errors.Is(err, kernel.ErrConstant) {
-		// Every sampled row is the same. Either the variable is constant,
-		// or it differs from that value on rare rows only: look through
-		// every row (this degenerate case alone costs O(n)), and take the
-		// width from the rare rows against the common value.
-		var rare *mat.Dense
-		if rare, err = rareRows(pooled.RawRowView(0), samples); err != nil {
-			return 0, err
-		}
-		if rare == nil {
-			return 0, fmt.Errorf("divergence: %w: every row of %s is the same: a constant variable carries no information (remove it, or fix the kernel width)", ErrConstant, names)
-		}
-		sigma, err = kernel.MedianHeuristic(rare, 0, rnd)
-	}
-	if err != nil {
-		return 0, fmt.Errorf("divergence: %s: %w", names, err)
-	}
-	return sigma, nil
-}
-
-// errEnough stops a scan early.
-var errEnough = errors.New("enough rows")
-
-// rareRows returns the value common (unscaled) followed by at most
-// kernel.DefaultMedianPoints−1 rows of the samples that differ from it, or
-// nil when every row equals it. It reads every row.
-func rareRows(common []float64, samples []*points) (*mat.Dense, error) {
-	dim := len(common)
-	found := [][]float64{slices.Clone(common)}
-	for _, s := range samples {
-		old := s.scale
-		s.scale = 1
-		err := s.each(func(block *mat.Dense) error {
-			r, _ := block.Dims()
-			for i := range r {
-				if row := block.RawRowView(i); !slices.Equal(row, common) {
-					found = append(found, slices.Clone(row))
-				}
-				if len(found) == kernel.DefaultMedianPoints {
-					return errEnough
-				}
-			}
-			return nil
-		})
-		s.scale = old
-		if errors.Is(err, errEnough) {
-			break
-		}
-		if err != nil {
-			return nil, err
-		}
-	}
-	if len(found) == 1 {
-		return nil, nil
-	}
-	m := mat.NewDense(len(found), dim, nil)
-	for i, row := range found {
-		m.SetRow(i, row)
-	}
-	return m, nil
 }

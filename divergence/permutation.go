@@ -1,0 +1,159 @@
+// Copyright ©2026 The pearson Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package divergence
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"sync"
+	"sync/atomic"
+
+	"github.com/sublinear/pearson/internal/indices"
+	"github.com/sublinear/pearson/internal/parallel"
+)
+
+// permStat is a test statistic at one kernel width: its value for a
+// permutation of the design's points, with a worker's scratch buffers.
+type permStat interface {
+	newScratch() any
+	value(perm []int, scratch any) float64
+}
+
+// permutationTest computes the statistics at every width for the observed
+// labelling (the identity on n points) and for b permutations made by
+// shuffle (on s.Workers, reporting to s.Progress), combines them (see combine) and returns the combined statistic
+// and its null distribution.
+func permutationTest(ctx context.Context, b int, s *Settings, rnd *rand.Rand, stats []permStat, n int, shuffle func(prnd *rand.Rand, perm []int)) (float64, []float64, error) {
+	values := func(perm []int, sc any) []float64 {
+		scs := sc.([]any)
+		t := make([]float64, len(stats))
+		for j, st := range stats {
+			t[j] = st.value(perm, scs[j])
+		}
+		return t
+	}
+	newScratch := func() any {
+		scs := make([]any, len(stats))
+		for j, st := range stats {
+			scs[j] = st.newScratch()
+		}
+		return scs
+	}
+	identity := indices.Range(n)
+	observed := values(identity, newScratch())
+	null, err := permutations(ctx, b, s, rnd, func(prnd *rand.Rand, sc any) []float64 {
+		perm := slices.Clone(identity)
+		shuffle(prnd, perm)
+		return values(perm, sc)
+	}, newScratch)
+	if err != nil {
+		return 0, nil, err
+	}
+	statistic, combined := combine(observed, null)
+	return statistic, combined, nil
+}
+
+// permutations computes the statistics (one per kernel width) under b
+// permutations on the workers, the b-th with its own generator seeded from
+// (seed, b), so that the null distribution does not depend on scheduling.
+// newScratch makes a worker's buffers. It reports progress and stops when
+// ctx is cancelled.
+func permutations(ctx context.Context, b int, s *Settings, rnd *rand.Rand, stat func(*rand.Rand, any) []float64, newScratch func() any) ([][]float64, error) {
+	seed := rnd.Uint64()
+	null := make([][]float64, b)
+	pool := sync.Pool{New: newScratch}
+	var done atomic.Int64
+	var mu sync.Mutex
+	reported := 0 // the largest count reported, under mu: never backwards
+	step := max(1, b/200)
+	parallel.For(b, parallel.Workers(s.Workers), func(i int) {
+		if ctx.Err() != nil {
+			return
+		}
+		sc := pool.Get()
+		null[i] = stat(rand.New(rand.NewPCG(seed, uint64(i))), sc)
+		pool.Put(sc)
+		if d := done.Add(1); s.Progress != nil && (d%int64(step) == 0 || d == int64(b)) {
+			mu.Lock()
+			if int(d) > reported {
+				reported = int(d)
+				s.Progress(reported, b)
+			}
+			mu.Unlock()
+		}
+	})
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return null, nil
+}
+
+// combine turns the statistics at several kernel widths into one: for each
+// width, T is standardised by the mean and standard deviation of its B + 1
+// values (the observed one included), and the statistic is the largest
+// standardised value. Computed alike for the observed and every permuted
+// labelling, from all B + 1 of them, it keeps the test exact, while letting
+// the width that sees the difference best decide. With one width it is T
+// itself; when no width's statistic varies over the labellings, it is 0 for
+// all of them.
+func combine(observed []float64, null [][]float64) (float64, []float64) {
+	if len(observed) == 1 {
+		out := make([]float64, len(null))
+		for b, t := range null {
+			out[b] = t[0]
+		}
+		return observed[0], out
+	}
+	all := append([][]float64{observed}, null...)
+	n := float64(len(all))
+	z := make([]float64, len(all))
+	for i := range z {
+		z[i] = math.Inf(-1)
+	}
+	for j := range observed {
+		mean, ss := 0.0, 0.0
+		for _, t := range all {
+			mean += t[j] / n
+		}
+		for _, t := range all {
+			ss += (t[j] - mean) * (t[j] - mean)
+		}
+		sd := math.Sqrt(ss / n)
+		if !(sd > 0) {
+			continue // a width whose statistic never changes says nothing
+		}
+		for b, t := range all {
+			z[b] = math.Max(z[b], (t[j]-mean)/sd)
+		}
+	}
+	for b := range z {
+		if math.IsInf(z[b], -1) {
+			z[b] = 0 // no width's statistic varies: no evidence either way
+		}
+	}
+	return z[0], z[1:]
+}
+
+// pValue returns (1 + #{t ∈ null : t ≥ stat}) / (1 + len(null)).
+func pValue(stat float64, null []float64) float64 {
+	count := 0
+	for _, t := range null {
+		if t >= stat {
+			count++
+		}
+	}
+	return float64(1+count) / float64(1+len(null))
+}
+
+// testRidge returns the tests' kλ/n: from the all-centre λ when fixed
+// (non-zero), otherwise TestLambdaScale.
+func testRidge(lambda float64, k, n int) float64 {
+	if lambda != 0 {
+		return float64(k) * lambda / float64(n)
+	}
+	return TestLambdaScale
+}

@@ -1,0 +1,87 @@
+// Copyright ©2026 The pearson Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package divergence
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/sublinear/pearson/kernel"
+)
+
+// Ratio is a fitted relative density ratio r̂_α(x) = p(x)/(αp(x) + (1−α)q(x)),
+// the mean of the draws' models g(x) = Σ_l θ_l φ(x, c_l), clipped at zero
+// (a density ratio is never negative). Use it for importance weights.
+type Ratio struct {
+	g       kernel.Gaussian // internal units
+	scale   float64
+	dim     int
+	centres []*mat.Dense // internal units
+	thetas  [][]float64
+}
+
+func (m *peModel) ratio(f *fit) (*Ratio, error) {
+	r := &Ratio{g: m.g, scale: m.p.scale, dim: m.p.dim}
+	for i, idx := range f.centres {
+		c, err := m.p.rows(idx)
+		if err != nil {
+			return nil, err
+		}
+		r.centres = append(r.centres, c)
+		r.thetas = append(r.thetas, f.thetas[i])
+	}
+	return r, nil
+}
+
+// Dim returns the dimension of the points the ratio takes.
+func (r *Ratio) Dim() int { return r.dim }
+
+// At returns r̂_α(x). It panics if len(x) differs from Dim.
+func (r *Ratio) At(x []float64) float64 {
+	if len(x) != r.dim {
+		panic(fmt.Sprintf("divergence: a point of dimension %d for a ratio of dimension %d", len(x), r.dim))
+	}
+	xs := make([]float64, len(x))
+	floats.ScaleTo(xs, 1/r.scale, x)
+	v := 0.0
+	for i, c := range r.centres {
+		for l, th := range r.thetas[i] {
+			v += th * r.g.At(xs, c.RawRowView(l))
+		}
+	}
+	return math.Max(0, v/float64(len(r.centres)))
+}
+
+// Eval returns r̂_α at every row of x, which must have Dim columns. A NaN or
+// infinite value gives a *DataError naming sample "x".
+func (r *Ratio) Eval(x mat.Matrix) ([]float64, error) {
+	n, dim := x.Dims()
+	if dim != r.dim {
+		return nil, fmt.Errorf("divergence: %w: points of dimension %d for a ratio of dimension %d", ErrDimension, dim, r.dim)
+	}
+	pts := &points{x: x, name: "x", n: n, pop: n, dim: dim, scale: r.scale}
+	out := make([]float64, 0, n)
+	var phi mat.Dense
+	err := pts.each(func(block *mat.Dense) error {
+		b, _ := block.Dims()
+		v := make([]float64, b)
+		for i, c := range r.centres {
+			phi.Reset()
+			r.g.MatrixTo(&phi, block, c)
+			tmp := mat.NewVecDense(b, nil)
+			tmp.MulVec(&phi, mat.NewVecDense(len(r.thetas[i]), r.thetas[i]))
+			floats.Add(v, tmp.RawVector().Data)
+		}
+		for _, x := range v {
+			out = append(out, math.Max(0, x/float64(len(r.centres))))
+		}
+		return nil
+	})
+	return slices.Clip(out), err
+}

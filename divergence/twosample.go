@@ -1,0 +1,320 @@
+// Copyright ©2026 The pearson Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package divergence
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/sublinear/pearson/internal/indices"
+	"github.com/sublinear/pearson/kernel"
+)
+
+// TwoSampleResult is the outcome of a two-sample test.
+type TwoSampleResult struct {
+	// PE is the estimate of PE_α(P‖Q): RelativePE's result on the same
+	// samples and settings. Its cross-validated σ and λ are not the test's
+	// (see Sigmas and Lambda).
+	PE *PEResult
+	// Statistic is the test statistic on the observed labels. With one
+	// kernel width it is the PE of a model with K centres drawn from the
+	// pooled sample, averaged over M points; with several (the default) it
+	// is the largest of their PEs standardised by the mean and standard
+	// deviation of each over the observed and permuted labellings, a
+	// z-score rather than a divergence (see TwoSampleTest).
+	Statistic float64
+	// Sigmas are the kernel widths of the statistic, Lambda its all-centre
+	// regularisation.
+	Sigmas []float64
+	Lambda float64
+	// PValue is (1 + #{b : Null[b] ≥ Statistic}) / (1 + Permutations).
+	PValue float64
+	// Null holds the statistic under each permutation of the labels.
+	Null []float64
+	// Permutations is the number of permutations.
+	Permutations int
+	// K and M are the centres and averaging points of the statistic.
+	K, M int
+	// Warnings note conditions that weaken the test, such as an averaging
+	// budget cut down by unbalanced samples.
+	Warnings []string
+}
+
+// TwoSampleTest tests whether the rows of p and q come from the same
+// distribution, by a permutation test on a relative Pearson divergence
+// statistic.
+//
+// It first runs RelativePE for the estimate (the same result as RelativePE
+// with the same settings), with cross-validation. The statistic T = ½hᵀ(H + (kλ/n)I)⁻¹h − ½ has its own kernel widths and
+// regularisation, which must not depend on the labels: Sigma and
+// Lambda when fixed, otherwise TestSigmaScales times the median heuristic of
+// the pooled sample and kλ/n = TestLambdaScale. With several widths, each
+// width's T is standardised by the mean and standard deviation of its values
+// over the observed and permuted labellings, and the statistic is the
+// largest of them. It uses k centres drawn from
+// the pooled sample and held fixed, and averages over M points of the pooled
+// sample, M_P of them labelled P and M_Q labelled Q in the proportion
+// α : 1−α (so that H = αG_P/M_P + (1−α)G_Q/M_Q is the same for every
+// labelling and is factorised once; for α = 0 it is refactorised each time). A permutation reassigns the labels of those points at random,
+// keeping M_P and M_Q. Under the null hypothesis the pooled points are
+// exchangeable, so the observed T is one draw from the permutation
+// distribution of a fixed function of the pooled sample and the labels. The
+// centres and the median heuristic's rows (up to 1000) are drawn uniformly
+// from the pooled sample, whatever their labels, so relabelling the
+// averaging points acts as a permutation of the data among them that leaves
+// the distribution of data, centres and width rows unchanged: the p-value
+// (1 + #{T_b ≥ T})/(1 + B) is exact. When α > 0
+// and the samples are unbalanced, keeping the proportion α : 1−α limits M to
+// about n_P/α: a warning says so, and α = 0 uses the whole
+// budget. Each permutation costs O(M·k)
+// and two triangular solves (O(M·k²) and a factorisation for α = 0),
+// whatever the number of rows.
+func TwoSampleTest(ctx context.Context, p, q mat.Matrix, alpha float64, s *TwoSampleSettings) (*TwoSampleResult, error) {
+	if s == nil {
+		s = &TwoSampleSettings{}
+	}
+	if err := s.validate(); err != nil {
+		return nil, err
+	}
+	// The estimate is RelativePE's own, on the same settings and source;
+	// the test draws from a generator seeded after it.
+	sPE := s.PESettings
+	sPE.Progress = nil
+	if sPE.Src == nil {
+		sPE.Src = s.source()
+	}
+	pe, err := RelativePE(ctx, p, q, alpha, &sPE)
+	if err != nil {
+		return nil, err
+	}
+	pp, qq, err := newTwoSamples(p, q) // RelativePE has validated them
+	if err != nil {
+		return nil, err
+	}
+	rnd := rand.New(sPE.Src)
+	res, err := twoSample(ctx, pp, qq, pe.Alpha, s, rand.New(rand.NewPCG(rnd.Uint64(), rnd.Uint64())))
+	if err != nil {
+		return nil, err
+	}
+	res.PE = pe
+	return res, nil
+}
+
+// twoSample is the permutation test of TwoSampleTest on validated samples,
+// without the estimate.
+func twoSample(ctx context.Context, pp, qq *points, alpha float64, s *TwoSampleSettings, rnd *rand.Rand) (*TwoSampleResult, error) {
+	// Internal units: the data divided by the median heuristic (or the
+	// fixed σ, the only width then).
+	widths := TestSigmaScales
+	scale := s.Sigma
+	if scale == 0 {
+		// The width's rows are drawn uniformly from the pooled sample,
+		// whatever their labels, as the centres are (see TwoSampleTest).
+		pooled := indices.Sample(pp.n+qq.n, min(pp.n+qq.n, kernel.DefaultMedianPoints), false, rnd)
+		var pr, qr []int
+		for _, r := range pooled {
+			if r < pp.n {
+				pr = append(pr, r)
+			} else {
+				qr = append(qr, r-pp.n)
+			}
+		}
+		sc, err := medianScaleOf(rnd, []*points{pp, qq}, [][]int{pr, qr})
+		if err != nil {
+			return nil, err
+		}
+		scale = sc
+	} else {
+		widths = []float64{1}
+	}
+	pp, qq = pp.withScale(scale), qq.withScale(scale)
+
+	// The design, fixed across permutations: centres from the pooled sample
+	// (rows n_P… are Q's) and averaging points of each sample. A centre may
+	// also be an averaging point: the statistic stays a fixed function of
+	// the pooled sample and the labels.
+	np, nq := pp.n, qq.n
+	k := min(s.k(), (np+nq)/2)
+	centres := indices.Sample(np+nq, k, false, rnd)
+	c := mat.NewDense(k, pp.dim, nil)
+	if err := pooledRows(c, pp, qq, centres); err != nil {
+		return nil, err
+	}
+	mp, mq := testBudget(s.m(), np, nq, alpha)
+	ep, eq := indices.AllOrSample(np, mp, rnd), indices.AllOrSample(nq, mq, rnd)
+	xe, err := pp.rows(ep)
+	if err != nil {
+		return nil, err
+	}
+	ye, err := qq.rows(eq)
+	if err != nil {
+		return nil, err
+	}
+	m := len(ep) + len(eq)
+	ridge := testRidge(s.Lambda, k, pp.pop)
+	stats := make([]*twoSampleStat, len(widths))
+	res := &TwoSampleResult{Lambda: ridge * float64(pp.pop) / float64(k), Permutations: s.permutations(), K: k, M: m}
+	if avail := min(s.m(), np+nq); alpha > 0 && 2*m < avail {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("the test averages over %d of the %d points its budget allows: with α = %g and samples of %d and %d rows, the proportion α : 1−α caps it; α = 0 uses every point", m, avail, alpha, np, nq))
+	}
+	for j, w := range widths {
+		// Kernel values of every averaging point, a column per point: P's
+		// first, then Q's.
+		phiT := mat.NewDense(k, m, nil)
+		g := kernel.Gaussian{Sigma: w}
+		g.MatrixTo(phiT.Slice(0, k, 0, len(ep)).(*mat.Dense), c, xe)
+		g.MatrixTo(phiT.Slice(0, k, len(ep), m).(*mat.Dense), c, ye)
+		gTot := mat.NewSymDense(k, nil)
+		kernel.AddGram(gTot, phiT)
+		st := &twoSampleStat{phi: mat.DenseCopyOf(phiT.T()), phiT: phiT, gTot: gTot, mp: len(ep), mq: len(eq), alpha: alpha, ridge: ridge}
+		if alpha > 0 {
+			// With m_P : m_Q = α : 1−α, H = αG_P/m_P + (1−α)G_Q/m_Q = G/m
+			// for every labelling: factorise it once. (With rounding, the
+			// statistic is that of α′ = m_P/m.)
+			h := mat.NewSymDense(k, nil)
+			h.ScaleSym(1/float64(m), gTot)
+			st.fixed = newRidgeSolver(h)
+			if !st.fixed.factor(ridge) {
+				return nil, fmt.Errorf("divergence: %w: the test's regularised matrix is not positive definite (kλ/n = %g)", ErrNonFinite, ridge)
+			}
+		}
+		stats[j] = st
+		res.Sigmas = append(res.Sigmas, w*scale)
+	}
+	stat := make([]permStat, len(stats))
+	for j, st := range stats {
+		stat[j] = st
+	}
+	res.Statistic, res.Null, err = permutationTest(ctx, s.permutations(), &s.Settings, rnd, stat, m, func(prnd *rand.Rand, perm []int) {
+		prnd.Shuffle(m, func(i, j int) { perm[i], perm[j] = perm[j], perm[i] })
+	})
+	if err != nil {
+		return nil, err
+	}
+	res.PValue = pValue(res.Statistic, res.Null)
+	return res, nil
+}
+
+// testBudget divides the averaging budget of the two-sample test between
+// the samples in the proportion α : 1−α (for α > 0), as many as the budget
+// and the samples allow, so that H does not depend on the labels; for α = 0,
+// as splitBudget.
+func testBudget(m, np, nq int, alpha float64) (mp, mq int) {
+	if alpha == 0 {
+		return splitBudget(m, np, nq)
+	}
+	total := min(float64(m), float64(np)/alpha, float64(nq)/(1-alpha), float64(np+nq))
+	mp = max(1, min(np, int(alpha*total+0.5)))
+	mq = max(1, min(nq, int(total)-mp))
+	return mp, mq
+}
+
+// pooledRows copies rows of the pooled sample (P's rows, then Q's) into dst.
+func pooledRows(dst *mat.Dense, p, q *points, rows []int) error {
+	for i, r := range rows {
+		row := dst.Slice(i, i+1, 0, p.dim).(*mat.Dense)
+		var err error
+		if r < p.n {
+			err = p.gather(row, []int{r})
+		} else {
+			err = q.gather(row, []int{r - p.n})
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// twoSampleStat computes the two-sample statistic for a labelling of the
+// averaging points.
+type twoSampleStat struct {
+	phi    *mat.Dense    // m × k kernel values, a row per averaging point
+	phiT   *mat.Dense    // its transpose, a column per averaging point
+	gTot   *mat.SymDense // their Gram matrix
+	mp, mq int
+	alpha  float64
+	ridge  float64 // kλ/n
+	// fixed, when not nil, is the factorisation of H + (kλ/n)I for every
+	// labelling (α > 0 and m_P : m_Q = α : 1−α).
+	fixed *ridgeSolver
+}
+
+type twoSampleScratch struct {
+	cols         *mat.Dense
+	small, other *mat.SymDense // the Gram matrices of the two groups
+	hv, theta    []float64
+}
+
+func (t *twoSampleStat) newScratch() any {
+	k, _ := t.phiT.Dims()
+	return &twoSampleScratch{
+		cols:  mat.NewDense(k, max(min(t.mp, t.mq), 1), nil),
+		small: mat.NewSymDense(k, nil),
+		other: mat.NewSymDense(k, nil),
+		hv:    make([]float64, k),
+		theta: make([]float64, k),
+	}
+}
+
+// value returns T for the labelling in which the points perm[:mp] are P's
+// and the rest Q's: H = α G_P/m_P + (1−α) G_Q/m_Q, h = Σ_P φ / m_P, with the
+// Gram matrix of the smaller group computed and the other's by difference.
+func (t *twoSampleStat) value(perm []int, scratch any) float64 {
+	sc := scratch.(*twoSampleScratch)
+	k, _ := t.phiT.Dims()
+	raw := t.phiT.RawMatrix()
+	if t.fixed != nil {
+		// h = mean of the kernel rows of the points labelled P.
+		pr := t.phi.RawMatrix()
+		clear(sc.hv)
+		for _, c := range perm[:t.mp] {
+			floats.Add(sc.hv, pr.Data[c*pr.Stride:c*pr.Stride+k])
+		}
+		floats.Scale(1/float64(t.mp), sc.hv)
+		copy(sc.theta, sc.hv)
+		t.fixed.solve(sc.theta)
+		return floats.Dot(sc.hv, sc.theta)/2 - 0.5
+	}
+	small, pSmall := perm[t.mp:], false
+	if t.mp <= t.mq {
+		small, pSmall = perm[:t.mp], true
+	}
+	cr := sc.cols.RawMatrix()
+	for l := range k {
+		row := raw.Data[l*raw.Stride : l*raw.Stride+raw.Cols]
+		out := cr.Data[l*cr.Stride : l*cr.Stride+len(small)]
+		for i, c := range small {
+			out[i] = row[c]
+		}
+	}
+	cols := sc.cols.Slice(0, k, 0, len(small)).(*mat.Dense)
+	sc.small.Zero()
+	kernel.AddGram(sc.small, cols)
+	// h: Σ over P's points = row sums over P's columns.
+	for l := range k {
+		s := floats.Sum(cols.RawRowView(l))
+		if !pSmall {
+			s = floats.Sum(raw.Data[l*raw.Stride:l*raw.Stride+raw.Cols]) - s
+		}
+		sc.hv[l] = s / float64(t.mp)
+	}
+	sc.other.ScaleSym(-1, sc.small)
+	sc.other.AddSym(t.gTot, sc.other)
+	gp, gq := sc.small, sc.other
+	if !pSmall {
+		gp, gq = gq, gp
+	}
+	gq.ScaleSym((1-t.alpha)/float64(t.mq), gq)
+	if t.alpha > 0 {
+		gp.ScaleSym(t.alpha/float64(t.mp), gp)
+		gq.AddSym(gq, gp)
+	}
+	return ridgeValue(gq, sc.hv, t.ridge)
+}
