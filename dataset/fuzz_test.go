@@ -6,6 +6,7 @@ package dataset
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"math"
 	"math/rand/v2"
@@ -160,4 +161,44 @@ func checkFinite(t *testing.T, v []float64) {
 			t.Fatalf("value %d is %v", i, x)
 		}
 	}
+}
+
+// FuzzSeek checks that sampling by seeking never panics and returns either
+// an error or a consistent table whose kept rows are rows of the input.
+func FuzzSeek(f *testing.F) {
+	for i, s := range fuzzSeeds {
+		f.Add([]byte(s), uint8(i))
+	}
+	f.Add([]byte("g,x\nA,1\r\nB,22\n\nA,333"), uint8(4))
+	f.Add([]byte("\ufeffx,y\n\"1\",\"2\"\n3,\"4\n5\"\n"), uint8(2))
+	f.Fuzz(func(t *testing.T, in []byte, mode uint8) {
+		q := Query{DropMissing: mode&1 != 0}
+		if mode&4 != 0 {
+			q.Group = "g"
+			q.MaxGroups = int(mode>>6) & 1 * 2
+		}
+		if mode&8 != 0 {
+			q.Columns = []string{"x"}
+		}
+		size := int(mode>>4)&3 + 1
+		src := seekCSV(in, Options{})
+		tab, err := src.Sample(context.Background(), q, Sampling{Size: size, Seek: true, Src: rand.NewPCG(uint64(mode), 2)})
+		if err != nil {
+			if tab != nil || !strings.HasPrefix(err.Error(), "dataset: s.csv") {
+				t.Fatalf("table %v, error %v", tab != nil, err)
+			}
+			return
+		}
+		for _, g := range tab.Groups {
+			if g.Len() == 0 || g.Len() > size && tab.Sampled || len(g.Data) != g.Len()*len(tab.Columns) || g.Rows < g.Len() {
+				t.Fatalf("group %q: %d values, %d kept rows, %d rows", g.Key, len(g.Data), g.Len(), g.Rows)
+			}
+			checkFinite(t, g.Data)
+			for i, off := range g.Offsets {
+				if off <= 0 || off >= int64(len(in)) || (i > 0 && off <= g.Offsets[i-1]) || in[off-1] != '\n' {
+					t.Fatalf("group %q offsets %v", g.Key, g.Offsets)
+				}
+			}
+		}
+	})
 }
