@@ -25,6 +25,11 @@ type CSV struct {
 	closer io.Closer // the file Open opened; nil for NewCSV
 	passes int       // passes started
 
+	// A compressed file: reopen starts a new pass over its decompressed
+	// text, decoder is the one being read.
+	reopen  func() (io.Reader, error)
+	decoder io.Closer
+
 	alwaysSeek bool // tests: seek even when a full read would be cheaper
 }
 
@@ -127,6 +132,10 @@ func (c *CSV) Name() string { return c.name }
 
 // Close closes the file that Open opened.
 func (c *CSV) Close() error {
+	if c.decoder != nil {
+		c.decoder.Close()
+		c.decoder = nil
+	}
 	if c.closer == nil {
 		return nil
 	}
@@ -197,6 +206,17 @@ func (c *CSV) read(ctx context.Context, q Query, sm *sampler, each RowFunc) (*Ta
 // second time.
 func (c *CSV) rewind() (io.Reader, error) {
 	c.passes++
+	if c.reopen != nil {
+		if c.decoder != nil {
+			c.decoder.Close()
+		}
+		r, err := c.reopen()
+		if err != nil {
+			return nil, err
+		}
+		c.decoder = r.(io.Closer)
+		return r, nil
+	}
 	if c.passes == 1 {
 		return c.r, nil
 	}

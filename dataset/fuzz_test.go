@@ -6,12 +6,15 @@ package dataset
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"errors"
 	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/klauspost/compress/zstd"
 )
 
 // fuzzSeeds are interesting inputs for both fuzz targets.
@@ -199,6 +202,31 @@ func FuzzSeek(f *testing.F) {
 					t.Fatalf("group %q offsets %v", g.Key, g.Offsets)
 				}
 			}
+		}
+	})
+}
+
+// FuzzCompressed checks that compressed input, valid or not, read from a
+// stream, never panics and gives either an error naming the input or a
+// table.
+func FuzzCompressed(f *testing.F) {
+	for _, s := range fuzzSeeds[:8] {
+		var b bytes.Buffer
+		w := gzip.NewWriter(&b)
+		w.Write([]byte(s))
+		w.Close()
+		f.Add(b.Bytes())
+		z, _ := zstd.NewWriter(nil)
+		f.Add(z.EncodeAll([]byte(s), nil))
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		src, err := Open("-", Options{Stdin: bytes.NewReader(in)})
+		if err == nil {
+			defer src.Close()
+			_, err = src.Sample(context.Background(), Query{}, Sampling{Size: 3})
+		}
+		if err != nil && !strings.HasPrefix(err.Error(), "dataset: <stdin>") {
+			t.Fatalf("error %v", err)
 		}
 	})
 }

@@ -43,9 +43,10 @@ type seeker struct {
 	rng  *rand.Rand
 	want int // rows of each group
 
-	buf []byte // the bytes [ws, we) of the file
-	ws  int64
-	we  int64
+	buf  []byte // the bytes [ws, we) of the file
+	back []byte // storage reused for buf
+	ws   int64
+	we   int64
 
 	groups  map[string]*seekGroup
 	first   map[string]int64 // earliest offset of each group value met in the first rows
@@ -537,8 +538,9 @@ func (sk *seeker) window(ws, we int64) error {
 		sk.ws, sk.we = ws, we
 		return nil
 	}
-	buf := make([]byte, we-ws)
+	var buf []byte
 	if sk.buf != nil && ws <= sk.ws && we >= sk.we && sk.we > sk.ws {
+		buf = make([]byte, we-ws)
 		copy(buf[sk.ws-ws:], sk.buf)
 		if err := sk.readAt(buf[:sk.ws-ws], ws); err != nil {
 			return err
@@ -546,8 +548,15 @@ func (sk *seeker) window(ws, we int64) error {
 		if err := sk.readAt(buf[sk.we-ws:], sk.we); err != nil {
 			return err
 		}
-	} else if err := sk.readAt(buf, ws); err != nil {
-		return err
+		sk.back = buf
+	} else {
+		if int64(cap(sk.back)) < we-ws {
+			sk.back = make([]byte, max(we-ws, seekBlock))
+		}
+		buf = sk.back[:we-ws]
+		if err := sk.readAt(buf, ws); err != nil {
+			return err
+		}
 	}
 	sk.buf, sk.ws, sk.we = buf, ws, we
 	return nil

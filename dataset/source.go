@@ -5,6 +5,7 @@
 package dataset
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -196,29 +197,100 @@ func (g *Group) Len() int { return len(g.Lines) }
 var ErrReread = errors.New("dataset: a stream cannot be read twice")
 
 // Open opens the table at path with the reader its format needs; the path
-// "-" means opts.Stdin. Every input is CSV for now; a regular file can be
-// read at any offset, so that Sample can draw its rows by seeking (see
-// NewCSVAt). Errors for missing files, directories and unreadable files
-// name the path. The caller closes the Source.
+// "-" means opts.Stdin. Every input is CSV, compressed or not: an input
+// whose name ends in .gz or .zst, or whose first bytes are those of a gzip
+// stream or a zstd frame (so that standard input may be compressed too),
+// is decompressed as it is read, in one pass (a second pass over a
+// compressed file decompresses it again; see MaxZstdWindow for the memory
+// of a zstd decoder). A name announcing a format that the first bytes do
+// not match is an error. An uncompressed regular file can be read at any
+// offset, so that Sample can draw its rows by seeking (see NewCSVAt).
+// Errors for missing files, directories, unreadable files and corrupt or
+// truncated compressed streams name the path. The caller closes the Source.
 func Open(path string, opts Options) (Source, error) {
 	if path == "-" {
 		in := opts.Stdin
 		if in == nil {
 			in = os.Stdin
 		}
-		return NewCSV(in, path, opts), nil
+		return openStream(in, path, opts, nil)
 	}
 	f, err := openFile(path)
 	if err != nil {
 		return nil, err
 	}
-	var c *CSV
-	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
-		c = NewCSVAt(f, fi.Size(), path, opts)
-	} else {
-		c = NewCSV(f, path, opts)
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
+		return openStream(f, path, opts, f)
 	}
+	head := make([]byte, 4)
+	n, err := f.ReadAt(head, 0)
+	if err != nil && err != io.EOF {
+		f.Close()
+		return nil, fmt.Errorf("dataset: %s: reading: %w", path, err)
+	}
+	k, err := checkCompression(path, head[:n])
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	if k == uncompressed {
+		c := NewCSVAt(f, fi.Size(), path, opts)
+		c.closer = f
+		return c, nil
+	}
+	c := NewCSV(nil, path, opts)
 	c.closer = f
+	progress, size := opts.Progress, fi.Size()
+	c.opts.Progress = nil // the compressed bytes are counted instead
+	c.reopen = func() (io.Reader, error) {
+		var r io.Reader = io.NewSectionReader(f, 0, size)
+		if progress != nil {
+			r = &counter{r: r, size: size, fn: progress}
+		}
+		return newDecoder(k, r, c.name)
+	}
+	return c, nil
+}
+
+// openStream returns the source reading r, a stream, decompressed if it
+// starts with the magic bytes of a compressed format; closer, when not nil,
+// is closed by the source's Close.
+func openStream(r io.Reader, path string, opts Options, closer io.Closer) (Source, error) {
+	fail := func(err error) (Source, error) {
+		if closer != nil {
+			closer.Close()
+		}
+		return nil, err
+	}
+	var in io.Reader = r
+	if opts.Progress != nil {
+		in = &counter{r: r, fn: opts.Progress}
+		opts.Progress = nil
+	}
+	br := bufio.NewReaderSize(in, 64<<10)
+	head, err := br.Peek(4)
+	if err != nil && err != io.EOF {
+		return fail(readError(displayName(path), 0, err))
+	}
+	k, err := checkCompression(path, head)
+	if err != nil {
+		return fail(err)
+	}
+	var c *CSV
+	if k == uncompressed {
+		c = NewCSV(br, path, opts)
+	} else {
+		d, err := newDecoder(k, br, displayName(path))
+		if err != nil {
+			return fail(err)
+		}
+		c = NewCSV(d, path, opts)
+		c.decoder = d
+	}
+	if closer != nil {
+		c.closer = closer
+	}
 	return c, nil
 }
 
