@@ -188,7 +188,7 @@ func (c *CSV) read(ctx context.Context, q Query, sm *sampler, each RowFunc) (*Ta
 	if c.opts.Progress != nil {
 		in = &counter{r: in, size: c.size, fn: c.opts.Progress}
 	}
-	cr, err := newReader(in, rd.name, rd.delim)
+	cr, err := newReader(in, rd.name, rd.delim, c.opts.MaxLine)
 	if err != nil {
 		return nil, err
 	}

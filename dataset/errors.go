@@ -69,7 +69,7 @@ var (
 type ParseError struct {
 	File   string // name of the input, as given to Read ("<stdin>" for "-")
 	Line   int    // 1-based physical line of the file; 0 when not applicable or not known
-	Offset int64  // byte offset in the file of the row's line, when its line number is not known (a row drawn by seeking); 0 otherwise
+	Offset int64  // byte offset in the file of the row's line (or, for ErrLineTooLong, of a byte in it), when its line number is not known (a row drawn by seeking); 0 otherwise
 	Column string // name of the column; "" when not applicable or unnamed
 	Index  int    // 1-based field number within the line; 0 when not applicable
 	Err    error  // the kind of error: one of the Err* sentinels (or of encoding/csv)

@@ -6,6 +6,7 @@ package dataset
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/csv"
 	"fmt"
@@ -42,6 +43,8 @@ type seeker struct {
 	lmin int64 // lower bound on the length of a valid data row
 	rng  *rand.Rand
 	want int // rows of each group
+	// the longest line read (Options.MaxLine)
+	maxLine int64
 
 	buf  []byte // the bytes [ws, we) of the file
 	back []byte // storage reused for buf
@@ -96,7 +99,7 @@ func (c *CSV) seekSample(ctx context.Context, q Query, s Sampling) (*Table, stri
 	if src == nil {
 		src = rand.NewPCG(1, 2)
 	}
-	sk := &seeker{rd: rd, ra: c.ra, size: c.size, rng: rand.New(src), want: s.Size,
+	sk := &seeker{rd: rd, ra: c.ra, size: c.size, rng: rand.New(src), want: s.Size, maxLine: int64(cmp.Or(c.opts.MaxLine, DefaultMaxLine)),
 		groups: make(map[string]*seekGroup), first: make(map[string]int64), taken: make(map[int64]bool)}
 	t, err := sk.sample(c.alwaysSeek)
 	if fb, ok := err.(*errFallback); ok {
@@ -149,7 +152,7 @@ func (sk *seeker) head(always bool) (float64, error) {
 	if n == 3 && bytes.Equal(bom[:], utf8BOM) {
 		off0 = 3
 	}
-	cr, err := newReader(io.NewSectionReader(sk.ra, 0, sk.size), rd.name, rd.delim)
+	cr, err := newReader(io.NewSectionReader(sk.ra, 0, sk.size), rd.name, rd.delim, int(sk.maxLine))
 	if err != nil {
 		return 0, err
 	}
@@ -468,7 +471,7 @@ func (sk *seeker) fields(text []byte) ([]string, error) {
 // lineAt returns the line holding byte u of the data region: the offset
 // of its start, its length n with its terminator (counting the newline
 // that a last line without one is taken to have), and its text without the
-// terminator. It fails when the line is longer than maxLine, or when a
+// terminator. It fails when the line is longer than sk.maxLine, or when a
 // block read holds a line with an odd number of quote characters.
 func (sk *seeker) lineAt(u int64) (start, n int64, text []byte, err error) {
 	ws := max(sk.h, u-u%seekBlock)
@@ -484,8 +487,8 @@ func (sk *seeker) lineAt(u int64) (start, n int64, text []byte, err error) {
 			start = sk.h
 			break
 		}
-		if u-sk.ws > maxLine {
-			return 0, 0, nil, sk.tooLong(sk.ws)
+		if u-sk.ws > sk.maxLine {
+			return 0, 0, nil, sk.tooLong(u)
 		}
 		if err := sk.window(max(sk.h, sk.ws-max(seekBlock, sk.we-sk.ws)), sk.we); err != nil {
 			return 0, 0, nil, err
@@ -501,15 +504,15 @@ func (sk *seeker) lineAt(u int64) (start, n int64, text []byte, err error) {
 			end = sk.size + 1
 			break
 		}
-		if sk.we-start > maxLine {
-			return 0, 0, nil, sk.tooLong(start)
+		if sk.we-start > sk.maxLine {
+			return 0, 0, nil, sk.tooLong(u)
 		}
 		if err := sk.window(sk.ws, min(sk.size, sk.we+max(seekBlock, sk.we-sk.ws))); err != nil {
 			return 0, 0, nil, err
 		}
 	}
-	if end-start > maxLine+1 {
-		return 0, 0, nil, sk.tooLong(start)
+	if end-start > sk.maxLine+1 {
+		return 0, 0, nil, sk.tooLong(u)
 	}
 	if err := sk.checkQuotes(); err != nil {
 		return 0, 0, nil, err
@@ -520,14 +523,11 @@ func (sk *seeker) lineAt(u int64) (start, n int64, text []byte, err error) {
 	return start, end - start, text, nil
 }
 
-// maxLine is the longest line, in bytes without its terminator, that the
-// seeker reads.
-const maxLine = 1 << 20
-
-// tooLong returns the error for a line longer than maxLine near offset.
-func (sk *seeker) tooLong(off int64) error {
-	return &ParseError{File: sk.rd.name, Offset: off, Err: ErrLineTooLong,
-		msg: fmt.Sprintf("line longer than %d bytes", maxLine)}
+// tooLong returns the error for a line longer than sk.maxLine holding the
+// byte u (its start is not known).
+func (sk *seeker) tooLong(u int64) error {
+	return &ParseError{File: sk.rd.name, Offset: u, Err: ErrLineTooLong,
+		msg: fmt.Sprintf("the line holding this byte is longer than %d bytes (a huge cell?)", sk.maxLine)}
 }
 
 // window reads the bytes [ws, we) of the file into sk.buf, keeping what it

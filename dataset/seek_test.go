@@ -196,7 +196,7 @@ func TestSeekLengthBias(t *testing.T) {
 	}
 
 	// The same draws without the rejection step: biased.
-	sk := &seeker{rd: &reader{name: "s.csv", delim: ','}, ra: bytes.NewReader(data), size: int64(len(data)), h: 6, end: int64(len(data))}
+	sk := &seeker{rd: &reader{name: "s.csv", delim: ','}, ra: bytes.NewReader(data), size: int64(len(data)), h: 6, end: int64(len(data)), maxLine: DefaultMaxLine}
 	rng := rand.New(rand.NewPCG(3, 4))
 	var naive []float64
 	for range r {

@@ -61,6 +61,12 @@ type Options struct {
 	Delimiter rune
 	// Stdin is what the path "-" reads. Nil means os.Stdin.
 	Stdin io.Reader
+	// MaxLine is the longest line, in bytes, that a reader accepts (for a
+	// quoted field spanning lines: the longest record). A longer one is an
+	// error (ErrLineTooLong) naming the input, the line and the byte
+	// offset, so that an input without line breaks or with a gigantic cell
+	// costs bounded memory. Zero means DefaultMaxLine.
+	MaxLine int
 	// Progress, when not nil, is called as the input is read, with the
 	// bytes read so far and the size of the file (0 when it is not known,
 	// as for a stream).
