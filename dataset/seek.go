@@ -417,26 +417,10 @@ func (sk *seeker) table(draws int, span int64) *Table {
 		n, se := estimate(g.hits)
 		gr := Group{Key: g.key, Rows: max(int(math.Round(n)), len(g.offsets)), RowsStdErr: se,
 			Data: g.data, Lines: make([]int, len(g.offsets)), Offsets: g.offsets}
-		sortByOffset(&gr, c)
+		gr.Data, gr.Offsets = sortRows(gr.Data, gr.Offsets, c)
 		t.Groups = append(t.Groups, gr)
 	}
 	return t
-}
-
-// sortByOffset reorders the kept rows of g by increasing offset.
-func sortByOffset(g *Group, c int) {
-	perm := make([]int, len(g.Offsets))
-	for i := range perm {
-		perm[i] = i
-	}
-	sort.Slice(perm, func(a, b int) bool { return g.Offsets[perm[a]] < g.Offsets[perm[b]] })
-	data := make([]float64, len(g.Data))
-	offs := make([]int64, len(g.Offsets))
-	for i, p := range perm {
-		copy(data[i*c:(i+1)*c], g.Data[p*c:(p+1)*c])
-		offs[i] = g.Offsets[p]
-	}
-	g.Data, g.Offsets = data, offs
 }
 
 // fields splits a line, without its terminator, into its fields.
