@@ -3,6 +3,7 @@ module github.com/sublinear/pearson
 go 1.24.0
 
 require (
+	github.com/klauspost/compress v1.17.9
 	github.com/schollz/progressbar/v3 v3.18.0
 	github.com/urfave/cli/v2 v2.27.7
 	golang.org/x/term v0.28.0

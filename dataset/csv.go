@@ -18,11 +18,19 @@ import (
 // documentation for the accepted dialect.
 type CSV struct {
 	r      io.Reader
-	name   string // as shown in messages
+	ra     io.ReaderAt // the same input, for Sampling.Seek; nil for a stream
+	name   string      // as shown in messages
 	opts   Options
 	size   int64     // of the file, for Options.Progress; 0 when unknown
 	closer io.Closer // the file Open opened; nil for NewCSV
 	passes int       // passes started
+
+	// A compressed file: reopen starts a new pass over its decompressed
+	// text, decoder is the one being read.
+	reopen  func() (io.Reader, error)
+	decoder io.Closer
+
+	alwaysSeek bool // tests: seek even when a full read would be cheaper
 }
 
 // NewCSV returns a Source reading the CSV text of r. name is the input's
@@ -32,11 +40,102 @@ func NewCSV(r io.Reader, name string, opts Options) *CSV {
 	return &CSV{r: r, name: displayName(name), opts: opts}
 }
 
+// NewCSVAt returns a Source reading the CSV text held by the size bytes of
+// r, which can be read more than once, and whose rows Sample can draw at
+// random positions when asked to (Sampling.Seek). name is the input's name
+// used in messages; Close does not close r.
+//
+// # Sampling by seeking
+//
+// The rows are drawn by rejection, one at a time. The data region is the
+// bytes [H, E) after the header line, where E is the size of the file, plus
+// one when the last line lacks its newline (as if it had one); every byte
+// of it belongs to one line, terminator included, so the lengths of the
+// lines sum to E − H. A draw picks a byte uniformly in [H, E) and reads the
+// line around it (back to the previous newline, on to the next one): a line
+// of length ℓ is hit with probability ℓ/(E − H). The line is then accepted
+// with probability Lmin/ℓ, where Lmin is a lower bound on the length of a
+// valid data row: (c − 1)·d + 1 bytes for c header fields, a delimiter of d
+// bytes and the newline, plus one byte for every kept column and the group
+// column when Query.DropMissing is off, since their cells cannot be empty
+// (and at least 2 bytes for a single column, since an empty line is no
+// row). A draw therefore accepts any given valid row with probability
+//
+//	(ℓ/(E − H))·(Lmin/ℓ) = Lmin/(E − H),
+//
+// the same for every row, whatever its length: the accepted rows are
+// uniform. A line shorter than Lmin cannot be a valid row; accepted (it is
+// when drawn), it fails validation, as it would fail a full read. Blank
+// lines are never accepted. Draws go on until each group holds Size rows;
+// a row drawn twice is not kept again, so that, as with the reservoir of a
+// full read, every subset of Size rows of a group is equally likely (a
+// simple random sample, without replacement: the sample the estimators
+// assume, and the same whichever way the table was read). A draw costs
+// one read of a 4 KiB block, and a row costs (mean line length)/Lmin draws
+// on average.
+//
+// The number of rows of a group is estimated as
+//
+//	Rows = (E − H)/Lmin · a/T
+//
+// for a accepted draws of the group's rows (counting repeats) in T draws:
+// a/T estimates the probability Lmin·N/(E − H) that a draw accepts one of
+// the group's N rows. The estimate is consistent, with standard error
+// (E − H)/Lmin·sqrt(p(1 − p)/T) for p = a/T (Group.RowsStdErr), and a
+// relative bias of order 1/a since the draws stop at a count of accepted
+// rows. It is never less than the number of distinct rows kept.
+// Table.Dropped is estimated alike.
+//
+// # When Sample reads every row instead
+//
+// Sample first reads the header and the rows of the first 64 KiB after it,
+// validating them as a full read does, to settle the default columns, meet
+// the first group values and measure the mean line length. It then reads
+// the whole input in one pass instead, as without Sampling.Seek, when:
+//
+//   - the file is small: the draws expected, Size × groups × (mean line
+//     length)/Lmin, exceed an eighth of its rows (estimated from the mean
+//     line length), or the first 64 KiB hold the whole file;
+//   - the first rows hold an error (the full read reports it, with its
+//     line), a column that the default selection cannot decide (empty in
+//     every one of them), or no data row;
+//   - a quoted field spans lines, which makes the line around a byte
+//     ambiguous: seen as a field holding a line break in the first rows, as
+//     a line with an odd number of quote characters in any block read, or
+//     as a drawn line that is not one well-formed row of the header's
+//     number of fields;
+//   - a group is too rare to reach: after 8 × Size × groups accepted rows,
+//     or 64 × Size × groups × (mean line length)/Lmin + 4096 draws, some
+//     group kept still has fewer than Size rows (a group holding less than
+//     about 1/(8 × groups) of the rows is read in full), or a value of
+//     Query.Groups was not met, or, with Query.MaxGroups and no
+//     Query.Groups, fewer than MaxGroups values were met; or more than 256
+//     group values were met.
+//
+// Table.Fallback then says why (except for a small file or an error in the
+// first rows). A quoted field spanning three lines or more whose inner
+// lines are well-formed rows on their own cannot always be detected
+// outside the first rows: such inner lines, if drawn, are read as rows.
+// Only the rows drawn are validated; an error in one of them names the
+// byte offset of its line (ParseError.Offset). With grouping, the groups
+// are ordered, and Query.MaxGroups keeps the first of them, by the
+// earliest row met (in the first rows, or drawn); without Query.Groups and
+// Query.MaxGroups, a group value too rare to be met is not reported.
+func NewCSVAt(r io.ReaderAt, size int64, name string, opts Options) *CSV {
+	c := NewCSV(io.NewSectionReader(r, 0, size), name, opts)
+	c.ra, c.size = r, size
+	return c
+}
+
 // Name returns the input's name as messages show it.
 func (c *CSV) Name() string { return c.name }
 
 // Close closes the file that Open opened.
 func (c *CSV) Close() error {
+	if c.decoder != nil {
+		c.decoder.Close()
+		c.decoder = nil
+	}
 	if c.closer == nil {
 		return nil
 	}
@@ -51,7 +150,19 @@ func (c *CSV) Sample(ctx context.Context, q Query, s Sampling) (*Table, error) {
 	if s.Size < 0 {
 		return nil, fmt.Errorf("dataset: %s: negative sample size %d", c.name, s.Size)
 	}
-	return c.read(ctx, q, newSampler(s), nil)
+	reason := ""
+	if s.Seek && s.Size > 0 && c.ra != nil {
+		t, why, err := c.seekSample(ctx, q, s)
+		if t != nil || err != nil {
+			return t, err
+		}
+		reason = why
+	}
+	t, err := c.read(ctx, q, newSampler(s), nil)
+	if t != nil {
+		t.Fallback = reason
+	}
+	return t, err
 }
 
 // Scan reads every row that q selects and calls fn for each valid row in
@@ -77,7 +188,7 @@ func (c *CSV) read(ctx context.Context, q Query, sm *sampler, each RowFunc) (*Ta
 	if c.opts.Progress != nil {
 		in = &counter{r: in, size: c.size, fn: c.opts.Progress}
 	}
-	cr, err := newReader(in, rd.name, rd.delim)
+	cr, err := newReader(in, rd.name, rd.delim, c.opts.MaxLine)
 	if err != nil {
 		return nil, err
 	}
@@ -95,6 +206,17 @@ func (c *CSV) read(ctx context.Context, q Query, sm *sampler, each RowFunc) (*Ta
 // second time.
 func (c *CSV) rewind() (io.Reader, error) {
 	c.passes++
+	if c.reopen != nil {
+		if c.decoder != nil {
+			c.decoder.Close()
+		}
+		r, err := c.reopen()
+		if err != nil {
+			return nil, err
+		}
+		c.decoder = r.(io.Closer)
+		return r, nil
+	}
 	if c.passes == 1 {
 		return c.r, nil
 	}
@@ -341,41 +463,27 @@ func (rd *reader) cellError(rec []string, i int, line int, kind error) error {
 
 // addRow validates the data row rec at line and adds it to its group.
 func (rd *reader) addRow(rec []string, line int) error {
-	missing, other := false, false
+	key, missing, err := rd.parseRow(rec, func(i int, kind error) error { return rd.cellError(rec, i, line, kind) })
+	if err != nil {
+		return err
+	}
+	other := false
 	var gs *groupState
-	if rd.gcol >= 0 {
-		key := strings.TrimSpace(rec[rd.gcol])
-		switch {
-		case key == "":
-			if !rd.q.DropMissing {
-				return rd.cellError(rec, rd.gcol, line, ErrEmptyCell)
-			}
-			missing = true
-		case rd.byKey[key] != nil:
-			gs = rd.byKey[key]
-		case rd.keepGroup(key):
-			gs = &groupState{g: Group{Key: strings.Clone(key)}, firstLine: line}
-			rd.byKey[gs.g.Key] = gs
-			rd.groups = append(rd.groups, gs)
-		default:
-			rd.other(key)
-			other = true
-		}
-	} else {
+	switch {
+	case rd.gcol < 0:
 		gs = rd.groups[0]
+	case key == "": // missing, with DropMissing
+	case rd.byKey[key] != nil:
+		gs = rd.byKey[key]
+	case rd.keepGroup(key):
+		gs = &groupState{g: Group{Key: strings.Clone(key)}, firstLine: line}
+		rd.byKey[gs.g.Key] = gs
+		rd.groups = append(rd.groups, gs)
+	default:
+		rd.other(key)
+		other = true
 	}
-	row := rd.row
-	for j, c := range rd.cols {
-		v, err := parseNumber(rec[c.index])
-		if err != nil {
-			if err == ErrEmptyCell && rd.q.DropMissing {
-				missing = true
-				continue
-			}
-			return rd.cellError(rec, c.index, line, err)
-		}
-		row[j] = v
-	}
+	rd.table.RowsRead++
 	switch {
 	case other:
 		return nil
@@ -390,10 +498,38 @@ func (rd *reader) addRow(rec []string, line int) error {
 	case rd.each != nil:
 		gs.g.Rows++
 		rd.delivered = true
-		return rd.each(gs.g.Key, line, row)
+		return rd.each(gs.g.Key, line, rd.row)
 	}
-	rd.sampler.keep(&gs.g, &gs.res, row, line)
+	rd.sampler.keep(&gs.g, &gs.res, rd.row, line)
 	return nil
+}
+
+// parseRow validates the data row rec: its group value (trimmed; "" when
+// it is missing or without grouping) and its kept cells, whose values it
+// puts in rd.row. missing reports an empty cell that Query.DropMissing
+// drops the row for. fail makes the error for field i failing with kind.
+func (rd *reader) parseRow(rec []string, fail func(i int, kind error) error) (key string, missing bool, err error) {
+	if rd.gcol >= 0 {
+		key = strings.TrimSpace(rec[rd.gcol])
+		if key == "" {
+			if !rd.q.DropMissing {
+				return "", false, fail(rd.gcol, ErrEmptyCell)
+			}
+			missing = true
+		}
+	}
+	for j, c := range rd.cols {
+		v, err := parseNumber(rec[c.index])
+		if err != nil {
+			if err == ErrEmptyCell && rd.q.DropMissing {
+				missing = true
+				continue
+			}
+			return "", false, fail(c.index, err)
+		}
+		rd.row[j] = v
+	}
+	return key, missing, nil
 }
 
 // keepGroup reports whether the rows of a group value not met before are

@@ -329,6 +329,14 @@ func TestReadOK(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			rows := got.Dropped
+			for _, g := range got.Groups {
+				rows += g.Rows
+			}
+			if got.RowsRead < rows || got.Sampled || got.Draws != 0 {
+				t.Errorf("%d rows read, %d rows, sampled %v, %d draws", got.RowsRead, rows, got.Sampled, got.Draws)
+			}
+			got.RowsRead = 0
 			if !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("got  %+v\nwant %+v", got, tt.want)
 			}

@@ -8,8 +8,10 @@
 // memory independent of its number of rows.
 //
 // Open returns a Source for a path ("-" is standard input), choosing the
-// reader its format needs; every input is CSV for now (NewCSV reads CSV from
-// any io.Reader). A Source offers two operations:
+// reader its format needs: every input is CSV for now, plain or compressed
+// with gzip or zstd (recognised by name and by magic bytes). NewCSV reads
+// CSV from any io.Reader, NewCSVAt from an io.ReaderAt. A Source offers two
+// operations:
 //
 //   - Sample reads the columns a Query selects, split into groups by the
 //     value of an optional group column, and keeps a uniform random sample
@@ -17,8 +19,16 @@
 //     reproducible for a given Sampling.Src) while every row is still read,
 //     validated and counted. Kept rows are returned in file order, each with
 //     its line number.
+//     With Sampling.Seek, a plain CSV file is sampled instead by drawing
+//     rows at random offsets, uniformly (NewCSVAt proves it), reading only
+//     those: the row counts are then estimates (Table.Sampled), and the
+//     inputs that defeat random access are read in full (Table.Fallback).
 //   - Scan passes every valid row, in file order, to a function: a second
 //     pass over a file, streaming rows through a computation.
+//
+// No input makes a reader allocate without bound: a line longer than
+// Options.MaxLine (DefaultMaxLine) is an error (ErrLineTooLong), and a zstd
+// stream may not ask for a window larger than MaxZstdWindow.
 //
 // Both take a context, which the reading loop checks every few thousand
 // rows, so that a cancelled context stops the reading of a long input.
@@ -93,7 +103,7 @@
 //
 // ParseError.Err is one of the sentinels ErrEmpty, ErrNoRows, ErrNotNumber,
 // ErrEmptyCell, ErrNonFinite, ErrRagged, ErrUnknownColumn,
-// ErrDuplicateColumn, ErrNoNumericColumns and ErrGroupIsColumn (or a sentinel
+// ErrDuplicateColumn, ErrNoNumericColumns, ErrLineTooLong and ErrGroupIsColumn (or a sentinel
 // of encoding/csv for malformed quoting), so errors.Is tells the kind of
 // error. Missing files, directories and read failures are reported with the
 // path and wrap the underlying error. Invalid options (a bad delimiter, a

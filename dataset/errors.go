@@ -47,6 +47,9 @@ var (
 	// Query.Columns) found no numeric column: no column's first non-empty
 	// cell is a number.
 	ErrNoNumericColumns = errors.New("dataset: no numeric columns")
+	// ErrLineTooLong means a line of the input is longer than the longest
+	// line a reader accepts (Options.MaxLine).
+	ErrLineTooLong = errors.New("dataset: line too long")
 	// ErrGroupIsColumn means Query.Group is also listed in Query.Columns.
 	ErrGroupIsColumn = errors.New("dataset: group column also listed in Columns")
 )
@@ -56,11 +59,17 @@ var (
 //
 //	dataset: data.csv: line 12, column "x" (field 3): cannot parse "abc" as a number
 //
-// The parts that do not apply (line 0, empty column name, field 0) are left
-// out.
+// or, for a row whose line number is not known (drawn at random by
+// Sample with Sampling.Seek), with the byte offset where its line starts:
+//
+//	dataset: data.csv: line at byte 123456, column "x" (field 3): cannot parse "abc" as a number
+//
+// The parts that do not apply (line 0, offset 0, empty column name, field 0)
+// are left out.
 type ParseError struct {
 	File   string // name of the input, as given to Read ("<stdin>" for "-")
-	Line   int    // 1-based physical line of the file; 0 when not applicable
+	Line   int    // 1-based physical line of the file; 0 when not applicable or not known
+	Offset int64  // byte offset in the file of the row's line (or, for ErrLineTooLong, of a byte in it), when its line number is not known (a row drawn by seeking); 0 otherwise
 	Column string // name of the column; "" when not applicable or unnamed
 	Index  int    // 1-based field number within the line; 0 when not applicable
 	Err    error  // the kind of error: one of the Err* sentinels (or of encoding/csv)
@@ -78,9 +87,14 @@ func (e *ParseError) Error() string {
 	}
 	b.WriteString(file)
 	sep := ": "
-	if e.Line > 0 {
+	switch {
+	case e.Line > 0:
 		b.WriteString(": line ")
 		b.WriteString(strconv.Itoa(e.Line))
+		sep = ", "
+	case e.Offset > 0:
+		b.WriteString(": line at byte ")
+		b.WriteString(strconv.FormatInt(e.Offset, 10))
 		sep = ", "
 	}
 	switch {

@@ -118,3 +118,26 @@ func ExampleOpenVector() {
 	fmt.Println(v, err)
 	// Output: [1 -2 0.5] <nil>
 }
+
+// Sample 100 rows of a file of 200 000 by seeking: only the rows drawn are
+// read, and the number of rows is an estimate.
+func ExampleNewCSVAt() {
+	var b strings.Builder
+	b.WriteString("x,y\n")
+	for i := range 200_000 {
+		fmt.Fprintf(&b, "%d,%d\n", i%1000, i%7)
+	}
+	data := strings.NewReader(b.String())
+	src := dataset.NewCSVAt(data, data.Size(), "big.csv", dataset.Options{})
+	tab, err := src.Sample(context.Background(), dataset.Query{}, dataset.Sampling{Size: 100, Seek: true, Src: rand.NewPCG(1, 2)})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	g := tab.Groups[0]
+	fmt.Printf("sampled: %v, kept %d rows, %d draws\n", tab.Sampled, g.Len(), tab.Draws)
+	fmt.Printf("about %d ± %.0f rows\n", g.Rows, g.RowsStdErr)
+	// Output:
+	// sampled: true, kept 100 rows, 151 draws
+	// about 195033 ± 11335 rows
+}

@@ -6,11 +6,15 @@ package dataset
 
 import (
 	"bytes"
+	"compress/gzip"
+	"context"
 	"errors"
 	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/klauspost/compress/zstd"
 )
 
 // fuzzSeeds are interesting inputs for both fuzz targets.
@@ -160,4 +164,69 @@ func checkFinite(t *testing.T, v []float64) {
 			t.Fatalf("value %d is %v", i, x)
 		}
 	}
+}
+
+// FuzzSeek checks that sampling by seeking never panics and returns either
+// an error or a consistent table whose kept rows are rows of the input.
+func FuzzSeek(f *testing.F) {
+	for i, s := range fuzzSeeds {
+		f.Add([]byte(s), uint8(i))
+	}
+	f.Add([]byte("g,x\nA,1\r\nB,22\n\nA,333"), uint8(4))
+	f.Add([]byte("\ufeffx,y\n\"1\",\"2\"\n3,\"4\n5\"\n"), uint8(2))
+	f.Fuzz(func(t *testing.T, in []byte, mode uint8) {
+		q := Query{DropMissing: mode&1 != 0}
+		if mode&4 != 0 {
+			q.Group = "g"
+			q.MaxGroups = int(mode>>6) & 1 * 2
+		}
+		if mode&8 != 0 {
+			q.Columns = []string{"x"}
+		}
+		size := int(mode>>4)&3 + 1
+		src := seekCSV(in, Options{})
+		tab, err := src.Sample(context.Background(), q, Sampling{Size: size, Seek: true, Src: rand.NewPCG(uint64(mode), 2)})
+		if err != nil {
+			if tab != nil || !strings.HasPrefix(err.Error(), "dataset: s.csv") {
+				t.Fatalf("table %v, error %v", tab != nil, err)
+			}
+			return
+		}
+		for _, g := range tab.Groups {
+			if g.Len() == 0 || g.Len() > size && tab.Sampled || len(g.Data) != g.Len()*len(tab.Columns) || g.Rows < g.Len() {
+				t.Fatalf("group %q: %d values, %d kept rows, %d rows", g.Key, len(g.Data), g.Len(), g.Rows)
+			}
+			checkFinite(t, g.Data)
+			for i, off := range g.Offsets {
+				if off <= 0 || off >= int64(len(in)) || (i > 0 && off <= g.Offsets[i-1]) || in[off-1] != '\n' {
+					t.Fatalf("group %q offsets %v", g.Key, g.Offsets)
+				}
+			}
+		}
+	})
+}
+
+// FuzzCompressed checks that compressed input, valid or not, read from a
+// stream, never panics and gives either an error naming the input or a
+// table.
+func FuzzCompressed(f *testing.F) {
+	for _, s := range fuzzSeeds[:8] {
+		var b bytes.Buffer
+		w := gzip.NewWriter(&b)
+		w.Write([]byte(s))
+		w.Close()
+		f.Add(b.Bytes())
+		z, _ := zstd.NewWriter(nil)
+		f.Add(z.EncodeAll([]byte(s), nil))
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		src, err := Open("-", Options{Stdin: bytes.NewReader(in)})
+		if err == nil {
+			defer src.Close()
+			_, err = src.Sample(context.Background(), Query{}, Sampling{Size: 3})
+		}
+		if err != nil && !strings.HasPrefix(err.Error(), "dataset: <stdin>") {
+			t.Fatalf("error %v", err)
+		}
+	})
 }

@@ -102,7 +102,7 @@ func readNumbers(r io.Reader, name string, delim rune,
 	if !validDelimiter(delim) {
 		return fmt.Errorf("dataset: %s: invalid delimiter %q", name, delim)
 	}
-	cr, err := newReader(r, name, delim)
+	cr, err := newReader(r, name, delim, DefaultMaxLine)
 	if err != nil {
 		return err
 	}

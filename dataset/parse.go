@@ -26,9 +26,9 @@ func validDelimiter(d rune) bool {
 }
 
 // newReader returns a csv.Reader on r that skips a leading UTF-8 byte-order
-// mark.
-func newReader(r io.Reader, name string, delim rune) (*csv.Reader, error) {
-	br := bufio.NewReaderSize(r, 64<<10)
+// mark, and fails on a line longer than maxLine bytes (see lineLimit).
+func newReader(r io.Reader, name string, delim rune, maxLine int) (*csv.Reader, error) {
+	br := bufio.NewReaderSize(newLineLimit(r, name, maxLine), 64<<10)
 	head, err := br.Peek(len(utf8BOM))
 	if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
 		return nil, readError(name, 0, err)
@@ -46,6 +46,9 @@ func newReader(r io.Reader, name string, delim rune) (*csv.Reader, error) {
 // readError converts an error returned by csv.Reader.Read that is not io.EOF.
 // lastLine is the line of the last record read successfully.
 func readError(name string, lastLine int, err error) error {
+	if e := (*ParseError)(nil); errors.As(err, &e) {
+		return e
+	}
 	var pe *csv.ParseError
 	if errors.As(err, &pe) {
 		msg := fmt.Sprintf("malformed CSV: %v (byte %d of the line", pe.Err, pe.Column)

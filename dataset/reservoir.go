@@ -5,6 +5,7 @@
 package dataset
 
 import (
+	"cmp"
 	"math"
 	"math/rand/v2"
 	"sort"
@@ -107,18 +108,22 @@ func (r *reservoir) advance(skip int, taken bool) {
 }
 
 // sortByLine reorders the kept rows of g by increasing line.
-func sortByLine(g *Group, c int) {
-	n := len(g.Lines)
+func sortByLine(g *Group, c int) { g.Data, g.Lines = sortRows(g.Data, g.Lines, c) }
+
+// sortRows returns the rows of c values of data, each with its key, in
+// increasing order of key.
+func sortRows[K cmp.Ordered](data []float64, keys []K, c int) ([]float64, []K) {
+	n := len(keys)
 	perm := make([]int, n)
 	for i := range perm {
 		perm[i] = i
 	}
-	sort.Slice(perm, func(a, b int) bool { return g.Lines[perm[a]] < g.Lines[perm[b]] })
-	data := make([]float64, len(g.Data))
-	lines := make([]int, n)
+	sort.Slice(perm, func(a, b int) bool { return keys[perm[a]] < keys[perm[b]] })
+	sorted := make([]float64, len(data))
+	sk := make([]K, n)
 	for i, p := range perm {
-		copy(data[i*c:(i+1)*c], g.Data[p*c:(p+1)*c])
-		lines[i] = g.Lines[p]
+		copy(sorted[i*c:(i+1)*c], data[p*c:(p+1)*c])
+		sk[i] = keys[p]
 	}
-	g.Data, g.Lines = data, lines
+	return sorted, sk
 }

@@ -5,6 +5,7 @@
 package dataset
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -28,10 +29,12 @@ type Source interface {
 
 	// Sample reads the rows that q selects and keeps, for each group, a
 	// uniform random sample of at most s.Size of its rows (every row when
-	// s.Size is zero), with the group's true number of rows. The kept rows
-	// are in file order, each with its line. A CSV source reads, validates
-	// and counts every row, in one pass with memory independent of the
-	// number of rows.
+	// s.Size is zero), with the group's number of rows. The kept rows are
+	// in file order. By default a CSV source reads, validates and counts
+	// every row, in one pass with memory independent of the number of
+	// rows; with s.Seek, a CSV file that can be read at any offset is
+	// sampled by drawing rows at random positions instead (see
+	// Sampling.Seek), and Table.Sampled says which was done.
 	Sample(ctx context.Context, q Query, s Sampling) (*Table, error)
 
 	// Scan reads the rows that q selects and calls fn for each valid row,
@@ -58,6 +61,12 @@ type Options struct {
 	Delimiter rune
 	// Stdin is what the path "-" reads. Nil means os.Stdin.
 	Stdin io.Reader
+	// MaxLine is the longest line, in bytes, that a reader accepts (for a
+	// quoted field spanning lines: the longest record). A longer one is an
+	// error (ErrLineTooLong) naming the input, the line and the byte
+	// offset, so that an input without line breaks or with a gigantic cell
+	// costs bounded memory. Zero means DefaultMaxLine.
+	MaxLine int
 	// Progress, when not nil, is called as the input is read, with the
 	// bytes read so far and the size of the file (0 when it is not known,
 	// as for a stream).
@@ -99,6 +108,20 @@ type Sampling struct {
 	// Src is the randomness of the sample (math/rand/v2). Nil means
 	// rand.NewPCG(1, 2): results are reproducible.
 	Src rand.Source
+	// Seek, when true and Size is positive, lets Sample draw the rows of an
+	// input that can be read at any offset (a regular file opened by Open,
+	// or NewCSVAt) at random positions, reading only the rows it draws,
+	// instead of reading every row: the cost then depends on Size, not on
+	// the size of the file. The sample is uniform all the same (every
+	// subset of Size rows of a group is equally likely, as with the
+	// reservoir), but the row counts are estimates and only the rows read
+	// are validated. Sample still reads every row, and says why in
+	// Table.Fallback when the reason is worth a note, when the input is a
+	// stream or compressed, when the file is too small for seeking to pay,
+	// or when the file defeats random access (a quoted field spanning
+	// lines, a group too rare to reach); see NewCSVAt for the rules. False
+	// (the default) always reads every row.
+	Seek bool
 }
 
 // Table is what Source.Sample and Source.Scan return.
@@ -116,6 +139,27 @@ type Table struct {
 	// most MaxOthers of them; MoreOthers reports that there were more.
 	Others     []string
 	MoreOthers bool
+
+	// Sampled reports that Sample drew the rows at random positions
+	// (Sampling.Seek) and read only those: then Group.Rows and Dropped are
+	// estimates, Group.Lines are 0 and Group.Offsets give the rows'
+	// positions. False means every row of the input was read and counted.
+	Sampled bool
+	// Fallback, when not empty, says why Sample read every row although
+	// Sampling.Seek asked for a sample drawn by seeking, in words that a
+	// caller can show as a note (such as "a quoted field spans lines near
+	// byte 1234: random access needs one row per line"). It is empty when
+	// the input simply cannot be read at an offset (a stream) or is small
+	// enough for a full read to be the cheaper one.
+	Fallback string
+	// RowsRead is how many data rows were read and validated: every row
+	// when Sampled is false; otherwise the rows of the start of the file
+	// read to settle the columns, and the rows drawn.
+	RowsRead int
+	// Draws is how many random positions a sampled read drew (rows drawn,
+	// including those rejected to keep the sample uniform); 0 when every
+	// row was read.
+	Draws int
 }
 
 // MaxOthers is how many group values whose rows are not kept Table.Others
@@ -132,10 +176,23 @@ type Skipped struct {
 
 // Group is the rows of one group value.
 type Group struct {
-	Key   string    // the group column's value ("" without grouping)
-	Rows  int       // how many data rows of the file belong to the group and were not dropped (all of them, not only the kept ones)
-	Data  []float64 // kept rows, row-major: len(Data) == len(kept rows) * len(Table.Columns)
-	Lines []int     // the 1-based file line of each kept row (for messages downstream), increasing
+	Key string // the group column's value ("" without grouping)
+	// Rows is how many data rows of the file belong to the group and were
+	// not dropped (all of them, not only the kept ones): counted when every
+	// row was read, estimated when Table.Sampled (see NewCSVAt), with the
+	// standard error RowsStdErr.
+	Rows int
+	// RowsStdErr is the standard error of Rows when it is an estimate; 0
+	// when Rows is a count.
+	RowsStdErr float64
+	Data       []float64 // kept rows, row-major: len(Data) == len(kept rows) * len(Table.Columns)
+	// Lines is the 1-based file line of each kept row (for messages
+	// downstream), increasing; 0 for the rows of a sampled table, whose
+	// lines are not known (their byte offsets are in Offsets).
+	Lines []int
+	// Offsets is, for a sampled table (Table.Sampled), the byte offset in
+	// the file of each kept row, increasing; nil otherwise.
+	Offsets []int64
 }
 
 // Len returns the number of kept rows.
@@ -146,25 +203,99 @@ func (g *Group) Len() int { return len(g.Lines) }
 var ErrReread = errors.New("dataset: a stream cannot be read twice")
 
 // Open opens the table at path with the reader its format needs; the path
-// "-" means opts.Stdin. Every input is CSV for now. Errors for missing
-// files, directories and unreadable files name the path. The caller closes
-// the Source.
+// "-" means opts.Stdin. Every input is CSV, compressed or not: an input
+// whose name ends in .gz or .zst, or whose first bytes are those of a gzip
+// stream or a zstd frame (so that standard input may be compressed too),
+// is decompressed as it is read, in one pass (a second pass over a
+// compressed file decompresses it again; see MaxZstdWindow for the memory
+// of a zstd decoder). A name announcing a format that the first bytes do
+// not match is an error. An uncompressed regular file can be read at any
+// offset, so that Sample can draw its rows by seeking (see NewCSVAt).
+// Errors for missing files, directories, unreadable files and corrupt or
+// truncated compressed streams name the path. The caller closes the Source.
 func Open(path string, opts Options) (Source, error) {
 	if path == "-" {
 		in := opts.Stdin
 		if in == nil {
 			in = os.Stdin
 		}
-		return NewCSV(in, path, opts), nil
+		return openStream(in, path, opts, nil)
 	}
 	f, err := openFile(path)
 	if err != nil {
 		return nil, err
 	}
-	c := NewCSV(f, path, opts)
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
+		return openStream(f, path, opts, f)
+	}
+	head := make([]byte, 4)
+	n, err := f.ReadAt(head, 0)
+	if err != nil && err != io.EOF {
+		f.Close()
+		return nil, fmt.Errorf("dataset: %s: reading: %w", path, err)
+	}
+	k, err := checkCompression(path, head[:n])
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	if k == uncompressed {
+		c := NewCSVAt(f, fi.Size(), path, opts)
+		c.closer = f
+		return c, nil
+	}
+	c := NewCSV(nil, path, opts)
 	c.closer = f
-	if fi, err := f.Stat(); err == nil {
-		c.size = fi.Size()
+	progress, size := opts.Progress, fi.Size()
+	c.opts.Progress = nil // the compressed bytes are counted instead
+	c.reopen = func() (io.Reader, error) {
+		var r io.Reader = io.NewSectionReader(f, 0, size)
+		if progress != nil {
+			r = &counter{r: r, size: size, fn: progress}
+		}
+		return newDecoder(k, r, c.name)
+	}
+	return c, nil
+}
+
+// openStream returns the source reading r, a stream, decompressed if it
+// starts with the magic bytes of a compressed format; closer, when not nil,
+// is closed by the source's Close.
+func openStream(r io.Reader, path string, opts Options, closer io.Closer) (Source, error) {
+	fail := func(err error) (Source, error) {
+		if closer != nil {
+			closer.Close()
+		}
+		return nil, err
+	}
+	var in io.Reader = r
+	if opts.Progress != nil {
+		in = &counter{r: r, fn: opts.Progress}
+		opts.Progress = nil
+	}
+	br := bufio.NewReaderSize(in, 64<<10)
+	head, err := br.Peek(4)
+	if err != nil && err != io.EOF {
+		return fail(readError(displayName(path), 0, err))
+	}
+	k, err := checkCompression(path, head)
+	if err != nil {
+		return fail(err)
+	}
+	var c *CSV
+	if k == uncompressed {
+		c = NewCSV(br, path, opts)
+	} else {
+		d, err := newDecoder(k, br, displayName(path))
+		if err != nil {
+			return fail(err)
+		}
+		c = NewCSV(d, path, opts)
+		c.decoder = d
+	}
+	if closer != nil {
+		c.closer = closer
 	}
 	return c, nil
 }
