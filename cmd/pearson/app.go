@@ -226,23 +226,13 @@ func exitCode(err error, stderr io.Writer) int {
 // seedSource returns the source of randomness of a run with the given seed.
 func seedSource(seed uint64) rand.Source { return rand.NewPCG(seed, 0x70656172736f6e) }
 
-// formats are the output formats a command may offer.
-const (
-	formatText = "text"
-	formatJSON = "json"
-	formatCSV  = "csv"
-)
-
-// checkFormat returns a usage error unless the --format flag names one of
-// the allowed formats.
-func checkFormat(c *cli.Context, allowed ...string) (string, error) {
+// checkFormat returns the writer --format names, or a usage error.
+func checkFormat(c *cli.Context) (writer, error) {
 	f := c.String("format")
-	for _, a := range allowed {
-		if f == a {
-			return f, nil
-		}
+	if w, ok := writers[f]; ok {
+		return w, nil
 	}
-	return "", usagef(c, "unknown --format %q: use %s", f, strings.Join(allowed, ", "))
+	return nil, usagef(c, "unknown --format %q: use %s", f, strings.Join(formatNames, ", "))
 }
 
 // delimiter returns the field delimiter given by --delimiter: one character,
@@ -263,8 +253,8 @@ func delimiter(c *cli.Context) (rune, error) {
 // Flags shared by several commands. Each app gets its own: the flag
 // library records state in them while parsing.
 
-func formatFlag(allowed ...string) *cli.StringFlag {
-	return &cli.StringFlag{Name: "format", Value: formatText, Usage: "output format: " + strings.Join(allowed, ", ")}
+func formatFlag() *cli.StringFlag {
+	return &cli.StringFlag{Name: "format", Value: formatNames[0], Usage: "output format: " + strings.Join(formatNames, ", ")}
 }
 
 func seedFlag() *cli.Uint64Flag {

@@ -5,13 +5,9 @@
 package main
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
-	"io"
 	"slices"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -138,16 +134,14 @@ func runMI(c *cli.Context) error {
 		add("y", ys).
 		add("exact", res.Exact).
 		add("seed", j.seed).
-		add("warnings", warningsOf(res.Warnings))
+		add("warnings", res.Warnings)
 	if test != nil {
 		out.add("statistic", test.Statistic).
 			add("p_value", test.PValue).
 			add("permutations", test.Permutations)
 	}
-	if j.format == formatJSON {
-		out.add("timing", timing(load, time.Since(j.start)-load))
-	}
-	if err := out.write(c.App.Writer, j.format); err != nil {
+	out.add("timing", timing{load, time.Since(j.start) - load})
+	if err := out.writeTo(c.App.Writer, j.format); err != nil {
 		return err
 	}
 	if j.plotOut != nil {
@@ -222,14 +216,9 @@ func runRank(c *cli.Context) error {
 	if top > 0 && top < len(scores) {
 		scores = scores[:top]
 	}
-	tested := res.Permutations > 0
-	if err := writeRanking(c.App.Writer, j.format, target, features, scores, tested, func() *record {
-		r := new(record).add("n", all.rows).add("seed", j.seed).add("permutations", res.Permutations)
-		if j.format == formatJSON {
-			r.add("timing", timing(load, time.Since(j.start)-load))
-		}
-		return r
-	}()); err != nil {
+	run := new(record).add("target", target).add("n", all.rows).add("seed", j.seed).add("permutations", res.Permutations)
+	run.add("timing", timing{load, time.Since(j.start) - load})
+	if err := ranking(run, features, scores, res.Permutations > 0).writeTo(c.App.Writer, j.format); err != nil {
 		return err
 	}
 	if j.plotOut != nil {
@@ -247,10 +236,9 @@ func runRank(c *cli.Context) error {
 	return nil
 }
 
-// writeRanking writes one row per feature: an aligned table (text), a
-// header and rows (CSV), or an object with the target, the run's details
-// and a features array (JSON).
-func writeRanking(w io.Writer, format, target string, names []string, scores []divergence.FeatureScore, tested bool, run *record) error {
+// ranking is the table of a ranking: one row per feature, the run's
+// details around them in JSON.
+func ranking(run *record, names []string, scores []divergence.FeatureScore, tested bool) *table {
 	rows := make([]*record, len(scores))
 	for i, f := range scores {
 		r := new(record).
@@ -261,53 +249,11 @@ func writeRanking(w io.Writer, format, target string, names []string, scores []d
 		if tested {
 			r.add("p_value", f.PValue)
 		}
-		r.add("sigma_x", f.SigmaX).
+		rows[i] = r.add("sigma_x", f.SigmaX).
 			add("sigma_y", f.SigmaY).
 			add("lambda", f.Lambda).
 			add("note", f.Note).
-			add("warnings", warningsOf(f.Warnings)) // CSV and text: joined by "; "
-		rows[i] = r
+			add("warnings", f.Warnings) // CSV and text: joined by "; "
 	}
-	switch format {
-	case formatJSON:
-		out := new(record).add("target", target)
-		out.keys = append(out.keys, run.keys...)
-		out.vals = append(out.vals, run.vals...)
-		out.add("features", rows)
-		b, err := json.Marshal(out)
-		if err != nil {
-			return err
-		}
-		_, err = fmt.Fprintf(w, "%s\n", b)
-		return err
-	case formatCSV:
-		return writeCSVRows(w, rows)
-	default:
-		var b bytes.Buffer
-		tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
-		if len(rows) > 0 {
-			fmt.Fprintln(tw, strings.Join(rows[0].keys, "\t"))
-		}
-		for _, r := range rows {
-			vals := make([]string, len(r.vals))
-			for i, v := range r.vals {
-				vals[i] = text(v, true)
-			}
-			fmt.Fprintln(tw, strings.Join(vals, "\t"))
-		}
-		if err := tw.Flush(); err != nil {
-			return err
-		}
-		// Empty last columns leave the padding of the ones before.
-		var out strings.Builder
-		for _, line := range strings.SplitAfter(b.String(), "\n") {
-			if body, ok := strings.CutSuffix(line, "\n"); ok {
-				out.WriteString(strings.TrimRight(body, " ") + "\n")
-			} else {
-				out.WriteString(line)
-			}
-		}
-		_, err := io.WriteString(w, out.String())
-		return err
-	}
+	return &table{run: run, name: "features", rows: rows}
 }

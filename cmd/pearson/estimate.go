@@ -52,14 +52,14 @@ func estimatorFlags(kind int, permutations int) []cli.Flag {
 		flags = append(flags, &cli.IntFlag{Name: "permutations", Value: permutations, Usage: usage})
 	}
 	flags = append(flags, inputFlags()...)
-	return append(flags, progressFlag(), formatFlag(formatText, formatJSON, formatCSV),
+	return append(flags, progressFlag(), formatFlag(),
 		&cli.StringFlag{Name: "plot", Usage: "draw a picture to `FILE`.png or FILE.svg"})
 }
 
 // job is what every estimating command reads from its flags before reading
 // data.
 type job struct {
-	format   string
+	format   writer
 	settings *divergence.Settings
 	reader   *reader
 	prog     *progress.Bars
@@ -108,7 +108,7 @@ func (j *job) discard() {
 func newJob(c *cli.Context, kind int) (*job, error) {
 	j := &job{start: time.Now(), seed: c.Uint64("seed"), plot: c.String("plot")}
 	var err error
-	if j.format, err = checkFormat(c, formatText, formatJSON, formatCSV); err != nil {
+	if j.format, err = checkFormat(c); err != nil {
 		return nil, err
 	}
 	if j.prog, err = newProgress(c); err != nil {
@@ -202,17 +202,4 @@ func libraryError(c *cli.Context, err error) error {
 		return usagef(c, "%v", err)
 	}
 	return err
-}
-
-// timing is the JSON object of elapsed times.
-func timing(load, estimate time.Duration) *record {
-	return new(record).add("load_s", load.Seconds()).add("estimate_s", estimate.Seconds())
-}
-
-// warningsOf returns the warnings, never nil (an empty JSON array).
-func warningsOf(w []string) []string {
-	if w == nil {
-		return []string{}
-	}
-	return w
 }

@@ -39,14 +39,14 @@ func qminCommand() *cli.Command {
 			&cli.BoolFlag{Name: "exact", Usage: "also solve the whole problem, O(n³), and report the error"},
 			seedFlag(),
 			delimFlag(),
-			formatFlag(formatText, formatJSON, formatCSV),
+			formatFlag(),
 		},
 		Action: runQmin,
 	}
 }
 
 func runQmin(c *cli.Context) error {
-	format, err := checkFormat(c, formatText, formatJSON, formatCSV)
+	format, err := checkFormat(c)
 	if err != nil {
 		return err
 	}
@@ -136,7 +136,7 @@ func runQmin(c *cli.Context) error {
 			add("error", math.Abs(res.Value-ex.Value)).
 			add("error_per_n2", math.Abs(res.Value-ex.Value)/n/n)
 	}
-	return out.write(c.App.Writer, format)
+	return out.writeTo(c.App.Writer, format)
 }
 
 // settingsAsUsage turns a library's complaint about its settings, which come

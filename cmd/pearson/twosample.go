@@ -82,7 +82,7 @@ func peRecord(res *divergence.PEResult, in *twoSamples, j *job, more ...string) 
 		add("columns", in.columns).
 		add("exact", res.Exact).
 		add("seed", j.seed).
-		add("warnings", warningsOf(append(slices.Clone(res.Warnings), more...)))
+		add("warnings", append(slices.Clone(res.Warnings), more...))
 }
 
 func runDivergence(c *cli.Context) error {
@@ -121,10 +121,8 @@ func runDivergence(c *cli.Context) error {
 		return libraryError(c, err)
 	}
 	out := peRecord(res, in, j)
-	if j.format == formatJSON {
-		out.add("timing", timing(load, time.Since(j.start)-load))
-	}
-	if err := out.write(c.App.Writer, j.format); err != nil {
+	out.add("timing", timing{load, time.Since(j.start) - load})
+	if err := out.writeTo(c.App.Writer, j.format); err != nil {
 		return err
 	}
 	if ratio != nil {
@@ -180,10 +178,8 @@ func runTest(c *cli.Context) error {
 		add("permutations", res.Permutations).
 		add("test_sigmas", res.Sigmas).
 		add("test_lambda", res.Lambda)
-	if j.format == formatJSON {
-		out.add("timing", timing(load, time.Since(j.start)-load))
-	}
-	if err := out.write(c.App.Writer, j.format); err != nil {
+	out.add("timing", timing{load, time.Since(j.start) - load})
+	if err := out.writeTo(c.App.Writer, j.format); err != nil {
 		return err
 	}
 	if j.plotOut != nil {
