@@ -8,12 +8,10 @@ import (
 	"errors"
 	"math"
 	"slices"
-	"time"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/sublinear/pearson/divergence"
-	"github.com/sublinear/pearson/internal/progress"
 	"github.com/sublinear/pearson/qmin"
 )
 
@@ -56,57 +54,10 @@ func estimatorFlags(kind int, permutations int) []cli.Flag {
 		&cli.StringFlag{Name: "plot", Usage: "draw a picture to `FILE`.png or FILE.svg"})
 }
 
-// job is what every estimating command reads from its flags before reading
-// data.
-type job struct {
-	format   writer
-	settings *divergence.Settings
-	reader   *reader
-	prog     *progress.Bars
-	plot     string
-	plotOut  *outFile // --plot's file, once created by openPlot
-	outs     []*outFile
-	seed     uint64
-	start    time.Time
-
-	// The estimator's own settings and α, from --alpha, --sigma, --sigma-x,
-	// --sigma-y and --permutations.
-	alpha, sigma, sigmaX, sigmaY float64
-	permutations                 int
-}
-
-// create creates the output file of flag (see outFile), which discard
-// removes unless committed.
-func (j *job) create(flag, path string) (*outFile, error) {
-	o, err := createOut(flag, path)
-	if err != nil {
-		return nil, err
-	}
-	j.outs = append(j.outs, o)
-	return o, nil
-}
-
-// openPlot creates the file of --plot, if asked for: call it after the
-// usage checks, before reading the data.
-func (j *job) openPlot() (err error) {
-	if j.plot != "" {
-		j.plotOut, err = j.create("--plot", j.plot)
-	}
-	return err
-}
-
-// discard removes the output files not committed: deferred by every
-// command, so that a failed run leaves none behind.
-func (j *job) discard() {
-	for _, o := range j.outs {
-		o.discard()
-	}
-}
-
 // newJob reads and checks the common flags. Bad values are usage errors
 // that name the flag.
-func newJob(c *cli.Context, kind int) (*job, error) {
-	j := &job{start: time.Now(), seed: c.Uint64("seed"), plot: c.String("plot")}
+func newJob(c *cli.Context) (*job, error) {
+	j := &job{seed: c.Uint64("seed"), plot: c.String("plot")}
 	var err error
 	if j.format, err = checkFormat(c); err != nil {
 		return nil, err
@@ -119,7 +70,7 @@ func newJob(c *cli.Context, kind int) (*job, error) {
 			return nil, usagef(c, "--plot: %v", err)
 		}
 	}
-	s := &divergence.Settings{
+	s := divergence.Settings{
 		K:      c.Int("k"),
 		M:      c.Int("m"),
 		Draws:  c.Int("draws"),
@@ -139,19 +90,19 @@ func newJob(c *cli.Context, kind int) (*job, error) {
 	check(s.Draws >= 1 && s.Draws <= divergence.MaxDraws, "--draws %d: need 1 to %d draws", s.Draws, divergence.MaxDraws)
 	check(s.Folds >= 2 && s.Folds <= 1000, "--folds %d: cross-validation needs 2 to 1000 folds", s.Folds)
 	check(validWidth(s.Lambda), "--lambda %v: the regularisation must be a positive number (0: cross-validate)", s.Lambda)
-	if kind == kindPE {
-		j.alpha = c.Float64("alpha")
-		check(j.alpha >= 0 && j.alpha < 1, "--alpha %v: α must lie in [0, 1)", j.alpha)
-		j.sigma = c.Float64("sigma")
-		check(validWidth(j.sigma), "--sigma %v: the kernel width must be a positive number (0: cross-validate)", j.sigma)
+	if hasFlag(c, "alpha") {
+		alpha := c.Float64("alpha")
+		check(alpha >= 0 && alpha < 1, "--alpha %v: α must lie in [0, 1)", alpha)
+		sigma := c.Float64("sigma")
+		check(validWidth(sigma), "--sigma %v: the kernel width must be a positive number (0: cross-validate)", sigma)
 	} else {
-		j.sigmaX, j.sigmaY = c.Float64("sigma-x"), c.Float64("sigma-y")
-		check(validWidth(j.sigmaX), "--sigma-x %v: the kernel width must be a positive number (0: cross-validate)", j.sigmaX)
-		check(validWidth(j.sigmaY), "--sigma-y %v: the kernel width must be a positive number (0: cross-validate)", j.sigmaY)
+		sigmaX, sigmaY := c.Float64("sigma-x"), c.Float64("sigma-y")
+		check(validWidth(sigmaX), "--sigma-x %v: the kernel width must be a positive number (0: cross-validate)", sigmaX)
+		check(validWidth(sigmaY), "--sigma-y %v: the kernel width must be a positive number (0: cross-validate)", sigmaY)
 	}
 	if hasFlag(c, "permutations") {
-		j.permutations = c.Int("permutations")
-		check(j.permutations >= 0 && j.permutations <= divergence.MaxPermutations, "--permutations %d: need 0 to %d", j.permutations, divergence.MaxPermutations)
+		p := c.Int("permutations")
+		check(p >= 0 && p <= divergence.MaxPermutations, "--permutations %d: need 0 to %d", p, divergence.MaxPermutations)
 	}
 	if s.Exact {
 		// The all-centre solution takes every row as a centre, averages
@@ -166,20 +117,10 @@ func newJob(c *cli.Context, kind int) (*job, error) {
 		return nil, err
 	}
 	j.settings = s
-	if j.reader, err = newReader(c, j.prog, s); err != nil {
+	if j.reader, err = newReader(c, j.prog, &s); err != nil {
 		return nil, err
 	}
 	return j, nil
-}
-
-// peSettings and lsmiSettings are the settings of the two families of
-// estimators, with the common ones as they stand (Progress included).
-func (j *job) peSettings() *divergence.PESettings {
-	return &divergence.PESettings{Settings: *j.settings, Sigma: j.sigma}
-}
-
-func (j *job) lsmiSettings() *divergence.LSMISettings {
-	return &divergence.LSMISettings{Settings: *j.settings, SigmaX: j.sigmaX, SigmaY: j.sigmaY}
 }
 
 // validWidth accepts 0 (cross-validate) and positive finite numbers.

@@ -93,7 +93,8 @@ func plotSamples(path string, in *twoSamples, res *divergence.PEResult, seed uin
 }
 
 // plotNull draws a permutation test's null distribution and statistic.
-func plotNull(path, title, statistic string, null []float64, observed float64) error {
+func plotNull(path, title string, null []float64, observed float64) error {
+	const statistic = "statistic (largest standardised over the kernel widths)"
 	return plots.WriteNull(path, plots.Null{Title: title, Statistic: statistic, Null: null, Observed: observed})
 }
 
