@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"os"
 	"regexp"
 	"slices"
 	"strings"
@@ -22,9 +21,6 @@ import (
 // version is the program's version; release builds set it with
 // -ldflags "-X main.version=…".
 var version = "0.1.0-dev"
-
-// stdin is what the file name "-" reads; tests replace it.
-var stdin io.Reader = os.Stdin
 
 // Exit codes.
 const (
@@ -38,16 +34,13 @@ const (
 const defaultSeed = 1
 
 // Run runs pearson with the command line args (args[0] is the program's
-// name), writing data to stdout and diagnostics to stderr, and returns the
-// exit code: 0 on success, 1 for a data or runtime error, 2 for a usage error.
-func Run(args []string, stdout, stderr io.Writer) int {
-	return runContext(context.Background(), args, stdout, stderr)
-}
-
-// runContext is Run with a context whose cancellation (an interrupt, from
-// main) stops long work.
-func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	app := newApp(stdout, stderr)
+// name), reading the file name "-" from stdin, writing data to stdout and
+// diagnostics to stderr, and returns the exit code: 0 on success, 1 for a
+// data or runtime error (an interruption included), 2 for a usage error.
+// Cancelling ctx stops long work. Run holds no state between calls: calls
+// may run concurrently.
+func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	app := newApp(stdin, stdout, stderr)
 	return exitCode(app.RunContext(ctx, flagsFirst(app, args)), stderr)
 }
 
@@ -112,7 +105,7 @@ func flagsFirst(app *cli.App, args []string) []string {
 	return out
 }
 
-func newApp(stdout, stderr io.Writer) *cli.App {
+func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 	app := &cli.App{
 		Name:    "pearson",
 		Usage:   "relative Pearson divergence and squared-loss mutual information in constant time",
@@ -122,6 +115,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			"\"Minimizing Quadratic Functions in Constant Time\" (NIPS 2016): the cost does not grow\n" +
 			"with the number of rows. Data go to standard output, diagnostics to standard error.\n" +
 			"Exit codes: 0 success, 1 a data or runtime error, 2 a usage error.",
+		Reader:          stdin,
 		Writer:          stdout,
 		ErrWriter:       stderr,
 		HideHelpCommand: true,

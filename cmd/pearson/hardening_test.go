@@ -6,6 +6,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -108,9 +109,6 @@ func TestMemoryBoundedOnLongInput(t *testing.T) {
 	if testing.Short() || race.Enabled {
 		t.Skip("streams 3·10⁶ rows; run by .ci/run without -race")
 	}
-	old := stdin
-	stdin = &csvStream{rows: 3_000_000, rnd: rand.New(rand.NewPCG(3, 3))}
-	defer func() { stdin = old }()
 	runtime.GC()
 	var peak atomic.Uint64
 	stop := make(chan struct{})
@@ -130,7 +128,8 @@ func TestMemoryBoundedOnLongInput(t *testing.T) {
 		}
 	}()
 	var out, errb bytes.Buffer
-	code := Run([]string{"pearson", "pe", "--group", "g", "--format", "json", "-"}, &out, &errb)
+	in := &csvStream{rows: 3_000_000, rnd: rand.New(rand.NewPCG(3, 3))}
+	code := Run(context.Background(), []string{"pearson", "pe", "--group", "g", "--format", "json", "-"}, in, &out, &errb)
 	close(stop)
 	<-done
 	if code != 0 {

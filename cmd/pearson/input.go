@@ -52,6 +52,7 @@ func (s sample) matrix() mat.Matrix {
 // reader holds what every table read needs.
 type reader struct {
 	ctx       context.Context // stops a long read
+	stdin     io.Reader       // what the file name "-" reads
 	delim     rune
 	reservoir int // rows kept per group; 0 keeps every row
 	drop      bool
@@ -67,7 +68,7 @@ func newReader(c *cli.Context, prog *progress.Bars, s *divergence.Settings) (*re
 	if err != nil {
 		return nil, err
 	}
-	r := &reader{ctx: c.Context, delim: delim, drop: c.Bool("drop-missing"), seed: c.Uint64("seed"), prog: prog, stderr: c.App.ErrWriter}
+	r := &reader{ctx: c.Context, stdin: c.App.Reader, delim: delim, drop: c.Bool("drop-missing"), seed: c.Uint64("seed"), prog: prog, stderr: c.App.ErrWriter}
 	switch res := c.Int("reservoir"); {
 	case res < 0:
 		return nil, usagef(c, "--reservoir %d: the rows kept per sample cannot be negative", res)
@@ -104,7 +105,7 @@ func orDefault(v, def int) int {
 // the bytes read; the function returned closes it and ends the bar.
 func (r *reader) open(path string) (dataset.Source, func(), error) {
 	progress, done := r.prog.Bytes("reading " + displayPath(path))
-	src, err := dataset.Open(path, dataset.Options{Delimiter: r.delim, Stdin: stdin, Progress: progress})
+	src, err := dataset.Open(path, dataset.Options{Delimiter: r.delim, Stdin: r.stdin, Progress: progress})
 	if err != nil {
 		done()
 		return nil, nil, err

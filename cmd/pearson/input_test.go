@@ -31,13 +31,10 @@ func (r *rows) Read(p []byte) (int, error) {
 // loop: a cancelled context stops the reading of an input, which reports
 // the interruption and nothing else.
 func TestReadInterrupted(t *testing.T) {
-	old := stdin
-	stdin = &rows{max: 1_000_000}
-	defer func() { stdin = old }()
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	var out, errb bytes.Buffer
-	code := runContext(ctx, []string{"pearson", "divergence", "-", writeFile(t, "q.csv", "x\n1\n2\n")}, &out, &errb)
+	code := Run(ctx, []string{"pearson", "divergence", "-", writeFile(t, "q.csv", "x\n1\n2\n")}, &rows{max: 1_000_000}, &out, &errb)
 	if code != exitData || out.Len() != 0 || !strings.HasPrefix(errb.String(), "pearson: interrupted") {
 		t.Errorf("code %d, stdout %q, stderr %q", code, out.String(), errb.String())
 	}

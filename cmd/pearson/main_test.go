@@ -6,6 +6,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"flag"
 	"os"
@@ -16,22 +17,20 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
 
-// run calls Run with the arguments (without the program name) and returns the
-// exit code and what was written to stdout and stderr.
+// run calls Run with the arguments (without the program name) and an empty
+// standard input, and returns the exit code and what was written to stdout
+// and stderr.
 func run(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
-	var out, errb bytes.Buffer
-	code = Run(append([]string{"pearson"}, args...), &out, &errb)
-	return code, out.String(), errb.String()
+	return runStdin(t, "", args...)
 }
 
-// runStdin is run with standard input replaced by in.
-func runStdin(t *testing.T, in string, args ...string) (int, string, string) {
+// runStdin is run with standard input in.
+func runStdin(t *testing.T, in string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
-	old := stdin
-	stdin = strings.NewReader(in)
-	defer func() { stdin = old }()
-	return run(t, args...)
+	var out, errb bytes.Buffer
+	code = Run(context.Background(), append([]string{"pearson"}, args...), strings.NewReader(in), &out, &errb)
+	return code, out.String(), errb.String()
 }
 
 // golden compares got with the file testdata/golden/name, or rewrites the file

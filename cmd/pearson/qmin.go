@@ -7,6 +7,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"math"
 
 	"github.com/urfave/cli/v2"
@@ -73,7 +74,7 @@ func runQmin(c *cli.Context) error {
 		return usagef(c, "only one of --a, --d and --b may be \"-\" (standard input)")
 	}
 
-	rows, cols, data, err := openMatrix(paths["a"], delim)
+	rows, cols, data, err := openMatrix(c.App.Reader, paths["a"], delim)
 	if err != nil {
 		return err
 	}
@@ -82,7 +83,7 @@ func runQmin(c *cli.Context) error {
 	}
 	vec := map[string][]float64{}
 	for _, name := range []string{"d", "b"} {
-		v, err := openVector(paths[name], delim)
+		v, err := openVector(c.App.Reader, paths[name], delim)
 		if err != nil {
 			return err
 		}
@@ -148,18 +149,18 @@ func settingsAsUsage(c *cli.Context, err error) error {
 	return err
 }
 
-// openMatrix reads a headerless numeric matrix from a file, or from standard
-// input when path is "-".
-func openMatrix(path string, delim rune) (rows, cols int, data []float64, err error) {
+// openMatrix reads a headerless numeric matrix from a file, or from stdin
+// when path is "-".
+func openMatrix(stdin io.Reader, path string, delim rune) (rows, cols int, data []float64, err error) {
 	if path == "-" {
 		return dataset.ReadMatrix(stdin, "-", delim)
 	}
 	return dataset.OpenMatrix(path, delim)
 }
 
-// openVector reads a headerless numeric vector from a file, or from standard
-// input when path is "-".
-func openVector(path string, delim rune) ([]float64, error) {
+// openVector reads a headerless numeric vector from a file, or from stdin
+// when path is "-".
+func openVector(stdin io.Reader, path string, delim rune) ([]float64, error) {
 	if path == "-" {
 		return dataset.ReadVector(stdin, "-", delim)
 	}
