@@ -306,3 +306,28 @@ func TestPlots(t *testing.T) {
 		t.Errorf("mi --plot without permutations: code %d, %q", code, errs)
 	}
 }
+
+func TestZeroMeansTheDefault(t *testing.T) {
+	// A flag's zero asks for the default, as the zero of its field in Go:
+	// the output is the same bytes as without the flag.
+	t.Parallel()
+	var p, q strings.Builder
+	p.WriteString("x\n")
+	q.WriteString("x\n")
+	for i := range 60 {
+		fmt.Fprintf(&p, "%d\n", i%11)
+		fmt.Fprintf(&q, "%d.5\n", i%7)
+	}
+	pf, qf := writeFile(t, "p.csv", p.String()), writeFile(t, "q.csv", q.String())
+	for _, tc := range []struct{ zero, plain []string }{
+		{[]string{"pe", "--k", "0", "--m", "0", "--draws", "0", "--folds", "0", pf, qf}, []string{"pe", pf, qf}},
+		{[]string{"test", "--permutations", "0", "--m", "200", pf, qf}, []string{"test", "--m", "200", pf, qf}},
+		{[]string{"rank", "--target", "y", "--permutations", "0", "--k", "0", "--m", "500", regression}, []string{"rank", "--target", "y", "--m", "500", regression}},
+	} {
+		code, zero, errs := run(t, tc.zero...)
+		_, plain, _ := run(t, tc.plain...)
+		if code != 0 || zero != plain {
+			t.Errorf("%v: code %d, stderr %q, output\n%s\nwithout the zeros\n%s", tc.zero, code, errs, zero, plain)
+		}
+	}
+}

@@ -39,3 +39,30 @@ func TestReadInterrupted(t *testing.T) {
 		t.Errorf("code %d, stdout %q, stderr %q", code, out.String(), errb.String())
 	}
 }
+
+// unread is an input that must not be read.
+type unread struct{}
+
+func (unread) Read([]byte) (int, error) {
+	return 0, errors.New("the input was read before the settings were checked")
+}
+
+// TestSettingsBeforeReading checks that a setting the library refuses is a
+// usage error before any input is read.
+func TestSettingsBeforeReading(t *testing.T) {
+	t.Parallel()
+	q := writeFile(t, "q.csv", "x,y\n1,2\n2,3\n")
+	for _, args := range [][]string{
+		{"divergence", "--k", "-5", "-", q},
+		{"test", "--alpha", "1", "-", q},
+		{"mi", "--x", "x", "--y", "y", "--sigma-y", "-1", "-"},
+		{"mi", "--x", "x", "--y", "y", "--permutations", "-1", "-"},
+		{"rank", "--target", "y", "--folds", "1", "-"},
+	} {
+		var out, errb bytes.Buffer
+		code := Run(context.Background(), append([]string{"pearson"}, args...), unread{}, &out, &errb)
+		if code != exitUsage || out.Len() != 0 || !strings.Contains(errb.String(), "usage: pearson "+args[0]) {
+			t.Errorf("%v: code %d, stdout %q, stderr %q", args, code, out.String(), errb.String())
+		}
+	}
+}

@@ -81,6 +81,9 @@ func runPipeline(c *cli.Context, cmd command) error {
 	if err != nil {
 		return err
 	}
+	if err := checkSettings(c, cmd, j.settings); err != nil {
+		return err
+	}
 	outs = append(outs, output{"--plot", j.plot})
 	if err := checkOutputs(c, inputs, outs...); err != nil {
 		return err
@@ -135,4 +138,46 @@ func runPipeline(c *cli.Context, cmd command) error {
 		}
 	}
 	return nil
+}
+
+// newJob reads the common flags of the estimating commands and checks
+// those the library does not: the output format, progress, the plot's
+// file name, the flags --exact refuses, and the reading flags. Mistakes are
+// usage errors that name the flag.
+func newJob(c *cli.Context) (*job, error) {
+	j := &job{seed: c.Uint64("seed"), plot: c.String("plot")}
+	var err error
+	if j.format, err = checkFormat(c); err != nil {
+		return nil, err
+	}
+	if j.prog, err = newProgress(c); err != nil {
+		return nil, err
+	}
+	if j.plot != "" {
+		if err := checkPlotPath(j.plot); err != nil {
+			return nil, usagef(c, "--plot: %v", err)
+		}
+	}
+	j.settings = divergence.Settings{
+		K:      c.Int("k"),
+		M:      c.Int("m"),
+		Draws:  c.Int("draws"),
+		Folds:  c.Int("folds"),
+		Lambda: c.Float64("lambda"),
+		Exact:  c.Bool("exact"),
+		Src:    seedSource(j.seed),
+	}
+	if j.settings.Exact {
+		// The all-centre solution takes every row as a centre, averages
+		// over every row, once, and keeps every row: these do not apply.
+		for _, name := range []string{"k", "m", "draws", "reservoir"} {
+			if c.IsSet(name) {
+				return nil, usagef(c, "--%s and --exact: the exact solution uses every row (k = n, exact averages, one draw, no reservoir); leave --%s out", name, name)
+			}
+		}
+	}
+	if j.reader, err = newReader(c, j.prog, &j.settings); err != nil {
+		return nil, err
+	}
+	return j, nil
 }

@@ -156,9 +156,6 @@ type testCmd struct {
 
 func (t *testCmd) parse(c *cli.Context) ([]string, []output, error) {
 	t.permutations = c.Int("permutations")
-	if t.permutations < 1 {
-		return nil, nil, usagef(c, "--permutations %d: the test needs at least one permutation", t.permutations)
-	}
 	return t.twoSampleCmd.parse(c)
 }
 
