@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/sublinear/pearson/divergence"
+	"github.com/sublinear/pearson/internal/plots"
 	"github.com/sublinear/pearson/internal/progress"
 )
 
@@ -38,7 +39,8 @@ type command interface {
 	// plot draws the picture of the estimate to the file path.
 	plot(path string, seed uint64) error
 	// writeOutputs writes the outputs parse returned to their files, one
-	// file per output, in the same order.
+	// per output in the same order; a file is nil when its output was not
+	// asked for.
 	writeOutputs(r *reader, files []*outFile) error
 }
 
@@ -154,7 +156,7 @@ func newJob(c *cli.Context) (*job, error) {
 		return nil, err
 	}
 	if j.plot != "" {
-		if err := checkPlotPath(j.plot); err != nil {
+		if err := plots.CheckPath(j.plot); err != nil {
 			return nil, usagef(c, "--plot: %v", err)
 		}
 	}

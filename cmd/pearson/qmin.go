@@ -166,11 +166,3 @@ func openVector(stdin io.Reader, path string, delim rune) ([]float64, error) {
 	}
 	return dataset.OpenVector(path, delim)
 }
-
-// displayPath names a file in messages.
-func displayPath(path string) string {
-	if path == "-" {
-		return "<stdin>"
-	}
-	return path
-}
