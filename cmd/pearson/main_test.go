@@ -124,7 +124,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"qmin", "--exact=maybe"}, `for --exact`},
 		{[]string{"qmin", "--d", "d.csv", "--b", "b.csv"}, "missing --a"},
 		{[]string{"qmin", "--a", "-", "--d", "-", "--b", "b.csv"}, "only one of"},
-		{[]string{"qmin", "--a", testdata("qmin", "A.csv"), "--d", testdata("qmin", "d.csv"), "--b", testdata("qmin", "b.csv"), "--k", "0"}, "--k 0"},
+		{[]string{"qmin", "--a", testdata("qmin", "A.csv"), "--d", testdata("qmin", "d.csv"), "--b", testdata("qmin", "b.csv"), "--k", "-1"}, "--k -1: need at least 1"},
 		{[]string{"qmin", "--a", testdata("qmin", "A.csv"), "--d", testdata("qmin", "d.csv"), "--b", testdata("qmin", "b.csv"), "--draws", "-2"}, "--draws -2"},
 		{[]string{"qmin", "--a", testdata("qmin", "A.csv"), "--d", testdata("qmin", "d.csv"), "--b", testdata("qmin", "b.csv"), "--box", "-1"}, "--box -1"},
 		{[]string{"qmin", "--a", testdata("qmin", "A.csv"), "--d", testdata("qmin", "d.csv"), "--b", testdata("qmin", "b.csv"), "--format", "xml"}, `unknown --format "xml"`},
@@ -184,11 +184,15 @@ func TestQminReproducible(t *testing.T) {
 	_, first, _ := run(t, args...)
 	_, second, _ := run(t, args...)
 	_, other, _ := run(t, append(args, "--seed", "2")...)
+	_, zero, _ := run(t, append(args, "--k", "0", "--draws", "0")...)
 	if first != second {
 		t.Errorf("two runs differ:\n%s\n%s", first, second)
 	}
 	if first == other {
 		t.Errorf("--seed 2 printed the same as the default seed")
+	}
+	if zero != first {
+		t.Errorf("--k 0 --draws 0 differ from the defaults:\n%s\n%s", zero, first)
 	}
 }
 

@@ -33,8 +33,8 @@ func qminCommand() *cli.Command {
 			&cli.StringFlag{Name: "a", Usage: "headerless CSV file of the n×n matrix `A`"},
 			&cli.StringFlag{Name: "d", Usage: "file of the n numbers of the vector `d`"},
 			&cli.StringFlag{Name: "b", Usage: "file of the n numbers of the vector `b`"},
-			&cli.IntFlag{Name: "k", Value: qmin.DefaultK, Usage: "number of indices sampled by each draw"},
-			&cli.IntFlag{Name: "draws", Value: qmin.DefaultDraws, Usage: "number of independent draws"},
+			countFlag("k", qmin.DefaultK, "number of indices sampled by each draw"),
+			countFlag("draws", qmin.DefaultDraws, "number of independent draws"),
 			&cli.BoolFlag{Name: "without-replacement", Usage: "sample distinct indices (needs k ≤ n)"},
 			&cli.Float64Flag{Name: "box", Usage: "minimise over the box [-`K`, K]^n (0: no box)"},
 			&cli.BoolFlag{Name: "exact", Usage: "also solve the whole problem, O(n³), and report the error"},
@@ -103,11 +103,13 @@ func runQmin(c *cli.Context) error {
 		Box:                c.Float64("box"),
 		Src:                seedSource(c.Uint64("seed")),
 	}
-	if s.K < 1 {
-		return usagef(c, "--k %d: the number of sampled indices must be at least 1", s.K)
+	// qmin's errors do not say which setting they refuse: these checks
+	// name the flag. A zero asks for the default, as in Go.
+	if s.K < 0 {
+		return usagef(c, "--k %d: need at least 1 sampled index (0: the default)", s.K)
 	}
-	if s.Draws < 1 || s.Draws > qmin.MaxDraws {
-		return usagef(c, "--draws %d: need 1 to %d draws", s.Draws, qmin.MaxDraws)
+	if s.Draws < 0 || s.Draws > qmin.MaxDraws {
+		return usagef(c, "--draws %d: need 1 to %d draws (0: the default)", s.Draws, qmin.MaxDraws)
 	}
 	if s.Box < 0 || math.IsNaN(s.Box) || math.IsInf(s.Box, 0) {
 		return usagef(c, "--box %v: the half-width of the box must be a finite number ≥ 0 (0: no box)", s.Box)
