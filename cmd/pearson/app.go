@@ -115,10 +115,19 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 			"\"Minimizing Quadratic Functions in Constant Time\" (NIPS 2016): the cost does not grow\n" +
 			"with the number of rows. Data go to standard output, diagnostics to standard error.\n" +
 			"Exit codes: 0 success, 1 a data or runtime error, 2 a usage error.",
-		Reader:          stdin,
-		Writer:          stdout,
-		ErrWriter:       stderr,
+		Reader:    stdin,
+		Writer:    stdout,
+		ErrWriter: stderr,
+		// The flag library's own --help and --version flags and help
+		// command are package variables that it writes to while parsing;
+		// each app has flags of its own instead, so that runs may go
+		// concurrently. The library still acts on flags of these names.
+		HideHelp:        true,
 		HideHelpCommand: true,
+		HideVersion:     true,
+		Flags:           []cli.Flag{helpFlag(), &cli.BoolFlag{Name: "version", Aliases: []string{"v"}, Usage: "print the version", DisableDefaultText: true}},
+		// The help shows the version, which HideVersion would leave out.
+		CustomAppHelpTemplate: strings.ReplaceAll(cli.AppHelpTemplate, "{{if not .HideVersion}}", "{{if true}}"),
 		Commands: []*cli.Command{
 			divergenceCommand(),
 			testCommand(),
@@ -132,6 +141,9 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 		Action: func(c *cli.Context) error {
 			args := c.Args()
 			switch {
+			case c.Bool("version"):
+				cli.ShowVersion(c)
+				return nil
 			case !args.Present():
 				return &usageError{msg: "missing command", usage: appUsage(c.App)}
 			case args.First() == "help" && args.Len() == 1:
@@ -148,8 +160,15 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 	}
 	for _, cmd := range app.Commands {
 		cmd.OnUsageError = onUsageError
+		cmd.HideHelp = true
+		cmd.Flags = append(cmd.Flags, helpFlag())
 	}
 	return app
+}
+
+// helpFlag is an app's or a command's --help (see newApp).
+func helpFlag() *cli.BoolFlag {
+	return &cli.BoolFlag{Name: "help", Aliases: []string{"h"}, Usage: "show help", DisableDefaultText: true}
 }
 
 // usageError is a mistake in the command line. Run prints it with the

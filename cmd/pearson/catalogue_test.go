@@ -17,6 +17,7 @@ import (
 // line and column where they apply. Nothing may reach standard output on an
 // error, and no panic trace standard error.
 func TestInputCatalogue(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	file := func(name, content string) string {
 		p := filepath.Join(dir, name)

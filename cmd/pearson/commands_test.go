@@ -50,6 +50,7 @@ func withoutTiming(t *testing.T, out string) string {
 }
 
 func TestCommandsGolden(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		args []string
@@ -65,6 +66,7 @@ func TestCommandsGolden(t *testing.T) {
 	} {
 		for _, format := range []string{"text", "json", "csv"} {
 			t.Run(tc.name+"/"+format, func(t *testing.T) {
+				t.Parallel()
 				code, out, errs := run(t, append(tc.args, "--format", format)...)
 				if code != 0 || errs != "" {
 					t.Fatalf("code %d, stderr %q", code, errs)
@@ -84,6 +86,7 @@ func TestCommandsGolden(t *testing.T) {
 }
 
 func TestJSONContract(t *testing.T) {
+	t.Parallel()
 	// The keys scripts rely on, per command.
 	for _, tc := range []struct {
 		args []string
@@ -127,6 +130,7 @@ func TestJSONContract(t *testing.T) {
 }
 
 func TestCommandsReproducible(t *testing.T) {
+	t.Parallel()
 	// Text and CSV carry no timing: the same seed prints the same bytes.
 	for _, args := range [][]string{
 		{"divergence", shiftP, shiftQ},
@@ -146,6 +150,7 @@ func TestCommandsReproducible(t *testing.T) {
 }
 
 func TestFlagsAnywhere(t *testing.T) {
+	t.Parallel()
 	// Options before, between and after the files; "--" ends them.
 	_, want, _ := run(t, "divergence", "--k", "50", shiftP, shiftQ)
 	for _, args := range [][]string{
@@ -160,6 +165,7 @@ func TestFlagsAnywhere(t *testing.T) {
 }
 
 func TestStdinInput(t *testing.T) {
+	t.Parallel()
 	p, err := os.ReadFile(shiftP)
 	if err != nil {
 		t.Fatal(err)
@@ -175,6 +181,7 @@ func TestStdinInput(t *testing.T) {
 }
 
 func TestRatioOut(t *testing.T) {
+	t.Parallel()
 	out := filepath.Join(t.TempDir(), "w.csv")
 	code, _, errs := run(t, "pe", "--group", "group", "--numerator", "A", "--denominator", "ctl", "--standardize", "--ratio-out", out, groups)
 	if code != 0 {
@@ -235,6 +242,7 @@ func TestRatioOut(t *testing.T) {
 }
 
 func TestExactReportsWhatWasUsed(t *testing.T) {
+	t.Parallel()
 	// --exact uses every row as a centre and averages over every row, once:
 	// the k, m and draws printed say so.
 	var p, q, xy strings.Builder
@@ -265,6 +273,7 @@ func TestExactReportsWhatWasUsed(t *testing.T) {
 }
 
 func TestProgress(t *testing.T) {
+	t.Parallel()
 	code, out, errs := run(t, "test", "--permutations", "300", "--progress", "always", shiftP, shiftQ)
 	_, quiet, qerrs := run(t, "test", "--permutations", "300", "--progress", "never", shiftP, shiftQ)
 	if code != 0 || out != quiet || !strings.Contains(errs, "permutations") || qerrs != "" {
@@ -277,6 +286,7 @@ func TestProgress(t *testing.T) {
 }
 
 func TestPlots(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for _, tc := range []struct {
 		file string

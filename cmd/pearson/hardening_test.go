@@ -23,6 +23,7 @@ import (
 
 func TestSameBytesWhateverTheCores(t *testing.T) {
 	// The same command and seed print the same bytes with 1 and 4 cores.
+	// Not parallel: GOMAXPROCS is the whole process's.
 	for _, args := range [][]string{
 		{"divergence", shiftP, shiftQ},
 		{"pe", "--group", "group", "--numerator", "B", "--denominator", "ctl", "--m", "600", "--format", "csv", groups},
@@ -48,6 +49,7 @@ func TestSameBytesWhateverTheCores(t *testing.T) {
 }
 
 func TestOtherSeedWithinStandardError(t *testing.T) {
+	t.Parallel()
 	// Another seed draws other centres and averaging points: the estimate
 	// moves, but by no more than its reported standard errors allow (four
 	// of them, combined; σ and λ fixed, so that the seed changes only the
@@ -105,7 +107,8 @@ func TestMemoryBoundedOnLongInput(t *testing.T) {
 	// 3·10⁶ rows streamed through standard input in sampled mode: the heap
 	// must stay bounded by the reservoirs (2 × 131 200 rows of 2 values and
 	// a line number, 6 MB), not grow with the rows (keeping them all would
-	// take 72 MB, twice that while the slices grow).
+	// take 72 MB, twice that while the slices grow). Not parallel: other
+	// tests would share the heap measured.
 	if testing.Short() || race.Enabled {
 		t.Skip("streams 3·10⁶ rows; run by .ci/run without -race")
 	}
@@ -151,6 +154,7 @@ func TestMemoryBoundedOnLongInput(t *testing.T) {
 }
 
 func TestNumbersAtAnyScale(t *testing.T) {
+	t.Parallel()
 	// The same data in units a million times smaller or larger give the same
 	// PE and SMI: the kernel widths follow the data's scale.
 	base := func(scale float64) string {

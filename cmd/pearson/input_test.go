@@ -31,6 +31,7 @@ func (r *rows) Read(p []byte) (int, error) {
 // loop: a cancelled context stops the reading of an input, which reports
 // the interruption and nothing else.
 func TestReadInterrupted(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	var out, errb bytes.Buffer

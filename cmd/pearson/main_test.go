@@ -73,6 +73,7 @@ func testdata(parts ...string) string {
 }
 
 func TestHelpAndVersion(t *testing.T) {
+	t.Parallel()
 	code, out, errs := run(t, "--help")
 	if code != 0 || !strings.Contains(out, "qmin") || errs != "" {
 		t.Errorf("--help: code %d, stdout %q, stderr %q", code, out, errs)
@@ -110,6 +111,7 @@ func TestHelpAndVersion(t *testing.T) {
 }
 
 func TestUsageErrors(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		args []string
 		text string
@@ -143,6 +145,7 @@ func TestUsageErrors(t *testing.T) {
 }
 
 func TestQminGolden(t *testing.T) {
+	t.Parallel()
 	base := []string{"qmin", "--a", testdata("qmin", "A.csv"), "--d", testdata("qmin", "d.csv"), "--b", testdata("qmin", "b.csv"), "--exact"}
 	for _, format := range []string{"text", "json", "csv"} {
 		code, out, errs := run(t, append(base, "--format", format)...)
@@ -159,6 +162,7 @@ func TestQminGolden(t *testing.T) {
 }
 
 func TestQminJSONContract(t *testing.T) {
+	t.Parallel()
 	code, out, _ := run(t, "qmin", "--a", testdata("qmin", "A.csv"), "--d", testdata("qmin", "d.csv"), "--b", testdata("qmin", "b.csv"), "--exact", "--format", "json", "--k", "100", "--without-replacement", "--draws", "2")
 	if code != 0 {
 		t.Fatalf("code %d", code)
@@ -180,6 +184,7 @@ func TestQminJSONContract(t *testing.T) {
 }
 
 func TestQminReproducible(t *testing.T) {
+	t.Parallel()
 	args := []string{"qmin", "--a", testdata("qmin", "A.csv"), "--d", testdata("qmin", "d.csv"), "--b", testdata("qmin", "b.csv"), "--format", "json"}
 	_, first, _ := run(t, args...)
 	_, second, _ := run(t, args...)
@@ -197,6 +202,7 @@ func TestQminReproducible(t *testing.T) {
 }
 
 func TestQminStdin(t *testing.T) {
+	t.Parallel()
 	a, err := os.ReadFile(testdata("qmin", "A.csv"))
 	if err != nil {
 		t.Fatal(err)
@@ -209,6 +215,7 @@ func TestQminStdin(t *testing.T) {
 }
 
 func TestQminBadInput(t *testing.T) {
+	t.Parallel()
 	d := writeFile(t, "d.csv", "1\n1\n")
 	b := writeFile(t, "b.csv", "1,2\n")
 	for _, tc := range []struct {
@@ -228,6 +235,7 @@ func TestQminBadInput(t *testing.T) {
 		{"unbounded", writeFile(t, "A.csv", "-5,0\n0,-5\n"), d, b, []string{"unbounded"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			code, out, errs := run(t, "qmin", "--a", tc.a, "--d", tc.d, "--b", tc.b, "--k", "2")
 			if code != exitData || out != "" {
 				t.Errorf("code %d, stdout %q, stderr %q; want code 1 and nothing on stdout", code, out, errs)
