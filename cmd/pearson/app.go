@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"os"
 	"regexp"
 	"slices"
 	"strings"
@@ -22,9 +21,6 @@ import (
 // version is the program's version; release builds set it with
 // -ldflags "-X main.version=…".
 var version = "0.1.0-dev"
-
-// stdin is what the file name "-" reads; tests replace it.
-var stdin io.Reader = os.Stdin
 
 // Exit codes.
 const (
@@ -38,16 +34,13 @@ const (
 const defaultSeed = 1
 
 // Run runs pearson with the command line args (args[0] is the program's
-// name), writing data to stdout and diagnostics to stderr, and returns the
-// exit code: 0 on success, 1 for a data or runtime error, 2 for a usage error.
-func Run(args []string, stdout, stderr io.Writer) int {
-	return runContext(context.Background(), args, stdout, stderr)
-}
-
-// runContext is Run with a context whose cancellation (an interrupt, from
-// main) stops long work.
-func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	app := newApp(stdout, stderr)
+// name), reading the file name "-" from stdin, writing data to stdout and
+// diagnostics to stderr, and returns the exit code: 0 on success, 1 for a
+// data or runtime error (an interruption included), 2 for a usage error.
+// Cancelling ctx stops long work. Run holds no state between calls: calls
+// may run concurrently.
+func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	app := newApp(stdin, stdout, stderr)
 	return exitCode(app.RunContext(ctx, flagsFirst(app, args)), stderr)
 }
 
@@ -112,7 +105,7 @@ func flagsFirst(app *cli.App, args []string) []string {
 	return out
 }
 
-func newApp(stdout, stderr io.Writer) *cli.App {
+func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 	app := &cli.App{
 		Name:    "pearson",
 		Usage:   "relative Pearson divergence and squared-loss mutual information in constant time",
@@ -122,9 +115,19 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			"\"Minimizing Quadratic Functions in Constant Time\" (NIPS 2016): the cost does not grow\n" +
 			"with the number of rows. Data go to standard output, diagnostics to standard error.\n" +
 			"Exit codes: 0 success, 1 a data or runtime error, 2 a usage error.",
-		Writer:          stdout,
-		ErrWriter:       stderr,
+		Reader:    stdin,
+		Writer:    stdout,
+		ErrWriter: stderr,
+		// The flag library's own --help and --version flags and help
+		// command are package variables that it writes to while parsing;
+		// each app has flags of its own instead, so that runs may go
+		// concurrently. The library still acts on flags of these names.
+		HideHelp:        true,
 		HideHelpCommand: true,
+		HideVersion:     true,
+		Flags:           []cli.Flag{helpFlag(), &cli.BoolFlag{Name: "version", Aliases: []string{"v"}, Usage: "print the version", DisableDefaultText: true}},
+		// The help shows the version, which HideVersion would leave out.
+		CustomAppHelpTemplate: strings.ReplaceAll(cli.AppHelpTemplate, "{{if not .HideVersion}}", "{{if true}}"),
 		Commands: []*cli.Command{
 			divergenceCommand(),
 			testCommand(),
@@ -138,6 +141,9 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		Action: func(c *cli.Context) error {
 			args := c.Args()
 			switch {
+			case c.Bool("version"):
+				cli.ShowVersion(c)
+				return nil
 			case !args.Present():
 				return &usageError{msg: "missing command", usage: appUsage(c.App)}
 			case args.First() == "help" && args.Len() == 1:
@@ -154,8 +160,15 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 	}
 	for _, cmd := range app.Commands {
 		cmd.OnUsageError = onUsageError
+		cmd.HideHelp = true
+		cmd.Flags = append(cmd.Flags, helpFlag())
 	}
 	return app
+}
+
+// helpFlag is an app's or a command's --help (see newApp).
+func helpFlag() *cli.BoolFlag {
+	return &cli.BoolFlag{Name: "help", Aliases: []string{"h"}, Usage: "show help", DisableDefaultText: true}
 }
 
 // usageError is a mistake in the command line. Run prints it with the
@@ -226,23 +239,13 @@ func exitCode(err error, stderr io.Writer) int {
 // seedSource returns the source of randomness of a run with the given seed.
 func seedSource(seed uint64) rand.Source { return rand.NewPCG(seed, 0x70656172736f6e) }
 
-// formats are the output formats a command may offer.
-const (
-	formatText = "text"
-	formatJSON = "json"
-	formatCSV  = "csv"
-)
-
-// checkFormat returns a usage error unless the --format flag names one of
-// the allowed formats.
-func checkFormat(c *cli.Context, allowed ...string) (string, error) {
+// checkFormat returns the writer --format names, or a usage error.
+func checkFormat(c *cli.Context) (writer, error) {
 	f := c.String("format")
-	for _, a := range allowed {
-		if f == a {
-			return f, nil
-		}
+	if w, ok := writers[f]; ok {
+		return w, nil
 	}
-	return "", usagef(c, "unknown --format %q: use %s", f, strings.Join(allowed, ", "))
+	return nil, usagef(c, "unknown --format %q: use %s", f, strings.Join(formatNames, ", "))
 }
 
 // delimiter returns the field delimiter given by --delimiter: one character,
@@ -263,8 +266,8 @@ func delimiter(c *cli.Context) (rune, error) {
 // Flags shared by several commands. Each app gets its own: the flag
 // library records state in them while parsing.
 
-func formatFlag(allowed ...string) *cli.StringFlag {
-	return &cli.StringFlag{Name: "format", Value: formatText, Usage: "output format: " + strings.Join(allowed, ", ")}
+func formatFlag() *cli.StringFlag {
+	return &cli.StringFlag{Name: "format", Value: formatNames[0], Usage: "output format: " + strings.Join(formatNames, ", ")}
 }
 
 func seedFlag() *cli.Uint64Flag {

@@ -17,6 +17,7 @@ import (
 // line and column where they apply. Nothing may reach standard output on an
 // error, and no panic trace standard error.
 func TestInputCatalogue(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	file := func(name, content string) string {
 		p := filepath.Join(dir, name)
@@ -90,19 +91,23 @@ func TestInputCatalogue(t *testing.T) {
 		{"a missing file", []string{"pe", filepath.Join(dir, "nope.csv"), good}, exitData, []string{"nope.csv", "no such file"}},
 		{"binary garbage", []string{"pe", garbage, good}, exitData, []string{"garbage.csv"}},
 		// Flags.
-		{"k = 0", []string{"pe", "--k", "0", good, good}, exitUsage, []string{"--k 0"}},
-		{"k < 0", []string{"pe", "--k", "-5", good, good}, exitUsage, []string{"--k -5"}},
-		{"k too large", []string{"pe", "--k", "100000", good, good}, exitUsage, []string{"--k 100000"}},
-		{"α = 1", []string{"pe", "--alpha", "1", good, good}, exitUsage, []string{"--alpha 1"}},
+		// Settings the library checks, before any input is read; a flag's
+		// zero asks for the default, as the field's zero in Go
+		// (TestZeroMeansTheDefault).
+		{"k < 0", []string{"pe", "--k", "-5", good, good}, exitUsage, []string{"--k -5: need 1 to 10000 centres (0: the default)"}},
+		{"k too large", []string{"pe", "--k", "100000", good, good}, exitUsage, []string{"--k 100000: need 1 to 10000"}},
+		{"m < 0", []string{"mi", "--x", "x", "--y", "y", "--m", "-3", good}, exitUsage, []string{"--m -3: need at least 1"}},
+		{"α = 1", []string{"pe", "--alpha", "1", good, good}, exitUsage, []string{"--alpha 1: α must lie in [0, 1)"}},
 		{"α < 0", []string{"pe", "--alpha", "-0.1", good, good}, exitUsage, []string{"--alpha -0.1"}},
 		{"σ < 0", []string{"pe", "--sigma", "-1", good, good}, exitUsage, []string{"--sigma -1"}},
 		{"σx < 0", []string{"mi", "--x", "x", "--y", "y", "--sigma-x", "-2", good}, exitUsage, []string{"--sigma-x -2"}},
 		{"λ < 0", []string{"pe", "--lambda", "-0.5", good, good}, exitUsage, []string{"--lambda -0.5"}},
-		{"folds = 1", []string{"pe", "--folds", "1", good, good}, exitUsage, []string{"--folds 1"}},
+		{"folds = 1", []string{"pe", "--folds", "1", good, good}, exitUsage, []string{"--folds 1: cross-validation needs 2 to 1000 folds"}},
 		{"folds > rows", []string{"pe", "--folds", "20", file("few.csv", "x\n1\n2\n3\n4\n5\n6\n"), good}, exitData, []string{"folds"}},
-		{"permutations = 0", []string{"test", "--permutations", "0", good, good}, exitUsage, []string{"--permutations 0"}},
+		{"permutations too many", []string{"test", "--permutations", "20000000", good, good}, exitUsage, []string{"--permutations 20000000: need 0 to 10000000"}},
 		{"permutations < 0", []string{"mi", "--x", "x", "--y", "y", "--permutations", "-1", good}, exitUsage, []string{"--permutations -1"}},
-		{"draws = 0", []string{"pe", "--draws", "0", good, good}, exitUsage, []string{"--draws 0"}},
+		{"rank permutations < 0", []string{"rank", "--target", "y", "--permutations", "-2", good}, exitUsage, []string{"--permutations -2"}},
+		{"draws < 0", []string{"pe", "--draws", "-1", good, good}, exitUsage, []string{"--draws -1: need 1 to 1000000 draws"}},
 		{"unknown format", []string{"rank", "--target", "y", "--format", "xml", good}, exitUsage, []string{`"xml"`}},
 		{"unknown progress", []string{"rank", "--target", "y", "--progress", "maybe", good}, exitUsage, []string{`"maybe"`}},
 		{"bad plot extension", []string{"pe", "--plot", filepath.Join(dir, "x.jpg"), good, good}, exitUsage, []string{".png or .svg"}},

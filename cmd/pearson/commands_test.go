@@ -50,6 +50,7 @@ func withoutTiming(t *testing.T, out string) string {
 }
 
 func TestCommandsGolden(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		args []string
@@ -65,6 +66,7 @@ func TestCommandsGolden(t *testing.T) {
 	} {
 		for _, format := range []string{"text", "json", "csv"} {
 			t.Run(tc.name+"/"+format, func(t *testing.T) {
+				t.Parallel()
 				code, out, errs := run(t, append(tc.args, "--format", format)...)
 				if code != 0 || errs != "" {
 					t.Fatalf("code %d, stderr %q", code, errs)
@@ -84,6 +86,7 @@ func TestCommandsGolden(t *testing.T) {
 }
 
 func TestJSONContract(t *testing.T) {
+	t.Parallel()
 	// The keys scripts rely on, per command.
 	for _, tc := range []struct {
 		args []string
@@ -127,6 +130,7 @@ func TestJSONContract(t *testing.T) {
 }
 
 func TestCommandsReproducible(t *testing.T) {
+	t.Parallel()
 	// Text and CSV carry no timing: the same seed prints the same bytes.
 	for _, args := range [][]string{
 		{"divergence", shiftP, shiftQ},
@@ -146,6 +150,7 @@ func TestCommandsReproducible(t *testing.T) {
 }
 
 func TestFlagsAnywhere(t *testing.T) {
+	t.Parallel()
 	// Options before, between and after the files; "--" ends them.
 	_, want, _ := run(t, "divergence", "--k", "50", shiftP, shiftQ)
 	for _, args := range [][]string{
@@ -160,6 +165,7 @@ func TestFlagsAnywhere(t *testing.T) {
 }
 
 func TestStdinInput(t *testing.T) {
+	t.Parallel()
 	p, err := os.ReadFile(shiftP)
 	if err != nil {
 		t.Fatal(err)
@@ -175,6 +181,7 @@ func TestStdinInput(t *testing.T) {
 }
 
 func TestRatioOut(t *testing.T) {
+	t.Parallel()
 	out := filepath.Join(t.TempDir(), "w.csv")
 	code, _, errs := run(t, "pe", "--group", "group", "--numerator", "A", "--denominator", "ctl", "--standardize", "--ratio-out", out, groups)
 	if code != 0 {
@@ -235,6 +242,7 @@ func TestRatioOut(t *testing.T) {
 }
 
 func TestExactReportsWhatWasUsed(t *testing.T) {
+	t.Parallel()
 	// --exact uses every row as a centre and averages over every row, once:
 	// the k, m and draws printed say so.
 	var p, q, xy strings.Builder
@@ -265,6 +273,7 @@ func TestExactReportsWhatWasUsed(t *testing.T) {
 }
 
 func TestProgress(t *testing.T) {
+	t.Parallel()
 	code, out, errs := run(t, "test", "--permutations", "300", "--progress", "always", shiftP, shiftQ)
 	_, quiet, qerrs := run(t, "test", "--permutations", "300", "--progress", "never", shiftP, shiftQ)
 	if code != 0 || out != quiet || !strings.Contains(errs, "permutations") || qerrs != "" {
@@ -277,6 +286,7 @@ func TestProgress(t *testing.T) {
 }
 
 func TestPlots(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for _, tc := range []struct {
 		file string
@@ -304,5 +314,30 @@ func TestPlots(t *testing.T) {
 	}
 	if code, _, errs := run(t, "mi", "--x", "x1", "--y", "y", "--plot", filepath.Join(dir, "m.png"), regression); code != exitUsage || !strings.Contains(errs, "--permutations") {
 		t.Errorf("mi --plot without permutations: code %d, %q", code, errs)
+	}
+}
+
+func TestZeroMeansTheDefault(t *testing.T) {
+	// A flag's zero asks for the default, as the zero of its field in Go:
+	// the output is the same bytes as without the flag.
+	t.Parallel()
+	var p, q strings.Builder
+	p.WriteString("x\n")
+	q.WriteString("x\n")
+	for i := range 60 {
+		fmt.Fprintf(&p, "%d\n", i%11)
+		fmt.Fprintf(&q, "%d.5\n", i%7)
+	}
+	pf, qf := writeFile(t, "p.csv", p.String()), writeFile(t, "q.csv", q.String())
+	for _, tc := range []struct{ zero, plain []string }{
+		{[]string{"pe", "--k", "0", "--m", "0", "--draws", "0", "--folds", "0", pf, qf}, []string{"pe", pf, qf}},
+		{[]string{"test", "--permutations", "0", "--m", "200", pf, qf}, []string{"test", "--m", "200", pf, qf}},
+		{[]string{"rank", "--target", "y", "--permutations", "0", "--k", "0", "--m", "500", regression}, []string{"rank", "--target", "y", "--m", "500", regression}},
+	} {
+		code, zero, errs := run(t, tc.zero...)
+		_, plain, _ := run(t, tc.plain...)
+		if code != 0 || zero != plain {
+			t.Errorf("%v: code %d, stderr %q, output\n%s\nwithout the zeros\n%s", tc.zero, code, errs, zero, plain)
+		}
 	}
 }

@@ -5,17 +5,15 @@
 package main
 
 import (
-	"bytes"
-	"encoding/json"
+	"context"
 	"fmt"
-	"io"
 	"slices"
 	"strings"
-	"text/tabwriter"
-	"time"
 
 	"github.com/urfave/cli/v2"
+	"gonum.org/v1/gonum/mat"
 
+	"github.com/sublinear/pearson/dataset"
 	"github.com/sublinear/pearson/divergence"
 )
 
@@ -33,7 +31,7 @@ func miCommand() *cli.Command {
 			&cli.StringFlag{Name: "x", Usage: "comma-separated `COLS` of X"},
 			&cli.StringFlag{Name: "y", Usage: "comma-separated `COLS` of Y"},
 		}, estimatorFlags(kindMI, 0)...),
-		Action: runMI,
+		Action: action(func() command { return new(miCmd) }),
 	}
 }
 
@@ -50,7 +48,7 @@ func rankCommand() *cli.Command {
 			&cli.StringFlag{Name: "features", Usage: "comma-separated feature `COLS` (default: every numeric column but the target; a column is numeric when its first non-empty cell is a number, and the columns left out are named on standard error)"},
 			&cli.IntFlag{Name: "top", Usage: "print only the first `N` features (0: all)"},
 		}, estimatorFlags(kindMI, 0)...),
-		Action: runRank,
+		Action: action(func() command { return new(rankCmd) }),
 	}
 }
 
@@ -65,192 +63,210 @@ func oneInput(c *cli.Context) (string, error) {
 	return c.Args().First(), nil
 }
 
-func runMI(c *cli.Context) error {
-	j, err := newJob(c, kindMI)
-	if err != nil {
-		return err
-	}
-	defer j.discard()
-	path, err := oneInput(c)
-	if err != nil {
-		return err
-	}
-	xs, ys := splitList(c.String("x")), splitList(c.String("y"))
-	switch {
-	case len(xs) == 0:
-		return usagef(c, "missing --x: the columns of X")
-	case len(ys) == 0:
-		return usagef(c, "missing --y: the columns of Y")
-	}
-	for _, name := range xs {
-		if slices.Contains(ys, name) {
-			return usagef(c, "column %q is in both --x and --y", name)
-		}
-	}
-	if j.plot != "" && j.permutations == 0 {
-		return usagef(c, "--plot draws the null distribution of the independence test: give --permutations too")
-	}
-	if err := checkOutputs(c, []string{path}, output{"--plot", j.plot}); err != nil {
-		return err
-	}
-	if err := j.openPlot(); err != nil {
-		return err
-	}
-	t, all, err := readColumns(j.reader, path, append(slices.Clone(xs), ys...))
-	if err != nil {
-		return err
-	}
-	x := columnsOf(all.x, t.Columns, xs)
-	y := columnsOf(all.x, t.Columns, ys)
+// pairedCmd is what the mi and rank commands share: one input file of
+// paired columns, the widths on x and y, and the permutations of the
+// independence test.
+type pairedCmd struct {
+	path           string
+	sigmaX, sigmaY float64
+	permutations   int
+}
+
+func (p *pairedCmd) parse(c *cli.Context) (err error) {
+	p.sigmaX, p.sigmaY, p.permutations = c.Float64("sigma-x"), c.Float64("sigma-y"), c.Int("permutations")
+	p.path, err = oneInput(c)
+	return err
+}
+
+func (p *pairedCmd) settings(s divergence.Settings) divergence.LSMISettings {
+	return divergence.LSMISettings{Settings: s, SigmaX: p.sigmaX, SigmaY: p.sigmaY}
+}
+
+// split returns the columns xs and ys of the sample all, whose columns are
+// those of t, standardised with --standardize, as the estimators take them.
+func split(c *cli.Context, t *dataset.Table, all sample, xs, ys []string) (mat.Matrix, mat.Matrix) {
+	x, y := columnsOf(all.x, t.Columns, xs), columnsOf(all.x, t.Columns, ys)
 	if c.Bool("standardize") {
 		standardize(x)
 		standardize(y)
 	}
-	load := time.Since(j.start)
-	xm, ym := sample{x: x, rows: all.rows}.matrix(), sample{x: y, rows: all.rows}.matrix()
-	var res *divergence.LSMIResult
-	var test *divergence.IndependenceResult
-	if j.permutations > 0 {
-		var done func()
-		j.settings.Progress, done = j.prog.Steps("permutations")
-		test, err = divergence.IndependenceTest(c.Context, xm, ym, &divergence.IndependenceSettings{LSMISettings: *j.lsmiSettings(), Permutations: j.permutations})
-		done()
-		if test != nil {
-			res = test.LSMI
+	return sample{x: x, rows: all.rows}.matrix(), sample{x: y, rows: all.rows}.matrix()
+}
+
+// miCmd is the mi command.
+type miCmd struct {
+	pairedCmd
+	noOutputs
+	xs, ys []string
+	res    *divergence.LSMIResult
+	test   *divergence.IndependenceResult // with --permutations
+}
+
+func (m *miCmd) parse(c *cli.Context) ([]string, []output, error) {
+	if err := m.pairedCmd.parse(c); err != nil {
+		return nil, nil, err
+	}
+	m.xs, m.ys = splitList(c.String("x")), splitList(c.String("y"))
+	switch {
+	case len(m.xs) == 0:
+		return nil, nil, usagef(c, "missing --x: the columns of X")
+	case len(m.ys) == 0:
+		return nil, nil, usagef(c, "missing --y: the columns of Y")
+	}
+	for _, name := range m.xs {
+		if slices.Contains(m.ys, name) {
+			return nil, nil, usagef(c, "column %q is in both --x and --y", name)
 		}
-	} else {
-		res, err = divergence.LSMI(c.Context, xm, ym, j.lsmiSettings())
 	}
+	if c.String("plot") != "" && m.permutations == 0 {
+		return nil, nil, usagef(c, "--plot draws the null distribution of the independence test: give --permutations too")
+	}
+	return []string{m.path}, nil, nil
+}
+
+func (m *miCmd) read(c *cli.Context, r *reader) (mat.Matrix, mat.Matrix, error) {
+	t, all, err := readColumns(r, m.path, append(slices.Clone(m.xs), m.ys...))
 	if err != nil {
-		return libraryError(c, err)
+		return nil, nil, err
 	}
+	x, y := split(c, t, all, m.xs, m.ys)
+	return x, y, nil
+}
+
+func (m *miCmd) steps() string {
+	if m.permutations != 0 {
+		return "permutations"
+	}
+	return ""
+}
+
+func (m *miCmd) estimate(ctx context.Context, s divergence.Settings, x, y mat.Matrix) (err error) {
+	ls := m.settings(s)
+	if m.permutations == 0 {
+		m.res, err = divergence.LSMI(ctx, x, y, &ls)
+		return err
+	}
+	m.test, err = divergence.IndependenceTest(ctx, x, y, &divergence.IndependenceSettings{LSMISettings: ls, Permutations: m.permutations})
+	if m.test != nil {
+		m.res = m.test.LSMI
+	}
+	return err
+}
+
+func (m *miCmd) result(seed uint64) result {
 	out := new(record).
-		add("smi", res.SMI).
-		add("stderr", res.StdErr).
-		add("sigma_x", res.SigmaX).
-		add("sigma_y", res.SigmaY).
-		add("lambda", res.Lambda).
-		add("k", res.K).
-		add("m", res.M).
-		add("draws", len(res.Draws)).
-		add("n", res.N).
-		add("x", xs).
-		add("y", ys).
-		add("exact", res.Exact).
-		add("seed", j.seed).
-		add("warnings", warningsOf(res.Warnings))
-	if test != nil {
-		out.add("statistic", test.Statistic).
-			add("p_value", test.PValue).
-			add("permutations", test.Permutations)
+		add("smi", m.res.SMI).
+		add("stderr", m.res.StdErr).
+		add("sigma_x", m.res.SigmaX).
+		add("sigma_y", m.res.SigmaY).
+		add("lambda", m.res.Lambda).
+		add("k", m.res.K).
+		add("m", m.res.M).
+		add("draws", len(m.res.Draws)).
+		add("n", m.res.N).
+		add("x", m.xs).
+		add("y", m.ys).
+		add("exact", m.res.Exact).
+		add("seed", seed).
+		add("warnings", m.res.Warnings)
+	if m.test != nil {
+		out.add("statistic", m.test.Statistic).
+			add("p_value", m.test.PValue).
+			add("permutations", m.test.Permutations)
 	}
-	if j.format == formatJSON {
-		out.add("timing", timing(load, time.Since(j.start)-load))
-	}
-	if err := out.write(c.App.Writer, j.format); err != nil {
-		return err
-	}
-	if j.plotOut != nil {
-		if err := plotNull(j.plotOut.name(), fmt.Sprintf("independence test: %s vs %s, p = %.3g", strings.Join(xs, ","), strings.Join(ys, ","), test.PValue), "statistic (largest standardised over the kernel widths)", test.Null, test.Statistic); err != nil {
-			return err
-		}
-		return j.plotOut.commit()
-	}
-	return nil
+	return out
 }
 
-func runRank(c *cli.Context) error {
-	j, err := newJob(c, kindMI)
-	if err != nil {
-		return err
+func (m *miCmd) plot(path string, _ uint64) error {
+	return plotNull(path, fmt.Sprintf("independence test: %s vs %s, p = %.3g", strings.Join(m.xs, ","), strings.Join(m.ys, ","), m.test.PValue), m.test.Null, m.test.Statistic)
+}
+
+// rankCmd is the rank command.
+type rankCmd struct {
+	pairedCmd
+	noOutputs
+	target   string
+	features []string // nil until read: every numeric column but the target
+	top      int
+	rows     int
+	res      *divergence.RankResult
+}
+
+func (k *rankCmd) parse(c *cli.Context) ([]string, []output, error) {
+	if err := k.pairedCmd.parse(c); err != nil {
+		return nil, nil, err
 	}
-	defer j.discard()
-	path, err := oneInput(c)
-	if err != nil {
-		return err
+	k.target = strings.TrimSpace(c.String("target"))
+	if k.target == "" {
+		return nil, nil, usagef(c, "missing --target: the column the features are ranked against")
 	}
-	target := strings.TrimSpace(c.String("target"))
-	if target == "" {
-		return usagef(c, "missing --target: the column the features are ranked against")
+	if k.top = c.Int("top"); k.top < 0 {
+		return nil, nil, usagef(c, "--top %d cannot be negative", k.top)
 	}
-	top := c.Int("top")
-	if top < 0 {
-		return usagef(c, "--top %d cannot be negative", top)
+	k.features = splitList(c.String("features"))
+	if slices.Contains(k.features, k.target) {
+		return nil, nil, usagef(c, "the target %q is also among --features", k.target)
 	}
-	features := splitList(c.String("features"))
-	if slices.Contains(features, target) {
-		return usagef(c, "the target %q is also among --features", target)
-	}
+	return []string{k.path}, nil, nil
+}
+
+func (k *rankCmd) read(c *cli.Context, r *reader) (mat.Matrix, mat.Matrix, error) {
 	var want []string // nil: every numeric column
-	if features != nil {
-		want = append(slices.Clone(features), target)
+	if k.features != nil {
+		want = append(slices.Clone(k.features), k.target)
 	}
-	if err := checkOutputs(c, []string{path}, output{"--plot", j.plot}); err != nil {
-		return err
-	}
-	if err := j.openPlot(); err != nil {
-		return err
-	}
-	t, all, err := readColumns(j.reader, path, want)
+	t, all, err := readColumns(r, k.path, want)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
-	if features == nil {
-		if !slices.Contains(t.Columns, target) {
-			return fmt.Errorf("%s: the target column %q is not among the numeric columns (%s); name it exactly, or give --features", t.Name, target, strings.Join(quoteAll(t.Columns), ", "))
+	if k.features == nil {
+		if !slices.Contains(t.Columns, k.target) {
+			return nil, nil, fmt.Errorf("%s: the target column %q is not among the numeric columns (%s); name it exactly, or give --features", t.Name, k.target, strings.Join(quoteAll(t.Columns), ", "))
 		}
-		features = slices.DeleteFunc(slices.Clone(t.Columns), func(s string) bool { return s == target })
-		if len(features) == 0 {
-			return fmt.Errorf("%s: no numeric column besides the target %q", t.Name, target)
+		k.features = slices.DeleteFunc(slices.Clone(t.Columns), func(s string) bool { return s == k.target })
+		if len(k.features) == 0 {
+			return nil, nil, fmt.Errorf("%s: no numeric column besides the target %q", t.Name, k.target)
 		}
 	}
-	fx := columnsOf(all.x, t.Columns, features)
-	ty := columnsOf(all.x, t.Columns, []string{target})
-	if c.Bool("standardize") {
-		standardize(fx)
-		standardize(ty)
-	}
-	load := time.Since(j.start)
-	var done func()
-	j.settings.Progress, done = j.prog.Steps("features")
-	res, err := divergence.Rank(c.Context, sample{x: fx, rows: all.rows}.matrix(), sample{x: ty, rows: all.rows}.matrix(), &divergence.RankSettings{LSMISettings: *j.lsmiSettings(), PValuePermutations: j.permutations})
-	done()
-	if err != nil {
-		return libraryError(c, err)
-	}
-	scores := res.Features
-	if top > 0 && top < len(scores) {
-		scores = scores[:top]
-	}
-	tested := res.Permutations > 0
-	if err := writeRanking(c.App.Writer, j.format, target, features, scores, tested, func() *record {
-		r := new(record).add("n", all.rows).add("seed", j.seed).add("permutations", res.Permutations)
-		if j.format == formatJSON {
-			r.add("timing", timing(load, time.Since(j.start)-load))
-		}
-		return r
-	}()); err != nil {
-		return err
-	}
-	if j.plotOut != nil {
-		labels := make([]string, len(scores))
-		values := make([]float64, len(scores))
-		errs := make([]float64, len(scores))
-		for i, f := range scores {
-			labels[i], values[i], errs[i] = features[f.Column], f.SMI, f.StdErr
-		}
-		if err := plotBars(j.plotOut.name(), fmt.Sprintf("dependence on %s (LSMI)", target), labels, values, errs); err != nil {
-			return err
-		}
-		return j.plotOut.commit()
-	}
-	return nil
+	k.rows = all.rows
+	x, y := split(c, t, all, k.features, []string{k.target})
+	return x, y, nil
 }
 
-// writeRanking writes one row per feature: an aligned table (text), a
-// header and rows (CSV), or an object with the target, the run's details
-// and a features array (JSON).
-func writeRanking(w io.Writer, format, target string, names []string, scores []divergence.FeatureScore, tested bool, run *record) error {
+func (k *rankCmd) steps() string { return "features" }
+
+func (k *rankCmd) estimate(ctx context.Context, s divergence.Settings, features, target mat.Matrix) (err error) {
+	k.res, err = divergence.Rank(ctx, features, target, &divergence.RankSettings{LSMISettings: k.settings(s), PValuePermutations: k.permutations})
+	return err
+}
+
+// scores returns the features printed: the first --top.
+func (k *rankCmd) scores() []divergence.FeatureScore {
+	if k.top > 0 && k.top < len(k.res.Features) {
+		return k.res.Features[:k.top]
+	}
+	return k.res.Features
+}
+
+func (k *rankCmd) result(seed uint64) result {
+	run := new(record).add("target", k.target).add("n", k.rows).add("seed", seed).add("permutations", k.res.Permutations)
+	return ranking(run, k.features, k.scores(), k.res.Permutations > 0)
+}
+
+func (k *rankCmd) plot(path string, _ uint64) error {
+	scores := k.scores()
+	labels := make([]string, len(scores))
+	values := make([]float64, len(scores))
+	errs := make([]float64, len(scores))
+	for i, f := range scores {
+		labels[i], values[i], errs[i] = k.features[f.Column], f.SMI, f.StdErr
+	}
+	return plotBars(path, fmt.Sprintf("dependence on %s (LSMI)", k.target), labels, values, errs)
+}
+
+// ranking is the table of a ranking: one row per feature, the run's
+// details around them in JSON.
+func ranking(run *record, names []string, scores []divergence.FeatureScore, tested bool) *table {
 	rows := make([]*record, len(scores))
 	for i, f := range scores {
 		r := new(record).
@@ -261,53 +277,11 @@ func writeRanking(w io.Writer, format, target string, names []string, scores []d
 		if tested {
 			r.add("p_value", f.PValue)
 		}
-		r.add("sigma_x", f.SigmaX).
+		rows[i] = r.add("sigma_x", f.SigmaX).
 			add("sigma_y", f.SigmaY).
 			add("lambda", f.Lambda).
 			add("note", f.Note).
-			add("warnings", warningsOf(f.Warnings)) // CSV and text: joined by "; "
-		rows[i] = r
+			add("warnings", f.Warnings) // CSV and text: joined by "; "
 	}
-	switch format {
-	case formatJSON:
-		out := new(record).add("target", target)
-		out.keys = append(out.keys, run.keys...)
-		out.vals = append(out.vals, run.vals...)
-		out.add("features", rows)
-		b, err := json.Marshal(out)
-		if err != nil {
-			return err
-		}
-		_, err = fmt.Fprintf(w, "%s\n", b)
-		return err
-	case formatCSV:
-		return writeCSVRows(w, rows)
-	default:
-		var b bytes.Buffer
-		tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
-		if len(rows) > 0 {
-			fmt.Fprintln(tw, strings.Join(rows[0].keys, "\t"))
-		}
-		for _, r := range rows {
-			vals := make([]string, len(r.vals))
-			for i, v := range r.vals {
-				vals[i] = text(v, true)
-			}
-			fmt.Fprintln(tw, strings.Join(vals, "\t"))
-		}
-		if err := tw.Flush(); err != nil {
-			return err
-		}
-		// Empty last columns leave the padding of the ones before.
-		var out strings.Builder
-		for _, line := range strings.SplitAfter(b.String(), "\n") {
-			if body, ok := strings.CutSuffix(line, "\n"); ok {
-				out.WriteString(strings.TrimRight(body, " ") + "\n")
-			} else {
-				out.WriteString(line)
-			}
-		}
-		_, err := io.WriteString(w, out.String())
-		return err
-	}
+	return &table{run: run, name: "features", rows: rows}
 }

@@ -86,9 +86,10 @@ func (o *outFile) name() string {
 	return o.temp
 }
 
-// commit closes the file and renames it over the destination.
+// commit closes the file and renames it over the destination. A nil
+// outFile (an output not asked for) has nothing to commit.
 func (o *outFile) commit() error {
-	if o.done {
+	if o == nil || o.done {
 		return nil
 	}
 	o.done = true
@@ -105,7 +106,8 @@ func (o *outFile) commit() error {
 	return nil
 }
 
-// discard closes and removes the temporary file, unless committed.
+// discard closes and removes the temporary file, unless committed; a nil
+// outFile has nothing to discard.
 func (o *outFile) discard() {
 	if o == nil || o.done {
 		return

@@ -6,6 +6,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -107,11 +108,8 @@ func FuzzRun(f *testing.F) {
 	missing := filepath.Join(dir, "missing.csv")
 	f.Fuzz(func(t *testing.T, line, in string) {
 		args := sanitize(strings.Fields(line), files, missing)
-		old := stdin
-		stdin = strings.NewReader(in)
-		defer func() { stdin = old }()
 		var out, errb bytes.Buffer
-		code := Run(append([]string{"pearson"}, args...), &out, &errb)
+		code := Run(context.Background(), append([]string{"pearson"}, args...), strings.NewReader(in), &out, &errb)
 		o, e := out.String(), errb.String()
 		switch {
 		case code != exitOK && code != exitData && code != exitUsage:

@@ -6,6 +6,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -22,6 +23,7 @@ import (
 
 func TestSameBytesWhateverTheCores(t *testing.T) {
 	// The same command and seed print the same bytes with 1 and 4 cores.
+	// Not parallel: GOMAXPROCS is the whole process's.
 	for _, args := range [][]string{
 		{"divergence", shiftP, shiftQ},
 		{"pe", "--group", "group", "--numerator", "B", "--denominator", "ctl", "--m", "600", "--format", "csv", groups},
@@ -47,6 +49,7 @@ func TestSameBytesWhateverTheCores(t *testing.T) {
 }
 
 func TestOtherSeedWithinStandardError(t *testing.T) {
+	t.Parallel()
 	// Another seed draws other centres and averaging points: the estimate
 	// moves, but by no more than its reported standard errors allow (four
 	// of them, combined; σ and λ fixed, so that the seed changes only the
@@ -104,13 +107,11 @@ func TestMemoryBoundedOnLongInput(t *testing.T) {
 	// 3·10⁶ rows streamed through standard input in sampled mode: the heap
 	// must stay bounded by the reservoirs (2 × 131 200 rows of 2 values and
 	// a line number, 6 MB), not grow with the rows (keeping them all would
-	// take 72 MB, twice that while the slices grow).
+	// take 72 MB, twice that while the slices grow). Not parallel: other
+	// tests would share the heap measured.
 	if testing.Short() || race.Enabled {
 		t.Skip("streams 3·10⁶ rows; run by .ci/run without -race")
 	}
-	old := stdin
-	stdin = &csvStream{rows: 3_000_000, rnd: rand.New(rand.NewPCG(3, 3))}
-	defer func() { stdin = old }()
 	runtime.GC()
 	var peak atomic.Uint64
 	stop := make(chan struct{})
@@ -130,7 +131,8 @@ func TestMemoryBoundedOnLongInput(t *testing.T) {
 		}
 	}()
 	var out, errb bytes.Buffer
-	code := Run([]string{"pearson", "pe", "--group", "g", "--format", "json", "-"}, &out, &errb)
+	in := &csvStream{rows: 3_000_000, rnd: rand.New(rand.NewPCG(3, 3))}
+	code := Run(context.Background(), []string{"pearson", "pe", "--group", "g", "--format", "json", "-"}, in, &out, &errb)
 	close(stop)
 	<-done
 	if code != 0 {
@@ -152,6 +154,7 @@ func TestMemoryBoundedOnLongInput(t *testing.T) {
 }
 
 func TestNumbersAtAnyScale(t *testing.T) {
+	t.Parallel()
 	// The same data in units a million times smaller or larger give the same
 	// PE and SMI: the kernel widths follow the data's scale.
 	base := func(scale float64) string {

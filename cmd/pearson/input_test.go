@@ -31,14 +31,39 @@ func (r *rows) Read(p []byte) (int, error) {
 // loop: a cancelled context stops the reading of an input, which reports
 // the interruption and nothing else.
 func TestReadInterrupted(t *testing.T) {
-	old := stdin
-	stdin = &rows{max: 1_000_000}
-	defer func() { stdin = old }()
+	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	var out, errb bytes.Buffer
-	code := runContext(ctx, []string{"pearson", "divergence", "-", writeFile(t, "q.csv", "x\n1\n2\n")}, &out, &errb)
+	code := Run(ctx, []string{"pearson", "divergence", "-", writeFile(t, "q.csv", "x\n1\n2\n")}, &rows{max: 1_000_000}, &out, &errb)
 	if code != exitData || out.Len() != 0 || !strings.HasPrefix(errb.String(), "pearson: interrupted") {
 		t.Errorf("code %d, stdout %q, stderr %q", code, out.String(), errb.String())
+	}
+}
+
+// unread is an input that must not be read.
+type unread struct{}
+
+func (unread) Read([]byte) (int, error) {
+	return 0, errors.New("the input was read before the settings were checked")
+}
+
+// TestSettingsBeforeReading checks that a setting the library refuses is a
+// usage error before any input is read.
+func TestSettingsBeforeReading(t *testing.T) {
+	t.Parallel()
+	q := writeFile(t, "q.csv", "x,y\n1,2\n2,3\n")
+	for _, args := range [][]string{
+		{"divergence", "--k", "-5", "-", q},
+		{"test", "--alpha", "1", "-", q},
+		{"mi", "--x", "x", "--y", "y", "--sigma-y", "-1", "-"},
+		{"mi", "--x", "x", "--y", "y", "--permutations", "-1", "-"},
+		{"rank", "--target", "y", "--folds", "1", "-"},
+	} {
+		var out, errb bytes.Buffer
+		code := Run(context.Background(), append([]string{"pearson"}, args...), unread{}, &out, &errb)
+		if code != exitUsage || out.Len() != 0 || !strings.Contains(errb.String(), "usage: pearson "+args[0]) {
+			t.Errorf("%v: code %d, stdout %q, stderr %q", args, code, out.String(), errb.String())
+		}
 	}
 }

@@ -8,11 +8,14 @@ import (
 	"context"
 	"os"
 	"os/signal"
+	"syscall"
 )
 
+// main runs pearson on the process's arguments and streams; an interrupt
+// (SIGINT) or SIGTERM cancels the run, which then exits with code 1.
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	code := runContext(ctx, os.Args, os.Stdout, os.Stderr)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := Run(ctx, os.Args, os.Stdin, os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
 }

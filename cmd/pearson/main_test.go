@@ -6,6 +6,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"flag"
 	"os"
@@ -16,22 +17,20 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
 
-// run calls Run with the arguments (without the program name) and returns the
-// exit code and what was written to stdout and stderr.
+// run calls Run with the arguments (without the program name) and an empty
+// standard input, and returns the exit code and what was written to stdout
+// and stderr.
 func run(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
-	var out, errb bytes.Buffer
-	code = Run(append([]string{"pearson"}, args...), &out, &errb)
-	return code, out.String(), errb.String()
+	return runStdin(t, "", args...)
 }
 
-// runStdin is run with standard input replaced by in.
-func runStdin(t *testing.T, in string, args ...string) (int, string, string) {
+// runStdin is run with standard input in.
+func runStdin(t *testing.T, in string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
-	old := stdin
-	stdin = strings.NewReader(in)
-	defer func() { stdin = old }()
-	return run(t, args...)
+	var out, errb bytes.Buffer
+	code = Run(context.Background(), append([]string{"pearson"}, args...), strings.NewReader(in), &out, &errb)
+	return code, out.String(), errb.String()
 }
 
 // golden compares got with the file testdata/golden/name, or rewrites the file
@@ -74,6 +73,7 @@ func testdata(parts ...string) string {
 }
 
 func TestHelpAndVersion(t *testing.T) {
+	t.Parallel()
 	code, out, errs := run(t, "--help")
 	if code != 0 || !strings.Contains(out, "qmin") || errs != "" {
 		t.Errorf("--help: code %d, stdout %q, stderr %q", code, out, errs)
@@ -111,6 +111,7 @@ func TestHelpAndVersion(t *testing.T) {
 }
 
 func TestUsageErrors(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		args []string
 		text string
@@ -125,7 +126,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"qmin", "--exact=maybe"}, `for --exact`},
 		{[]string{"qmin", "--d", "d.csv", "--b", "b.csv"}, "missing --a"},
 		{[]string{"qmin", "--a", "-", "--d", "-", "--b", "b.csv"}, "only one of"},
-		{[]string{"qmin", "--a", testdata("qmin", "A.csv"), "--d", testdata("qmin", "d.csv"), "--b", testdata("qmin", "b.csv"), "--k", "0"}, "--k 0"},
+		{[]string{"qmin", "--a", testdata("qmin", "A.csv"), "--d", testdata("qmin", "d.csv"), "--b", testdata("qmin", "b.csv"), "--k", "-1"}, "--k -1: need at least 1"},
 		{[]string{"qmin", "--a", testdata("qmin", "A.csv"), "--d", testdata("qmin", "d.csv"), "--b", testdata("qmin", "b.csv"), "--draws", "-2"}, "--draws -2"},
 		{[]string{"qmin", "--a", testdata("qmin", "A.csv"), "--d", testdata("qmin", "d.csv"), "--b", testdata("qmin", "b.csv"), "--box", "-1"}, "--box -1"},
 		{[]string{"qmin", "--a", testdata("qmin", "A.csv"), "--d", testdata("qmin", "d.csv"), "--b", testdata("qmin", "b.csv"), "--format", "xml"}, `unknown --format "xml"`},
@@ -144,6 +145,7 @@ func TestUsageErrors(t *testing.T) {
 }
 
 func TestQminGolden(t *testing.T) {
+	t.Parallel()
 	base := []string{"qmin", "--a", testdata("qmin", "A.csv"), "--d", testdata("qmin", "d.csv"), "--b", testdata("qmin", "b.csv"), "--exact"}
 	for _, format := range []string{"text", "json", "csv"} {
 		code, out, errs := run(t, append(base, "--format", format)...)
@@ -160,6 +162,7 @@ func TestQminGolden(t *testing.T) {
 }
 
 func TestQminJSONContract(t *testing.T) {
+	t.Parallel()
 	code, out, _ := run(t, "qmin", "--a", testdata("qmin", "A.csv"), "--d", testdata("qmin", "d.csv"), "--b", testdata("qmin", "b.csv"), "--exact", "--format", "json", "--k", "100", "--without-replacement", "--draws", "2")
 	if code != 0 {
 		t.Fatalf("code %d", code)
@@ -181,19 +184,25 @@ func TestQminJSONContract(t *testing.T) {
 }
 
 func TestQminReproducible(t *testing.T) {
+	t.Parallel()
 	args := []string{"qmin", "--a", testdata("qmin", "A.csv"), "--d", testdata("qmin", "d.csv"), "--b", testdata("qmin", "b.csv"), "--format", "json"}
 	_, first, _ := run(t, args...)
 	_, second, _ := run(t, args...)
 	_, other, _ := run(t, append(args, "--seed", "2")...)
+	_, zero, _ := run(t, append(args, "--k", "0", "--draws", "0")...)
 	if first != second {
 		t.Errorf("two runs differ:\n%s\n%s", first, second)
 	}
 	if first == other {
 		t.Errorf("--seed 2 printed the same as the default seed")
 	}
+	if zero != first {
+		t.Errorf("--k 0 --draws 0 differ from the defaults:\n%s\n%s", zero, first)
+	}
 }
 
 func TestQminStdin(t *testing.T) {
+	t.Parallel()
 	a, err := os.ReadFile(testdata("qmin", "A.csv"))
 	if err != nil {
 		t.Fatal(err)
@@ -206,6 +215,7 @@ func TestQminStdin(t *testing.T) {
 }
 
 func TestQminBadInput(t *testing.T) {
+	t.Parallel()
 	d := writeFile(t, "d.csv", "1\n1\n")
 	b := writeFile(t, "b.csv", "1,2\n")
 	for _, tc := range []struct {
@@ -225,6 +235,7 @@ func TestQminBadInput(t *testing.T) {
 		{"unbounded", writeFile(t, "A.csv", "-5,0\n0,-5\n"), d, b, []string{"unbounded"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			code, out, errs := run(t, "qmin", "--a", tc.a, "--d", tc.d, "--b", tc.b, "--k", "2")
 			if code != exitData || out != "" {
 				t.Errorf("code %d, stdout %q, stderr %q; want code 1 and nothing on stdout", code, out, errs)

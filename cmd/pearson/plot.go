@@ -12,11 +12,9 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/sublinear/pearson/divergence"
+	"github.com/sublinear/pearson/internal/indices"
 	"github.com/sublinear/pearson/internal/plots"
 )
-
-// checkPlotPath rejects a --plot whose extension names no format we draw.
-func checkPlotPath(path string) error { return plots.CheckPath(path) }
 
 // plotPoints is the number of rows of each sample a picture shows.
 const plotPoints = 5000
@@ -25,10 +23,7 @@ const plotPoints = 5000
 // drawn at random (reproducibly) when there are more, with their rows.
 func firstColumn(x *mat.Dense, rnd *rand.Rand) ([]float64, []int) {
 	r, _ := x.Dims()
-	rows := make([]int, r)
-	for i := range rows {
-		rows[i] = i
-	}
+	rows := indices.Range(r)
 	if r > plotPoints {
 		rnd.Shuffle(r, func(i, j int) { rows[i], rows[j] = rows[j], rows[i] })
 		rows = rows[:plotPoints]
@@ -93,7 +88,8 @@ func plotSamples(path string, in *twoSamples, res *divergence.PEResult, seed uin
 }
 
 // plotNull draws a permutation test's null distribution and statistic.
-func plotNull(path, title, statistic string, null []float64, observed float64) error {
+func plotNull(path, title string, null []float64, observed float64) error {
+	const statistic = "statistic (largest standardised over the kernel widths)"
 	return plots.WriteNull(path, plots.Null{Title: title, Statistic: statistic, Null: null, Observed: observed})
 }
 

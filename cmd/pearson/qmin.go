@@ -7,6 +7,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"math"
 
 	"github.com/urfave/cli/v2"
@@ -32,21 +33,21 @@ func qminCommand() *cli.Command {
 			&cli.StringFlag{Name: "a", Usage: "headerless CSV file of the n×n matrix `A`"},
 			&cli.StringFlag{Name: "d", Usage: "file of the n numbers of the vector `d`"},
 			&cli.StringFlag{Name: "b", Usage: "file of the n numbers of the vector `b`"},
-			&cli.IntFlag{Name: "k", Value: qmin.DefaultK, Usage: "number of indices sampled by each draw"},
-			&cli.IntFlag{Name: "draws", Value: qmin.DefaultDraws, Usage: "number of independent draws"},
+			countFlag("k", qmin.DefaultK, "number of indices sampled by each draw"),
+			countFlag("draws", qmin.DefaultDraws, "number of independent draws"),
 			&cli.BoolFlag{Name: "without-replacement", Usage: "sample distinct indices (needs k ≤ n)"},
 			&cli.Float64Flag{Name: "box", Usage: "minimise over the box [-`K`, K]^n (0: no box)"},
 			&cli.BoolFlag{Name: "exact", Usage: "also solve the whole problem, O(n³), and report the error"},
 			seedFlag(),
 			delimFlag(),
-			formatFlag(formatText, formatJSON, formatCSV),
+			formatFlag(),
 		},
 		Action: runQmin,
 	}
 }
 
 func runQmin(c *cli.Context) error {
-	format, err := checkFormat(c, formatText, formatJSON, formatCSV)
+	format, err := checkFormat(c)
 	if err != nil {
 		return err
 	}
@@ -73,7 +74,7 @@ func runQmin(c *cli.Context) error {
 		return usagef(c, "only one of --a, --d and --b may be \"-\" (standard input)")
 	}
 
-	rows, cols, data, err := openMatrix(paths["a"], delim)
+	rows, cols, data, err := openMatrix(c.App.Reader, paths["a"], delim)
 	if err != nil {
 		return err
 	}
@@ -82,7 +83,7 @@ func runQmin(c *cli.Context) error {
 	}
 	vec := map[string][]float64{}
 	for _, name := range []string{"d", "b"} {
-		v, err := openVector(paths[name], delim)
+		v, err := openVector(c.App.Reader, paths[name], delim)
 		if err != nil {
 			return err
 		}
@@ -102,11 +103,13 @@ func runQmin(c *cli.Context) error {
 		Box:                c.Float64("box"),
 		Src:                seedSource(c.Uint64("seed")),
 	}
-	if s.K < 1 {
-		return usagef(c, "--k %d: the number of sampled indices must be at least 1", s.K)
+	// qmin's errors do not say which setting they refuse: these checks
+	// name the flag. A zero asks for the default, as in Go.
+	if s.K < 0 {
+		return usagef(c, "--k %d: need at least 1 sampled index (0: the default)", s.K)
 	}
-	if s.Draws < 1 || s.Draws > qmin.MaxDraws {
-		return usagef(c, "--draws %d: need 1 to %d draws", s.Draws, qmin.MaxDraws)
+	if s.Draws < 0 || s.Draws > qmin.MaxDraws {
+		return usagef(c, "--draws %d: need 1 to %d draws (0: the default)", s.Draws, qmin.MaxDraws)
 	}
 	if s.Box < 0 || math.IsNaN(s.Box) || math.IsInf(s.Box, 0) {
 		return usagef(c, "--box %v: the half-width of the box must be a finite number ≥ 0 (0: no box)", s.Box)
@@ -136,7 +139,7 @@ func runQmin(c *cli.Context) error {
 			add("error", math.Abs(res.Value-ex.Value)).
 			add("error_per_n2", math.Abs(res.Value-ex.Value)/n/n)
 	}
-	return out.write(c.App.Writer, format)
+	return out.writeTo(c.App.Writer, format)
 }
 
 // settingsAsUsage turns a library's complaint about its settings, which come
@@ -148,28 +151,20 @@ func settingsAsUsage(c *cli.Context, err error) error {
 	return err
 }
 
-// openMatrix reads a headerless numeric matrix from a file, or from standard
-// input when path is "-".
-func openMatrix(path string, delim rune) (rows, cols int, data []float64, err error) {
+// openMatrix reads a headerless numeric matrix from a file, or from stdin
+// when path is "-".
+func openMatrix(stdin io.Reader, path string, delim rune) (rows, cols int, data []float64, err error) {
 	if path == "-" {
 		return dataset.ReadMatrix(stdin, "-", delim)
 	}
 	return dataset.OpenMatrix(path, delim)
 }
 
-// openVector reads a headerless numeric vector from a file, or from standard
-// input when path is "-".
-func openVector(path string, delim rune) ([]float64, error) {
+// openVector reads a headerless numeric vector from a file, or from stdin
+// when path is "-".
+func openVector(stdin io.Reader, path string, delim rune) ([]float64, error) {
 	if path == "-" {
 		return dataset.ReadVector(stdin, "-", delim)
 	}
 	return dataset.OpenVector(path, delim)
-}
-
-// displayPath names a file in messages.
-func displayPath(path string) string {
-	if path == "-" {
-		return "<stdin>"
-	}
-	return path
 }

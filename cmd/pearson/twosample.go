@@ -5,17 +5,13 @@
 package main
 
 import (
-	"bufio"
-	"encoding/csv"
+	"context"
 	"fmt"
-	"io"
 	"slices"
-	"time"
 
 	"github.com/urfave/cli/v2"
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/sublinear/pearson/dataset"
 	"github.com/sublinear/pearson/divergence"
 )
 
@@ -44,7 +40,7 @@ func divergenceCommand() *cli.Command {
 			twoSampleInputs + "\n--ratio-out writes the fitted ratio r̂_α at every row of the inputs (importance weights).",
 		Flags: append(append(sampleFlags(), estimatorFlags(kindPE, -1)...),
 			&cli.StringFlag{Name: "ratio-out", Usage: "write r̂_α at every row of the input files to `FILE` (CSV)"}),
-		Action: runDivergence,
+		Action: action(func() command { return new(peCmd) }),
 	}
 }
 
@@ -59,13 +55,36 @@ func testCommand() *cli.Command {
 			"--lambda fix them).\n" +
 			"The verdict is in the output (p_value), not in the exit code. The inputs are\n" + twoSampleInputs,
 		Flags:  append(sampleFlags(), estimatorFlags(kindPE, divergence.DefaultPermutations)...),
-		Action: runTest,
+		Action: action(func() command { return new(testCmd) }),
 	}
 }
 
-// peRecord holds the keys of the divergence command, shared by test, whose
+// twoSampleCmd is what the divergence and test commands share: the
+// samples P and Q, α and σ.
+type twoSampleCmd struct {
+	alpha, sigma float64
+	in           *twoSamples
+}
+
+func (t *twoSampleCmd) parse(c *cli.Context) ([]string, []output, error) {
+	t.alpha, t.sigma = c.Float64("alpha"), c.Float64("sigma")
+	return c.Args().Slice(), nil, checkTwoSamples(c)
+}
+
+func (t *twoSampleCmd) read(c *cli.Context, r *reader) (p, q mat.Matrix, err error) {
+	if t.in, err = readTwoSamples(c, r); err != nil {
+		return nil, nil, err
+	}
+	return t.in.p.matrix(), t.in.q.matrix(), nil
+}
+
+func (t *twoSampleCmd) settings(s divergence.Settings) divergence.PESettings {
+	return divergence.PESettings{Settings: s, Sigma: t.sigma}
+}
+
+// record holds the keys of the divergence command, shared by test, whose
 // own warnings come in more.
-func peRecord(res *divergence.PEResult, in *twoSamples, j *job, more ...string) *record {
+func (t *twoSampleCmd) record(res *divergence.PEResult, seed uint64, more ...string) *record {
 	return new(record).
 		add("pe", res.PE).
 		add("stderr", res.StdErr).
@@ -77,193 +96,81 @@ func peRecord(res *divergence.PEResult, in *twoSamples, j *job, more ...string) 
 		add("draws", len(res.Draws)).
 		add("n_p", res.NP).
 		add("n_q", res.NQ).
-		add("numerator", in.p.name).
-		add("denominator", in.q.name).
-		add("columns", in.columns).
+		add("numerator", t.in.p.name).
+		add("denominator", t.in.q.name).
+		add("columns", t.in.columns).
 		add("exact", res.Exact).
-		add("seed", j.seed).
-		add("warnings", warningsOf(append(slices.Clone(res.Warnings), more...)))
+		add("seed", seed).
+		add("warnings", append(slices.Clone(res.Warnings), more...))
 }
 
-func runDivergence(c *cli.Context) error {
-	j, err := newJob(c, kindPE)
-	if err != nil {
-		return err
-	}
-	defer j.discard()
-	if err := checkTwoSamples(c); err != nil {
-		return err
-	}
-	inputs := c.Args().Slice()
-	ratioOut := c.String("ratio-out")
-	if err := checkOutputs(c, inputs, output{"--ratio-out", ratioOut}, output{"--plot", j.plot}); err != nil {
-		return err
-	}
-	if ratioOut != "" && slices.Contains(inputs, "-") {
-		return usagef(c, "--ratio-out reads the inputs a second time: they must be files, not standard input")
-	}
-	var ratio *outFile
-	if ratioOut != "" {
-		if ratio, err = j.create("--ratio-out", ratioOut); err != nil {
-			return err
-		}
-	}
-	if err := j.openPlot(); err != nil {
-		return err
-	}
-	in, err := readTwoSamples(c, j.reader)
-	if err != nil {
-		return err
-	}
-	load := time.Since(j.start)
-	res, err := divergence.RelativePE(c.Context, in.p.matrix(), in.q.matrix(), j.alpha, j.peSettings())
-	if err != nil {
-		return libraryError(c, err)
-	}
-	out := peRecord(res, in, j)
-	if j.format == formatJSON {
-		out.add("timing", timing(load, time.Since(j.start)-load))
-	}
-	if err := out.write(c.App.Writer, j.format); err != nil {
-		return err
-	}
-	if ratio != nil {
-		if err := writeRatio(ratio.f, res.Ratio, in, j.reader); err != nil {
-			return err
-		}
-		if err := ratio.commit(); err != nil {
-			return err
-		}
-	}
-	if j.plotOut != nil {
-		if err := plotSamples(j.plotOut.name(), in, res, j.seed); err != nil {
-			return err
-		}
-		return j.plotOut.commit()
-	}
-	return nil
+// peCmd is the divergence command.
+type peCmd struct {
+	twoSampleCmd
+	ratioOut string
+	res      *divergence.PEResult
 }
 
-func runTest(c *cli.Context) error {
-	j, err := newJob(c, kindPE)
+func (d *peCmd) parse(c *cli.Context) ([]string, []output, error) {
+	inputs, _, err := d.twoSampleCmd.parse(c)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
-	defer j.discard()
-	if j.permutations < 1 {
-		return usagef(c, "--permutations %d: the test needs at least one permutation", j.permutations)
+	d.ratioOut = c.String("ratio-out")
+	if d.ratioOut != "" && slices.Contains(inputs, "-") {
+		return nil, nil, usagef(c, "--ratio-out reads the inputs a second time: they must be files, not standard input")
 	}
-	if err := checkTwoSamples(c); err != nil {
-		return err
-	}
-	if err := checkOutputs(c, c.Args().Slice(), output{"--plot", j.plot}); err != nil {
-		return err
-	}
-	if err := j.openPlot(); err != nil {
-		return err
-	}
-	in, err := readTwoSamples(c, j.reader)
-	if err != nil {
-		return err
-	}
-	load := time.Since(j.start)
-	var done func()
-	j.settings.Progress, done = j.prog.Steps("permutations")
-	res, err := divergence.TwoSampleTest(c.Context, in.p.matrix(), in.q.matrix(), j.alpha, &divergence.TwoSampleSettings{PESettings: *j.peSettings(), Permutations: j.permutations})
-	done()
-	if err != nil {
-		return libraryError(c, err)
-	}
-	out := peRecord(res.PE, in, j, res.Warnings...).
-		add("statistic", res.Statistic).
-		add("p_value", res.PValue).
-		add("permutations", res.Permutations).
-		add("test_sigmas", res.Sigmas).
-		add("test_lambda", res.Lambda)
-	if j.format == formatJSON {
-		out.add("timing", timing(load, time.Since(j.start)-load))
-	}
-	if err := out.write(c.App.Writer, j.format); err != nil {
-		return err
-	}
-	if j.plotOut != nil {
-		if err := plotNull(j.plotOut.name(), fmt.Sprintf("two-sample test: %s vs %s, p = %.3g", in.p.name, in.q.name, res.PValue), "statistic (largest standardised over the kernel widths)", res.Null, res.Statistic); err != nil {
-			return err
-		}
-		return j.plotOut.commit()
-	}
-	return nil
+	return inputs, []output{{"--ratio-out", d.ratioOut}}, nil
 }
 
-// writeRatio writes r̂ at every row of the input files to f: a CSV with
-// the file, the line, the group value in one-file mode, the feature columns
-// and the ratio. The files are streamed again, so memory stays bounded.
-func writeRatio(f io.Writer, r *divergence.Ratio, in *twoSamples, rd *reader) error {
-	bw := bufio.NewWriter(f)
-	w := csv.NewWriter(bw)
-	header := []string{"file", "line"}
-	if in.group != "" {
-		header = append(header, in.group)
+func (d *peCmd) steps() string { return "" }
+
+func (d *peCmd) estimate(ctx context.Context, s divergence.Settings, p, q mat.Matrix) (err error) {
+	ps := d.settings(s)
+	d.res, err = divergence.RelativePE(ctx, p, q, d.alpha, &ps)
+	return err
+}
+
+func (d *peCmd) result(seed uint64) result { return d.record(d.res, seed) }
+
+func (d *peCmd) plot(path string, seed uint64) error { return plotSamples(path, d.in, d.res, seed) }
+
+func (d *peCmd) writeOutputs(r *reader, files []*outFile) error {
+	if files[0] == nil {
+		return nil
 	}
-	w.Write(append(append(header, in.columns...), "ratio"))
-	dim := len(in.columns)
-	type row struct {
-		group string
-		line  int
-	}
-	const block = 4096
-	buf := mat.NewDense(block, dim, nil)
-	scaled := mat.NewDense(block, dim, nil) // as the estimator saw them
-	var pending []row
-	var file string
-	flush := func() error {
-		if len(pending) == 0 {
-			return nil
-		}
-		for i := range pending {
-			copy(scaled.RawRowView(i), buf.RawRowView(i))
-			in.scale.apply(scaled.RawRowView(i))
-		}
-		v, err := r.Eval(scaled.Slice(0, len(pending), 0, dim))
-		if err != nil {
-			return err
-		}
-		for i, p := range pending {
-			rec := []string{file, fmt.Sprint(p.line)}
-			if in.group != "" {
-				rec = append(rec, p.group)
-			}
-			for _, x := range buf.RawRowView(i) {
-				rec = append(rec, formatFloat(x))
-			}
-			w.Write(append(rec, formatFloat(v[i])))
-		}
-		pending = pending[:0]
-		return w.Error()
-	}
-	for _, p := range in.paths {
-		file = displayPath(p)
-		_, err := rd.scan(p, dataset.Query{Group: in.group, Columns: in.columns}, func(g string, line int, values []float64) error {
-			copy(buf.RawRowView(len(pending)), values)
-			pending = append(pending, row{g, line})
-			if len(pending) == block {
-				return flush()
-			}
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-		if err := flush(); err != nil {
-			return err
-		}
-	}
-	w.Flush()
-	if err := w.Error(); err != nil {
-		return fmt.Errorf("--ratio-out: %w", err)
-	}
-	if err := bw.Flush(); err != nil {
-		return fmt.Errorf("--ratio-out: %w", err)
-	}
-	return nil
+	return writeRatio(files[0].f, d.res.Ratio, d.in, r)
+}
+
+// testCmd is the test command.
+type testCmd struct {
+	twoSampleCmd
+	noOutputs
+	permutations int
+	res          *divergence.TwoSampleResult
+}
+
+func (t *testCmd) parse(c *cli.Context) ([]string, []output, error) {
+	t.permutations = c.Int("permutations")
+	return t.twoSampleCmd.parse(c)
+}
+
+func (t *testCmd) steps() string { return "permutations" }
+
+func (t *testCmd) estimate(ctx context.Context, s divergence.Settings, p, q mat.Matrix) (err error) {
+	t.res, err = divergence.TwoSampleTest(ctx, p, q, t.alpha, &divergence.TwoSampleSettings{PESettings: t.settings(s), Permutations: t.permutations})
+	return err
+}
+
+func (t *testCmd) result(seed uint64) result {
+	return t.record(t.res.PE, seed, t.res.Warnings...).
+		add("statistic", t.res.Statistic).
+		add("p_value", t.res.PValue).
+		add("permutations", t.res.Permutations).
+		add("test_sigmas", t.res.Sigmas).
+		add("test_lambda", t.res.Lambda)
+}
+
+func (t *testCmd) plot(path string, _ uint64) error {
+	return plotNull(path, fmt.Sprintf("two-sample test: %s vs %s, p = %.3g", t.in.p.name, t.in.q.name, t.res.PValue), t.res.Null, t.res.Statistic)
 }

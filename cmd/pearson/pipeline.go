@@ -1,0 +1,185 @@
+// Copyright ©2026 The pearson Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package main
+
+import (
+	"context"
+	"time"
+
+	"github.com/urfave/cli/v2"
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/sublinear/pearson/divergence"
+	"github.com/sublinear/pearson/internal/plots"
+	"github.com/sublinear/pearson/internal/progress"
+)
+
+// command is an estimating command's part of the pipeline (divergence,
+// test, mi, rank): its own arguments and flags, how it reads, estimates and
+// reports. runPipeline calls the parts in order.
+type command interface {
+	// parse reads and checks the command's arguments and own flags, and
+	// returns the input files and the files it writes besides standard
+	// output and --plot (whose paths may be empty: not asked for).
+	// Mistakes are usage errors.
+	parse(c *cli.Context) (inputs []string, outs []output, err error)
+	// read reads the inputs and returns the two samples the estimator
+	// takes.
+	read(c *cli.Context, r *reader) (a, b mat.Matrix, err error)
+	// steps names what the estimate's progress bar counts, or "" for no
+	// bar.
+	steps() string
+	// estimate runs the estimator on the samples, with the common
+	// settings s and the command's own.
+	estimate(ctx context.Context, s divergence.Settings, a, b mat.Matrix) error
+	// result returns the estimate to print; seed is --seed's.
+	result(seed uint64) result
+	// plot draws the picture of the estimate to the file path.
+	plot(path string, seed uint64) error
+	// writeOutputs writes the outputs parse returned to their files, one
+	// per output in the same order; a file is nil when its output was not
+	// asked for.
+	writeOutputs(r *reader, files []*outFile) error
+}
+
+// noOutputs is embedded by the commands that write no file besides
+// standard output and --plot.
+type noOutputs struct{}
+
+func (noOutputs) writeOutputs(*reader, []*outFile) error { return nil }
+
+// job is what the common flags of the estimating commands say, read and
+// checked before any work.
+type job struct {
+	format   writer
+	settings divergence.Settings // Src seeded by --seed
+	seed     uint64
+	reader   *reader
+	prog     *progress.Bars
+	plot     string
+}
+
+// action returns the cli action that runs cmd, a new one per run, through
+// the pipeline.
+func action(newCmd func() command) cli.ActionFunc {
+	return func(c *cli.Context) error { return runPipeline(c, newCmd()) }
+}
+
+// runPipeline runs an estimating command: it checks the flags, the
+// arguments, the settings and the output files before any work, creates the
+// output files, reads the inputs, estimates, prints the result, writes the
+// other outputs and the plot, and renames the output files into place once
+// everything succeeded; on failure it removes them, leaving the
+// destinations as they were.
+func runPipeline(c *cli.Context, cmd command) error {
+	start := time.Now()
+	j, err := newJob(c)
+	if err != nil {
+		return err
+	}
+	inputs, outs, err := cmd.parse(c)
+	if err != nil {
+		return err
+	}
+	if err := checkSettings(c, cmd, j.settings); err != nil {
+		return err
+	}
+	outs = append(outs, output{"--plot", j.plot})
+	if err := checkOutputs(c, inputs, outs...); err != nil {
+		return err
+	}
+	files := make([]*outFile, len(outs))
+	defer func() {
+		for _, f := range files {
+			f.discard()
+		}
+	}()
+	for i, o := range outs {
+		if o.path != "" {
+			if files[i], err = createOut(o.flag, o.path); err != nil {
+				return err
+			}
+		}
+	}
+
+	a, b, err := cmd.read(c, j.reader)
+	if err != nil {
+		return err
+	}
+	load := time.Since(start)
+	s := j.settings
+	done := func() {}
+	if steps := cmd.steps(); steps != "" {
+		s.Progress, done = j.prog.Steps(steps)
+	}
+	err = cmd.estimate(c.Context, s, a, b)
+	done()
+	if err != nil {
+		return libraryError(c, err)
+	}
+	res := cmd.result(j.seed)
+	res.summary().add("timing", timing{load: load, estimate: time.Since(start) - load})
+	if err := res.writeTo(c.App.Writer, j.format); err != nil {
+		return err
+	}
+
+	extra, plot := files[:len(files)-1], files[len(files)-1]
+	if err := cmd.writeOutputs(j.reader, extra); err != nil {
+		return err
+	}
+	if plot != nil {
+		if err := cmd.plot(plot.name(), j.seed); err != nil {
+			return err
+		}
+	}
+	for _, f := range files {
+		if err := f.commit(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// newJob reads the common flags of the estimating commands and checks
+// those the library does not: the output format, progress, the plot's
+// file name, the flags --exact refuses, and the reading flags. Mistakes are
+// usage errors that name the flag.
+func newJob(c *cli.Context) (*job, error) {
+	j := &job{seed: c.Uint64("seed"), plot: c.String("plot")}
+	var err error
+	if j.format, err = checkFormat(c); err != nil {
+		return nil, err
+	}
+	if j.prog, err = newProgress(c); err != nil {
+		return nil, err
+	}
+	if j.plot != "" {
+		if err := plots.CheckPath(j.plot); err != nil {
+			return nil, usagef(c, "--plot: %v", err)
+		}
+	}
+	j.settings = divergence.Settings{
+		K:      c.Int("k"),
+		M:      c.Int("m"),
+		Draws:  c.Int("draws"),
+		Folds:  c.Int("folds"),
+		Lambda: c.Float64("lambda"),
+		Exact:  c.Bool("exact"),
+		Src:    seedSource(j.seed),
+	}
+	if j.settings.Exact {
+		// The all-centre solution takes every row as a centre, averages
+		// over every row, once, and keeps every row: these do not apply.
+		for _, name := range []string{"k", "m", "draws", "reservoir"} {
+			if c.IsSet(name) {
+				return nil, usagef(c, "--%s and --exact: the exact solution uses every row (k = n, exact averages, one draw, no reservoir); leave --%s out", name, name)
+			}
+		}
+	}
+	if j.reader, err = newReader(c, j.prog, &j.settings); err != nil {
+		return nil, err
+	}
+	return j, nil
+}

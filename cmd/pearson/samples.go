@@ -1,0 +1,154 @@
+// Copyright ©2026 The pearson Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/sublinear/pearson/dataset"
+)
+
+// twoSamples are the numerator and denominator samples of the divergence
+// and test commands.
+type twoSamples struct {
+	p, q    sample
+	columns []string
+	paths   []string // the files read, for --ratio-out
+	group   string   // the group column, in one-file mode
+	scale   *affine  // --standardize's transform, or nil
+}
+
+// readTwoSamples reads the samples named on the command line, which
+// checkTwoSamples accepted: two files P.csv Q.csv, or one file with --group
+// COL (and --numerator and --denominator when the column has more than two
+// values).
+func readTwoSamples(c *cli.Context, r *reader) (*twoSamples, error) {
+	args := c.Args().Slice()
+	group := c.String("group")
+	num, den := c.String("numerator"), c.String("denominator")
+	columns := splitList(c.String("columns"))
+	ts := &twoSamples{paths: args, group: group}
+	if len(args) == 2 {
+		tp, err := r.read(args[0], dataset.Query{Columns: columns})
+		if err != nil {
+			return nil, err
+		}
+		tq, err := r.read(args[1], dataset.Query{Columns: tp.Columns})
+		if err != nil {
+			return nil, err
+		}
+		ts.columns = tp.Columns
+		ts.p = groupSample(displayPath(args[0]), tp.Groups[0], len(tp.Columns))
+		ts.q = groupSample(displayPath(args[1]), tq.Groups[0], len(tq.Columns))
+	} else {
+		// Only the rows of two values are kept: the two named, or the first
+		// two met (a third is an error then).
+		q := dataset.Query{Group: group, Columns: columns, MaxGroups: 2}
+		if num != "" && den != "" {
+			q.Groups = []string{num, den}
+		}
+		t, err := r.read(args[0], q)
+		if err != nil {
+			return nil, err
+		}
+		ts.columns = t.Columns
+		pi, qi, err := chooseGroups(c, t, group, num, den)
+		if err != nil {
+			return nil, err
+		}
+		ts.p = groupSample(group+"="+t.Groups[pi].Key, t.Groups[pi], len(t.Columns))
+		ts.q = groupSample(group+"="+t.Groups[qi].Key, t.Groups[qi], len(t.Columns))
+	}
+	if c.Bool("standardize") {
+		ts.scale = standardize(ts.p.x, ts.q.x)
+	}
+	return ts, nil
+}
+
+// checkTwoSamples returns a usage error unless the command line names the
+// two samples: two files P.csv Q.csv, or one file with --group COL (and
+// --numerator and --denominator when the column has more than two values).
+func checkTwoSamples(c *cli.Context) error {
+	args := c.Args().Slice()
+	group := c.String("group")
+	num, den := c.String("numerator"), c.String("denominator")
+	switch {
+	case len(args) == 0:
+		return usagef(c, "missing input: give two files P.csv Q.csv, or one file and --group COL")
+	case len(args) > 2:
+		return usagef(c, "expected one or two input files, got %d", len(args))
+	case len(args) == 1 && group == "":
+		return usagef(c, "with one input file, --group COL says which rows belong to which sample")
+	case len(args) == 2 && group != "":
+		return usagef(c, "--group goes with a single input file, not two")
+	case group == "" && (num != "" || den != ""):
+		return usagef(c, "--numerator and --denominator go with --group")
+	case num != "" && num == den:
+		return usagef(c, "--numerator and --denominator are both %q", num)
+	case len(args) == 2 && args[0] == "-" && args[1] == "-":
+		return usagef(c, "only one input can be standard input (\"-\")")
+	}
+	return nil
+}
+
+// shownValues is how many values of a group column a message lists.
+const shownValues = 10
+
+// chooseGroups returns the indices of the numerator and denominator groups.
+// The table holds the rows of at most two values; the others are in
+// t.Others.
+func chooseGroups(c *cli.Context, t *dataset.Table, group, num, den string) (pi, qi int, err error) {
+	keys := make([]string, 0, len(t.Groups)+len(t.Others))
+	for _, g := range t.Groups {
+		keys = append(keys, g.Key)
+	}
+	keys = append(keys, t.Others...)
+	var list strings.Builder
+	for i, k := range keys[:min(len(keys), shownValues)] {
+		if i > 0 {
+			list.WriteString(", ")
+		}
+		list.WriteString(quoteShort(k))
+	}
+	count := fmt.Sprintf("%d values", len(keys))
+	switch {
+	case t.MoreOthers:
+		count = fmt.Sprintf("more than %d values", len(keys))
+		list.WriteString(", ... and more")
+	case len(keys) > shownValues:
+		fmt.Fprintf(&list, ", ... and %d more", len(keys)-shownValues)
+	}
+	if len(keys) < 2 {
+		return 0, 0, fmt.Errorf("%s: the group column %q has a single value (%s): a comparison needs two groups", t.Name, group, list.String())
+	}
+	find := func(v, flag string) (int, error) {
+		for i, g := range t.Groups {
+			if g.Key == v {
+				return i, nil
+			}
+		}
+		return 0, fmt.Errorf("%s: --%s %s: the group column %q has no such value (its values: %s)", t.Name, flag, quoteShort(v), group, list.String())
+	}
+	switch {
+	case num != "" && den != "":
+		if pi, err = find(num, "numerator"); err != nil {
+			return 0, 0, err
+		}
+		qi, err = find(den, "denominator")
+		return pi, qi, err
+	case len(keys) > 2:
+		return 0, 0, usagef(c, "the group column %q of %s has %s (%s): say which two to compare with --numerator and --denominator", group, t.Name, count, list.String())
+	case num != "":
+		pi, err = find(num, "numerator")
+		return pi, 1 - pi, err
+	case den != "":
+		qi, err = find(den, "denominator")
+		return 1 - qi, qi, err
+	}
+	return 0, 1, nil // P is the value met first in the file
+}
