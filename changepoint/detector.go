@@ -10,7 +10,10 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"gonum.org/v1/gonum/mat"
+
 	"github.com/sublinear/pearson/divergence"
+	"github.com/sublinear/pearson/internal/indices"
 )
 
 // The cross-validation grids of Liu et al. (2013): σ as multiples of the
@@ -21,6 +24,13 @@ var (
 	sigmaScales  = []float64{0.6, 0.8, 1, 1.2, 1.4}
 	lambdaScales = []float64{1e-3, 1e-2, 1e-1, 1, 10}
 )
+
+// tuneRows is the number of subsequences of each window that a choice of σ
+// and λ reads, drawn uniformly: cross-validation draws its centres and
+// averaging points within the budgets K and M anyway, but the median
+// heuristic σ₀ reads up to 500 rows of each sample, a cost that would grow
+// with the window up to that size.
+const tuneRows = 200
 
 // Score is the change-point score of one candidate time.
 type Score struct {
@@ -198,7 +208,16 @@ func (d *Detector) pe(ctx context.Context, num, den window, w *Width, retune boo
 	if d.p.lambda != 0 {
 		s.Settings.Lambda = d.p.lambda
 	}
-	res, err := divergence.RelativePE(ctx, num, den, d.p.alpha, s)
+	var p, q mat.Matrix = num, den
+	if retune && d.g.n > tuneRows && (s.Sigma == 0 || s.Settings.Lambda == 0) {
+		// A uniform sample of each window stands for it: λ keeps its
+		// meaning for n subsequences, and the estimate's draws are
+		// uniform over the window all the same.
+		num.rows = indices.Sample(d.g.n, tuneRows, false, d.rnd)
+		den.rows = indices.Sample(d.g.n, tuneRows, false, d.rnd)
+		p, q = divergence.Subsample{Matrix: num, Rows: d.g.n}, divergence.Subsample{Matrix: den, Rows: d.g.n}
+	}
+	res, err := divergence.RelativePE(ctx, p, q, d.p.alpha, s)
 	if err != nil {
 		return 0, fmt.Errorf("changepoint: time %d: %w", time, err)
 	}

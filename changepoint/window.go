@@ -145,16 +145,25 @@ func (g *ring) standardise() bool {
 type window struct {
 	g     *ring
 	first int
+	rows  []int // if not nil, the subsequences first + rows[i] only
 }
 
-// Dims returns n × k·dim.
-func (w window) Dims() (int, int) { return w.g.n, w.g.k * w.g.dim }
+// Dims returns n × k·dim, or len(rows) × k·dim.
+func (w window) Dims() (int, int) {
+	if w.rows != nil {
+		return len(w.rows), w.g.k * w.g.dim
+	}
+	return w.g.n, w.g.k * w.g.dim
+}
 
 // At returns coordinate j of the i-th subsequence.
 func (w window) At(i, j int) float64 {
 	g := w.g
-	if i < 0 || i >= g.n || j < 0 || j >= g.k*g.dim {
+	if r, _ := w.Dims(); i < 0 || i >= r || j < 0 || j >= g.k*g.dim {
 		panic(mat.ErrIndexOutOfRange)
+	}
+	if w.rows != nil {
+		i = w.rows[i]
 	}
 	c, o := j/g.k, j%g.k
 	return (g.at(w.first+i+o, c) - g.mean[j]) / g.sd[j]
