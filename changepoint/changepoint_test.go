@@ -18,6 +18,7 @@ import (
 
 	"github.com/sublinear/pearson/changepoint"
 	"github.com/sublinear/pearson/divergence"
+	"github.com/sublinear/pearson/internal/race"
 )
 
 func TestSettingsErrors(t *testing.T) {
@@ -141,6 +142,9 @@ func TestConstant(t *testing.T) {
 // a mean shift of 4 standard deviations seen by windows of 40 rows), for any
 // subsequence length: Time is the middle of the boundary's subsequences.
 func TestPlacement(t *testing.T) {
+	if race.Enabled {
+		t.Skip(race.SkipReason)
+	}
 	for _, k := range []int{1, 4, 10} {
 		rnd := rand.New(rand.NewPCG(3, uint64(k)))
 		rows, c := 400, 200

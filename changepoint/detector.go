@@ -209,10 +209,11 @@ func (d *Detector) pe(ctx context.Context, num, den window, w *Width, retune boo
 		s.Settings.Lambda = d.p.lambda
 	}
 	var p, q mat.Matrix = num, den
-	if retune && d.g.n > tuneRows && (s.Sigma == 0 || s.Settings.Lambda == 0) {
+	if retune && !d.p.exact && d.g.n > tuneRows && (s.Sigma == 0 || s.Settings.Lambda == 0) {
 		// A uniform sample of each window stands for it: λ keeps its
 		// meaning for n subsequences, and the estimate's draws are
-		// uniform over the window all the same.
+		// uniform over the window all the same. The all-centre solution
+		// (Exact) reads every subsequence.
 		num.rows = indices.Sample(d.g.n, tuneRows, false, d.rnd)
 		den.rows = indices.Sample(d.g.n, tuneRows, false, d.rnd)
 		p, q = divergence.Subsample{Matrix: num, Rows: d.g.n}, divergence.Subsample{Matrix: den, Rows: d.g.n}

@@ -38,7 +38,9 @@ const (
 	// DefaultDraws is the number of draws when Settings.Draws is zero.
 	DefaultDraws = 4
 	// DefaultThreshold is the score a change point must exceed when
-	// Settings.Threshold is zero.
+	// Settings.Threshold is zero: a ninth of the largest value of one
+	// direction at the default α, where windows without a change score
+	// near zero.
 	DefaultThreshold = 1.0
 )
 
