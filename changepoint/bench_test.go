@@ -1,0 +1,73 @@
+// Copyright ©2026 The pearson Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package changepoint_test
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/sublinear/pearson/changepoint"
+)
+
+// benchStep measures the cost of one evaluated step (one pushed row, with
+// Step = 1) of a Detector whose windows are already full.
+func benchStep(b *testing.B, s changepoint.Settings) {
+	ctx := context.Background()
+	d, err := changepoint.NewDetector(1, &s)
+	if err != nil {
+		b.Fatal(err)
+	}
+	rnd := rand.New(rand.NewPCG(1, 2))
+	for d.Rows() < d.MinRows()-1 {
+		if _, _, err := d.Push(ctx, []float64{rnd.NormFloat64()}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	row := []float64{0}
+	for b.Loop() {
+		row[0] = rnd.NormFloat64()
+		if _, ok, err := d.Push(ctx, row); err != nil || !ok {
+			b.Fatal(ok, err)
+		}
+	}
+}
+
+// BenchmarkStep shows the cost per evaluated step staying flat from
+// windows of 10² to 10⁴ subsequences, with σ and λ re-tuned at every step
+// (the default) and held.
+func BenchmarkStep(b *testing.B) {
+	for _, retune := range []int{0, -1} {
+		for _, n := range []int{100, 1000, 10000} {
+			b.Run(fmt.Sprintf("retune=%d/window=%d", retune, n), func(b *testing.B) {
+				benchStep(b, changepoint.Settings{Window: n, Retune: retune})
+			})
+		}
+	}
+}
+
+// BenchmarkStepExact is the same step with RuLSIF's all-centre solution,
+// as the reference implementations compute it: O(n³).
+func BenchmarkStepExact(b *testing.B) {
+	for _, n := range []int{100, 1000} {
+		b.Run(fmt.Sprintf("window=%d", n), func(b *testing.B) {
+			benchStep(b, changepoint.Settings{Window: n, Exact: true})
+		})
+	}
+}
+
+// BenchmarkMillionRows scores a series of 10⁶ rows at every 100th row,
+// end to end, with windows of 1000 subsequences; run it once
+// (-benchtime=1x).
+func BenchmarkMillionRows(b *testing.B) {
+	rnd := rand.New(rand.NewPCG(1, 2))
+	x := scalingVariance(rnd, 1_000_000) // the covariance recipe leaves |ρ| < 1 only for 10⁴ rows
+	for b.Loop() {
+		if _, err := changepoint.Scores(context.Background(), x, &changepoint.Settings{Window: 1000, Step: 100}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

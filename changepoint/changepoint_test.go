@@ -1,0 +1,248 @@
+// Copyright ©2026 The pearson Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package changepoint_test
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/sublinear/pearson/changepoint"
+	"github.com/sublinear/pearson/divergence"
+	"github.com/sublinear/pearson/internal/race"
+)
+
+func TestSettingsErrors(t *testing.T) {
+	x := mat.NewDense(200, 1, nil)
+	for _, c := range []struct {
+		field string
+		s     changepoint.Settings
+	}{
+		{"Embed", changepoint.Settings{Embed: -1}},
+		{"Window", changepoint.Settings{Window: 3}},
+		{"Step", changepoint.Settings{Step: -2}},
+		{"Alpha", changepoint.Settings{Alpha: 1}},
+		{"Alpha", changepoint.Settings{Alpha: math.NaN()}},
+		{"K", changepoint.Settings{K: -1}},
+		{"M", changepoint.Settings{M: -1}},
+		{"Draws", changepoint.Settings{Draws: -1}},
+		{"Sigma", changepoint.Settings{Sigma: math.Inf(1)}},
+		{"Lambda", changepoint.Settings{Lambda: -1}},
+		{"Threshold", changepoint.Settings{Threshold: math.NaN()}},
+		{"MinDistance", changepoint.Settings{MinDistance: -1}},
+		{"Workers", changepoint.Settings{Workers: -1}},
+		{"Window", changepoint.Settings{Window: divergence.MaxExact + 1, Exact: true}},
+	} {
+		_, err := changepoint.Scores(context.Background(), x, &c.s)
+		var se *changepoint.SettingsError
+		if !errors.As(err, &se) || se.Field != c.field || !errors.Is(err, changepoint.ErrSettings) {
+			t.Errorf("%+v: got %v, want a SettingsError for %s", c.s, err, c.field)
+		}
+		if err != nil && !strings.HasPrefix(err.Error(), "changepoint: ") {
+			t.Errorf("error without the package prefix: %v", err)
+		}
+	}
+}
+
+func TestTooFew(t *testing.T) {
+	s := &changepoint.Settings{Window: 20, Embed: 5}
+	need := 2*20 + 5 - 1
+	_, err := changepoint.Scores(context.Background(), mat.NewDense(need-1, 2, nil), s)
+	if !errors.Is(err, changepoint.ErrTooFew) || !strings.Contains(err.Error(), "44") {
+		t.Errorf("got %v, want ErrTooFew naming the 44 rows needed", err)
+	}
+	d, err := changepoint.NewDetector(1, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.MinRows() != need {
+		t.Errorf("MinRows = %d, want %d", d.MinRows(), need)
+	}
+	if _, err := d.Flush(); !errors.Is(err, changepoint.ErrTooFew) {
+		t.Errorf("Flush of an empty stream: got %v, want ErrTooFew", err)
+	}
+	// Exactly enough rows give exactly one score.
+	rnd := rand.New(rand.NewPCG(1, 2))
+	x := mat.NewDense(need, 2, nil)
+	for i := range need {
+		x.Set(i, 0, rnd.NormFloat64())
+		x.Set(i, 1, rnd.NormFloat64())
+	}
+	res, err := changepoint.Scores(context.Background(), x, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Scores) != 1 || res.Scores[0].Time != 20+5/2 {
+		t.Errorf("scores %+v, want one at time %d", res.Scores, 20+5/2)
+	}
+}
+
+func TestNonFinite(t *testing.T) {
+	x := mat.NewDense(300, 2, nil)
+	x.Set(123, 1, math.NaN())
+	_, err := changepoint.Scores(context.Background(), x, nil)
+	var de *changepoint.DataError
+	if !errors.As(err, &de) || de.Row != 123 || de.Column != 1 || !errors.Is(err, changepoint.ErrNonFinite) {
+		t.Fatalf("got %v, want a DataError at row 123, column 1", err)
+	}
+	d, _ := changepoint.NewDetector(2, nil)
+	if _, _, err := d.Push(context.Background(), []float64{1}); !errors.Is(err, changepoint.ErrDimension) {
+		t.Errorf("short row: got %v, want ErrDimension", err)
+	}
+	if _, _, err := d.Push(context.Background(), []float64{1, math.Inf(-1)}); !errors.As(err, &de) || de.Row != 0 {
+		t.Errorf("got %v, want a DataError at row 0", err)
+	}
+	if d.Rows() != 0 {
+		t.Errorf("a refused row was kept: %d rows", d.Rows())
+	}
+}
+
+func TestCheckTimes(t *testing.T) {
+	if err := changepoint.CheckTimes([]float64{1, 2, 2.5}); err != nil {
+		t.Error(err)
+	}
+	for _, c := range [][]float64{{1, 3, 2}, {1, 1}, {0, math.NaN()}} {
+		if err := changepoint.CheckTimes(c); !errors.Is(err, changepoint.ErrTimes) || !strings.Contains(err.Error(), "row 1") && !strings.Contains(err.Error(), "row 2") {
+			t.Errorf("%v: got %v", c, err)
+		}
+	}
+}
+
+// A constant series scores zero everywhere, without an error: there is no
+// scale to tune a kernel on, and nothing changed.
+func TestConstant(t *testing.T) {
+	x := mat.NewDense(200, 1, nil)
+	for i := range 200 {
+		x.Set(i, 0, 7)
+	}
+	res, err := changepoint.Scores(context.Background(), x, &changepoint.Settings{Window: 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range res.Scores {
+		if s.Value != 0 {
+			t.Fatalf("score %+v on a constant series", s)
+		}
+	}
+	if len(res.ChangePoints) != 0 {
+		t.Errorf("change points %+v on a constant series", res.ChangePoints)
+	}
+}
+
+// The score of a change peaks at the change's first row (within 2 rows:
+// a mean shift of 4 standard deviations seen by windows of 40 rows), for any
+// subsequence length: Time is the middle of the boundary's subsequences.
+func TestPlacement(t *testing.T) {
+	if race.Enabled {
+		t.Skip(race.SkipReason)
+	}
+	for _, k := range []int{1, 4, 10} {
+		rnd := rand.New(rand.NewPCG(3, uint64(k)))
+		rows, c := 400, 200
+		x := mat.NewDense(rows, 1, nil)
+		for i := range rows {
+			v := rnd.NormFloat64()
+			if i >= c {
+				v += 4
+			}
+			x.Set(i, 0, v)
+		}
+		res, err := changepoint.Scores(context.Background(), x, &changepoint.Settings{Embed: k, Window: 40})
+		if err != nil {
+			t.Fatal(err)
+		}
+		top := slices.MaxFunc(res.Scores, func(a, b changepoint.Score) int { return cmp.Compare(a.Value, b.Value) })
+		if abs(top.Time-c) > 2 {
+			t.Errorf("k = %d: the highest score is at %d, want within 2 rows of %d", k, top.Time, c)
+		}
+	}
+}
+
+// Scores, a Detector fed row by row, and Detect on the scores agree, and
+// the same seed gives the same scores.
+func TestStreamingMatchesBatch(t *testing.T) {
+	x := switchingCovariance(rand.New(rand.NewPCG(5, 6)), 400)
+	s := changepoint.Settings{Window: 30, Step: 3, Src: rand.NewPCG(7, 8)}
+	res, err := changepoint.Scores(context.Background(), x, &s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Src = rand.NewPCG(7, 8)
+	d, err := changepoint.NewDetector(2, &s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var scores, found []changepoint.Score
+	for i := range 400 {
+		sc, ok, err := d.Push(context.Background(), x.RawRowView(i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ok {
+			scores = append(scores, sc)
+		}
+		found = append(found, d.ChangePoints()...)
+	}
+	last, err := d.Flush()
+	if err != nil {
+		t.Fatal(err)
+	}
+	found = append(found, last...)
+	if !slices.Equal(scores, res.Scores) || !slices.Equal(found, res.ChangePoints) {
+		t.Errorf("streaming and batch differ")
+	}
+	if det := changepoint.Detect(res.Scores, changepoint.DefaultThreshold, 30); !slices.Equal(det, res.ChangePoints) {
+		t.Errorf("Detect gives %+v, the Detector %+v", det, res.ChangePoints)
+	}
+	for i := 1; i < len(res.Scores); i++ {
+		if res.Scores[i].Time-res.Scores[i-1].Time != 3 {
+			t.Fatalf("times %d, %d are not Step apart", res.Scores[i-1].Time, res.Scores[i].Time)
+		}
+	}
+}
+
+func TestDetect(t *testing.T) {
+	sc := func(v ...float64) []changepoint.Score {
+		out := make([]changepoint.Score, len(v))
+		for i, x := range v {
+			out[i] = changepoint.Score{Time: 10 * i, Value: x}
+		}
+		return out
+	}
+	times := func(s []changepoint.Score) []int {
+		var t []int
+		for _, x := range s {
+			t = append(t, x.Time)
+		}
+		return t
+	}
+	for _, c := range []struct {
+		v    []float64
+		thr  float64
+		dist int
+		want []int
+	}{
+		{[]float64{0, 1, 3, 2, 0, 0, 5, 0}, 0.5, 20, []int{20, 60}},
+		{[]float64{0, 1, 3, 2, 0, 0, 5, 0}, 0.5, 40, []int{60}}, // 20 is within 40 of the higher 60
+		{[]float64{0, 1, 3, 2, 0, 0, 5, 0}, 4, 20, []int{60}},   // 20 is below the threshold
+		{[]float64{2, 2, 0, 0, 0}, 1, 10, []int{0}},             // ties go to the earliest
+		{[]float64{0, 0, 0, 1, 3}, 1, 10, []int{40}},            // the end cuts the neighbourhood
+		{[]float64{0, 3, 0, 3, 0}, 1, 20, []int{10}},            // equal peaks within reach: the first
+		{[]float64{0, 3, 0, 0, 3}, 1, 20, []int{10, 40}},        // … and out of reach: both
+		{[]float64{-1, -0.5, -2}, -1, 10, []int{10}},            // a negative threshold
+		{[]float64{}, 0, 10, nil},
+	} {
+		if got := times(changepoint.Detect(sc(c.v...), c.thr, c.dist)); !slices.Equal(got, c.want) {
+			t.Errorf("Detect(%v, %v, %d) = %v, want %v", c.v, c.thr, c.dist, got, c.want)
+		}
+	}
+}

@@ -1,0 +1,278 @@
+// Copyright ©2026 The pearson Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package changepoint_test
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"sort"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/sublinear/pearson/changepoint"
+)
+
+// The synthetic series of Liu, Yamada, Collier & Sugiyama (2013), §4.1,
+// after Kawahara & Sugiyama (2012): a change every segLen = 100 rows, the
+// N-th segment (from 1) covering rows 100(N−1) … 100N − 1.
+const segLen = 100
+
+func segment(t int) int { return t/segLen + 1 }
+
+// ar2 is y(t) = 0.6 y(t−1) − 0.5 y(t−2) + ε(t), y(0) = y(1) = 0.
+func ar2(eps []float64) *mat.Dense {
+	y := make([]float64, len(eps))
+	for t := 2; t < len(eps); t++ {
+		y[t] = 0.6*y[t-1] - 0.5*y[t-2] + eps[t]
+	}
+	return mat.NewDense(len(y), 1, y)
+}
+
+// jumpingMean: AR(2) with ε(t) ~ N(μ_N, 1.5²), μ_1 = 0, μ_N = μ_{N−1} + N/16.
+func jumpingMean(rnd *rand.Rand, rows int) *mat.Dense {
+	mu := make([]float64, segment(rows-1)+1)
+	for n := 2; n < len(mu); n++ {
+		mu[n] = mu[n-1] + float64(n)/16
+	}
+	eps := make([]float64, rows)
+	for t := range eps {
+		eps[t] = mu[segment(t)] + 1.5*rnd.NormFloat64()
+	}
+	return ar2(eps)
+}
+
+// scalingVariance: AR(2) with ε(t) ~ N(0, σ_N²), σ_N = 1 for odd N and
+// ln(e + N/4) for even N.
+func scalingVariance(rnd *rand.Rand, rows int) *mat.Dense {
+	eps := make([]float64, rows)
+	for t := range eps {
+		n, sd := segment(t), 1.0
+		if n%2 == 0 {
+			sd = math.Log(math.E + float64(n)/4)
+		}
+		eps[t] = sd * rnd.NormFloat64()
+	}
+	return ar2(eps)
+}
+
+// switchingCovariance: 2-D, independent rows, unit variances and
+// correlation −(4/5 + (N−2)/500) for odd N, +(4/5 + (N−2)/500) for even N.
+func switchingCovariance(rnd *rand.Rand, rows int) *mat.Dense {
+	x := mat.NewDense(rows, 2, nil)
+	for t := range rows {
+		n := segment(t)
+		c := 4.0/5 + float64(n-2)/500
+		if n%2 == 1 {
+			c = -c
+		}
+		z1, z2 := rnd.NormFloat64(), rnd.NormFloat64()
+		x.Set(t, 0, z1)
+		x.Set(t, 1, c*z1+math.Sqrt(1-c*c)*z2)
+	}
+	return x
+}
+
+// benchmarks are the three series, by name.
+var benchmarks = []struct {
+	name string
+	gen  func(*rand.Rand, int) *mat.Dense
+}{
+	{"jumping mean", jumpingMean},
+	{"scaling variance", scalingVariance},
+	{"switching covariance", switchingCovariance},
+}
+
+// changes returns the true change points of a series of the given rows:
+// the first row of every segment after the first.
+func changes(rows int) []int {
+	var c []int
+	for t := segLen; t < rows; t += segLen {
+		c = append(c, t)
+	}
+	return c
+}
+
+// near reports whether t lies within tol rows of a change point.
+func near(t int, cps []int, tol int) bool {
+	i := sort.SearchInts(cps, t-tol)
+	return i < len(cps) && cps[i] <= t+tol
+}
+
+// rocAUC is the area under the ROC curve of the scores as a classifier of
+// times within tol rows of a change point (positives) against the rest: the
+// probability that a positive outscores a negative, ties counting half.
+// Only times whose windows could see the change are counted: those at
+// least margin rows from either end of the series.
+func rocAUC(scores []changepoint.Score, cps []int, tol int) float64 {
+	type lv struct {
+		v   float64
+		pos bool
+	}
+	all := make([]lv, len(scores))
+	for i, s := range scores {
+		all[i] = lv{s.Value, near(s.Time, cps, tol)}
+	}
+	slices.SortFunc(all, func(a, b lv) int {
+		switch {
+		case a.v < b.v:
+			return -1
+		case a.v > b.v:
+			return 1
+		}
+		return 0
+	})
+	// Mann–Whitney: sum of the positives' mid-ranks.
+	var rankSum float64
+	var np, nn int
+	for i := 0; i < len(all); {
+		j := i
+		for j < len(all) && all[j].v == all[i].v {
+			j++
+		}
+		mid := float64(i+j+1) / 2
+		for _, x := range all[i:j] {
+			if x.pos {
+				rankSum += mid
+				np++
+			} else {
+				nn++
+			}
+		}
+		i = j
+	}
+	return (rankSum - float64(np)*float64(np+1)/2) / (float64(np) * float64(nn))
+}
+
+// match counts the detections within tol rows of a change point, each
+// change point matched at most once, and the change points matched.
+func match(det []int, cps []int, tol int) (hits int) {
+	used := make([]bool, len(cps))
+	for _, t := range det {
+		for i, c := range cps {
+			if !used[i] && abs(t-c) <= tol {
+				used[i] = true
+				hits++
+				break
+			}
+		}
+	}
+	return hits
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// precisionRecall scores detected change points against the true ones.
+func precisionRecall(det []changepoint.Score, cps []int, tol int) (precision, recall float64) {
+	t := make([]int, len(det))
+	for i, d := range det {
+		t[i] = d.Time
+	}
+	hits := match(t, cps, tol)
+	if len(det) > 0 {
+		precision = float64(hits) / float64(len(det))
+	}
+	return precision, float64(hits) / float64(len(cps))
+}
+
+// paperAUC is the area under the curve of Liu et al. (2013) §4.1, after
+// Kawahara & Sugiyama (2012): alarms are the local maxima of the score above
+// a threshold η, an alarm less than dedup rows after the previous alarm is
+// dropped, and as η falls from the highest peak, TPR = n_cr/n_cp (change
+// points with an alarm within tol) is plotted against
+// "FPR" = (n_al − n_cr)/n_al (n_al alarms), which is 1 − precision. The
+// area is the trapezoid over the points sorted by FPR, with (0, 0) and
+// (1, 1) added.
+func paperAUC(scores []changepoint.Score, cps []int, tol, dedup int) float64 {
+	var pk []changepoint.Score
+	for i := 1; i+1 < len(scores); i++ {
+		if scores[i].Value > scores[i-1].Value && scores[i].Value >= scores[i+1].Value {
+			pk = append(pk, scores[i])
+		}
+	}
+	levels := make([]float64, len(pk))
+	for i, p := range pk {
+		levels[i] = p.Value
+	}
+	slices.Sort(levels)
+	levels = slices.Compact(levels)
+	type pt struct{ x, y float64 }
+	curve := []pt{{0, 0}, {1, 1}}
+	for _, eta := range levels {
+		var alarms []int
+		for _, p := range pk {
+			if p.Value >= eta && (len(alarms) == 0 || p.Time-alarms[len(alarms)-1] >= dedup) {
+				alarms = append(alarms, p.Time)
+			}
+		}
+		ncr := 0
+		for _, c := range cps {
+			for _, a := range alarms {
+				if abs(a-c) <= tol {
+					ncr++
+					break
+				}
+			}
+		}
+		curve = append(curve, pt{float64(len(alarms)-min(ncr, len(alarms))) / float64(len(alarms)), float64(ncr) / float64(len(cps))})
+	}
+	slices.SortFunc(curve, func(a, b pt) int {
+		if a.x != b.x {
+			if a.x < b.x {
+				return -1
+			}
+			return 1
+		}
+		if a.y < b.y {
+			return -1
+		}
+		if a.y > b.y {
+			return 1
+		}
+		return 0
+	})
+	area := 0.0
+	for i := 1; i < len(curve); i++ {
+		area += (curve[i].x - curve[i-1].x) * (curve[i].y + curve[i-1].y) / 2
+	}
+	return area
+}
+
+// baseline is the simple detector the density-ratio score is compared
+// with: at each time t, over the w rows before and the w rows from t on,
+// the sum over columns of the difference of the means in units of the
+// pooled standard deviation plus the difference of the log-variances.
+// It sees changes of mean and of spread of each column, but not of the
+// correlation between columns or of the serial dependence.
+func baseline(x *mat.Dense, w int) []changepoint.Score {
+	rows, dim := x.Dims()
+	var out []changepoint.Score
+	stats := func(c, from int) (m, v float64) {
+		for t := from; t < from+w; t++ {
+			m += x.At(t, c)
+		}
+		m /= float64(w)
+		for t := from; t < from+w; t++ {
+			d := x.At(t, c) - m
+			v += d * d
+		}
+		return m, v / float64(w-1)
+	}
+	for t := w; t+w <= rows; t++ {
+		s := 0.0
+		for c := range dim {
+			m0, v0 := stats(c, t-w)
+			m1, v1 := stats(c, t)
+			s += math.Abs(m1-m0)/math.Sqrt((v0+v1)/2) + math.Abs(math.Log(v1/v0))
+		}
+		out = append(out, changepoint.Score{Time: t, Value: s})
+	}
+	return out
+}

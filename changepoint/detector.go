@@ -1,0 +1,229 @@
+// Copyright ©2026 The pearson Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package changepoint
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/sublinear/pearson/divergence"
+	"github.com/sublinear/pearson/internal/indices"
+)
+
+// The cross-validation grids of Liu et al. (2013): σ as multiples of the
+// median heuristic of the standardised subsequences, and λ, which is the
+// all-centre λ when the K centres are the whole window (in general they are
+// values of Kλ/n, see divergence.Settings.LambdaScales).
+var (
+	sigmaScales  = []float64{0.6, 0.8, 1, 1.2, 1.4}
+	lambdaScales = []float64{1e-3, 1e-2, 1e-1, 1, 10}
+)
+
+// tuneRows is the number of subsequences of each window that a choice of σ
+// and λ reads, drawn uniformly: cross-validation draws its centres and
+// averaging points within the budgets K and M anyway, but the median
+// heuristic σ₀ reads up to 500 rows of each sample, a cost that would grow
+// with the window up to that size.
+const tuneRows = 200
+
+// Score is the change-point score of one candidate time.
+type Score struct {
+	// Time is the row of the candidate, counted from 0: the middle of the
+	// subsequences that straddle the boundary between the two windows.
+	// With after window starting at row b, Time = b + ⌊k/2⌋, so that a
+	// change whose first new row is c scores highest near Time = c.
+	Time int
+	// Value is the score PE_α(after‖before) + PE_α(before‖after). Each term
+	// lies in [0, (1−α)/α] up to estimation noise, which can make it
+	// slightly negative when nothing changed.
+	Value float64
+	// After and Before are the two terms: PE_α(after‖before), with the
+	// after window in the numerator, and PE_α(before‖after).
+	After, Before float64
+}
+
+// Width is a kernel width σ, in units of the standardised subsequences,
+// and an all-centre regularisation λ, as divergence.RelativePE reports
+// them.
+type Width struct {
+	Sigma, Lambda float64
+}
+
+// Tuning records a choice of σ and λ by cross-validation.
+type Tuning struct {
+	// Time is the candidate time whose windows chose them.
+	Time int
+	// After is used for PE_α(after‖before), Before for PE_α(before‖after).
+	After, Before Width
+}
+
+// Detector scores a series row by row, as it arrives. It keeps the last
+// 2n + k − 1 rows only (n = Window, k = Embed), whatever the length of the
+// series, and the scores of the last MinDistance rows for the detection of
+// change points.
+type Detector struct {
+	p     *params
+	g     *ring
+	rnd   *rand.Rand
+	peaks peaks
+	found []Score // confirmed change points not yet taken
+
+	tuning   Tuning
+	tuned    bool
+	lastTune int // boundary row of the last tuning
+	scored   bool
+}
+
+// NewDetector returns a Detector for rows of dim columns. s may be nil: all
+// defaults. A setting out of range gives a *SettingsError.
+func NewDetector(dim int, s *Settings) (*Detector, error) {
+	p, err := s.resolve()
+	if err != nil {
+		return nil, err
+	}
+	if dim < 1 {
+		return nil, fmt.Errorf("changepoint: %w: a series needs at least one column, not %d", ErrDimension, dim)
+	}
+	return &Detector{
+		p:     p,
+		g:     newRing(p.window, p.embed, dim),
+		rnd:   rand.New(p.src),
+		peaks: peaks{threshold: p.threshold, dist: p.minDistance},
+	}, nil
+}
+
+// MinRows returns the number of rows needed for one score: 2n + k − 1,
+// the two windows of n subsequences of k rows.
+func (d *Detector) MinRows() int { return d.g.cap }
+
+// Rows returns the number of rows pushed so far.
+func (d *Detector) Rows() int { return d.g.rows }
+
+// Tuning returns the σ and λ in use, and false before the first score.
+func (d *Detector) Tuning() (Tuning, bool) { return d.tuning, d.tuned }
+
+// Push appends the next row of the series and, when it completes the
+// windows of a candidate time, returns that time's score and true. The row
+// is copied. A row of the wrong length gives an error wrapping
+// ErrDimension, and a NaN or infinite value a *DataError; the Detector is
+// unchanged by either.
+func (d *Detector) Push(ctx context.Context, row []float64) (Score, bool, error) {
+	g := d.g
+	if len(row) != g.dim {
+		return Score{}, false, fmt.Errorf("changepoint: %w: row %d has %d columns, want %d", ErrDimension, g.rows, len(row), g.dim)
+	}
+	for c, v := range row {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return Score{}, false, &DataError{Row: g.rows, Column: c, Value: v}
+		}
+	}
+	g.push(row)
+	if !g.full() {
+		return Score{}, false, nil
+	}
+	b := g.boundary()
+	if (b-g.n)%d.p.step != 0 {
+		return Score{}, false, nil
+	}
+	s, err := d.score(ctx, b)
+	if err != nil {
+		return Score{}, false, err
+	}
+	d.scored = true
+	d.found = append(d.found, d.peaks.add(s)...)
+	return s, true, nil
+}
+
+// ChangePoints returns the change points confirmed since the last call. A
+// change point is confirmed once the scores MinDistance rows after it
+// have arrived.
+func (d *Detector) ChangePoints() []Score {
+	f := d.found
+	d.found = nil
+	return f
+}
+
+// Flush ends the series and returns the change points not yet returned by
+// ChangePoints, those whose neighbourhood the end of the series cut short
+// included. If the series was too short for a single score it returns an
+// error wrapping ErrTooFew.
+func (d *Detector) Flush() ([]Score, error) {
+	if !d.scored {
+		return nil, d.tooFew(d.g.rows)
+	}
+	return append(d.ChangePoints(), d.peaks.flush()...), nil
+}
+
+// tooFew is the error for a series of rows rows, too short for one score.
+func (d *Detector) tooFew(rows int) error {
+	return fmt.Errorf("changepoint: %w: the series has %d rows, but two windows of %d subsequences of %d rows need at least %d", ErrTooFew, rows, d.g.n, d.g.k, d.g.cap)
+}
+
+// score computes the score of the candidate whose after window starts at
+// row b, re-tuning σ and λ first when they are due.
+func (d *Detector) score(ctx context.Context, b int) (Score, error) {
+	g := d.g
+	s := Score{Time: b + g.k/2}
+	if !g.standardise() {
+		// Every subsequence of both windows is the same point: nothing
+		// changed, and there is no scale to tune a kernel on.
+		return s, nil
+	}
+	before, after := window{g: g, first: b - g.n}, window{g: g, first: b}
+	retune := !d.tuned || (d.p.retune >= 0 && b-d.lastTune >= d.p.retune)
+	var err error
+	if s.After, err = d.pe(ctx, after, before, &d.tuning.After, retune, s.Time); err != nil {
+		return Score{}, err
+	}
+	if s.Before, err = d.pe(ctx, before, after, &d.tuning.Before, retune, s.Time); err != nil {
+		return Score{}, err
+	}
+	if retune {
+		d.tuned, d.lastTune, d.tuning.Time = true, b, s.Time
+	}
+	s.Value = s.After + s.Before
+	return s, nil
+}
+
+// pe estimates PE_α(num‖den) with the width w, or chooses w by
+// cross-validation first when retune.
+func (d *Detector) pe(ctx context.Context, num, den window, w *Width, retune bool, time int) (float64, error) {
+	s := &divergence.PESettings{Settings: divergence.Settings{
+		K: d.p.k, M: d.p.m, Draws: d.p.draws, Exact: d.p.exact,
+		Src: rand.NewPCG(d.rnd.Uint64(), d.rnd.Uint64()), Workers: d.p.workers,
+	}}
+	s.SigmaScales, s.LambdaScales = sigmaScales, lambdaScales
+	if !retune {
+		s.Sigma, s.Settings.Lambda = w.Sigma, w.Lambda
+	}
+	if d.p.sigma != 0 {
+		s.Sigma = d.p.sigma
+	}
+	if d.p.lambda != 0 {
+		s.Settings.Lambda = d.p.lambda
+	}
+	var p, q mat.Matrix = num, den
+	if retune && !d.p.exact && d.g.n > tuneRows && (s.Sigma == 0 || s.Settings.Lambda == 0) {
+		// A uniform sample of each window stands for it: λ keeps its
+		// meaning for n subsequences, and the estimate's draws are
+		// uniform over the window all the same. The all-centre solution
+		// (Exact) reads every subsequence.
+		num.rows = indices.Sample(d.g.n, tuneRows, false, d.rnd)
+		den.rows = indices.Sample(d.g.n, tuneRows, false, d.rnd)
+		p, q = divergence.Subsample{Matrix: num, Rows: d.g.n}, divergence.Subsample{Matrix: den, Rows: d.g.n}
+	}
+	res, err := divergence.RelativePE(ctx, p, q, d.p.alpha, s)
+	if err != nil {
+		return 0, fmt.Errorf("changepoint: time %d: %w", time, err)
+	}
+	if retune {
+		w.Sigma, w.Lambda = res.Sigma, res.Lambda
+	}
+	return res.PE, nil
+}

@@ -1,0 +1,73 @@
+// Copyright ©2026 The pearson Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package changepoint_test
+
+import (
+	"context"
+	"fmt"
+	"log"
+	"math/rand/v2"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/sublinear/pearson/changepoint"
+)
+
+// A series of 600 rows whose spread triples at row 300: the mean stays
+// where it was.
+func ExampleScores() {
+	rnd := rand.New(rand.NewPCG(1, 2))
+	y := make([]float64, 600)
+	for t := range y {
+		sd := 1.0
+		if t >= 300 {
+			sd = 3
+		}
+		y[t] = sd * rnd.NormFloat64()
+	}
+	res, err := changepoint.Scores(context.Background(), mat.NewVecDense(len(y), y), &changepoint.Settings{Embed: 1, Window: 50})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("%d times scored, from row %d to row %d\n", len(res.Scores), res.Scores[0].Time, res.Scores[len(res.Scores)-1].Time)
+	for _, c := range res.ChangePoints {
+		fmt.Printf("change at row %d, score %.1f\n", c.Time, c.Value)
+	}
+	// Output:
+	// 501 times scored, from row 50 to row 550
+	// change at row 299, score 2.9
+}
+
+// A stream of rows, scored as they arrive: memory holds the two windows,
+// not the series. A change point is reported once the scores MinDistance
+// rows after it are in.
+func ExampleDetector() {
+	rnd := rand.New(rand.NewPCG(1, 2))
+	d, err := changepoint.NewDetector(1, &changepoint.Settings{Embed: 1, Window: 50, Step: 5})
+	if err != nil {
+		log.Fatal(err)
+	}
+	ctx := context.Background()
+	for t := range 1000 {
+		mean := 0.0
+		if t >= 400 {
+			mean = 2 // the level jumps at row 400
+		}
+		if _, _, err := d.Push(ctx, []float64{mean + rnd.NormFloat64()}); err != nil {
+			log.Fatal(err)
+		}
+		for _, c := range d.ChangePoints() {
+			fmt.Printf("after row %d: a change at row %d (score %.1f)\n", t, c.Time, c.Value)
+		}
+	}
+	last, err := d.Flush()
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(len(last), "more at the end")
+	// Output:
+	// after row 504: a change at row 400 (score 3.2)
+	// 0 more at the end
+}

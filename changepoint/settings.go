@@ -1,0 +1,208 @@
+// Copyright ©2026 The pearson Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package changepoint
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"github.com/sublinear/pearson/divergence"
+	"github.com/sublinear/pearson/qmin"
+)
+
+// Defaults and limits.
+const (
+	// DefaultEmbed is the subsequence length k when Settings.Embed is zero,
+	// as in Liu et al. (2013).
+	DefaultEmbed = 10
+	// DefaultWindow is the number n of subsequences on each side of a
+	// candidate time when Settings.Window is zero, as in Liu et al. (2013).
+	DefaultWindow = 50
+	// MinWindow is the smallest window: the cross-validation of σ and λ
+	// needs a few points in each of its folds.
+	MinWindow = 10
+	// DefaultAlpha is α when Settings.Alpha is zero, as in the synthetic
+	// experiments of Liu et al. (2013). Each direction of the score then
+	// lies in [0, (1−α)/α] = [0, 9].
+	DefaultAlpha = 0.1
+	// DefaultK is the number of centres per draw when Settings.K is zero:
+	// at the default window, every subsequence of the numerator window
+	// can be a centre.
+	DefaultK = 50
+	// DefaultM is the averaging budget when Settings.M is zero: at the
+	// default window, every subsequence of both windows.
+	DefaultM = 100
+	// DefaultDraws is the number of draws when Settings.Draws is zero.
+	DefaultDraws = 4
+	// DefaultThreshold is the score a change point must exceed when
+	// Settings.Threshold is zero: a ninth of the largest value of one
+	// direction at the default α, where windows without a change score
+	// near zero.
+	DefaultThreshold = 1.0
+)
+
+// Settings are the options of Scores and NewDetector. The zero value of
+// every field asks for its default, and a nil pointer for all of them.
+//
+// At each candidate time the n subsequences of Embed rows that start in the
+// Window rows before it are compared with the n that start at it and after;
+// the score is PE_α(after‖before) + PE_α(before‖after), each term estimated
+// by divergence.RelativePE with K centres and M averaging points per draw,
+// so that a step costs O(Draws·K²·M) whatever the window.
+type Settings struct {
+	// Embed is the subsequence length k: each point is k consecutive rows
+	// stacked into one vector of k·dim values. Zero means DefaultEmbed.
+	Embed int
+	// Window is the number n of subsequences in each of the two windows,
+	// at least MinWindow. Zero means DefaultWindow.
+	Window int
+	// Step is the number of rows between candidate times. Zero means 1:
+	// every time is scored.
+	Step int
+	// Alpha is the α of the relative Pearson divergence, in (0, 1). Zero
+	// means DefaultAlpha; the plain Pearson divergence (α = 0), whose
+	// ratio is unbounded, is not offered.
+	Alpha float64
+
+	// K is the number of centres of each draw, at most qmin.MaxK (and
+	// capped at Window). Zero means DefaultK.
+	K int
+	// M is the number of points of both windows the kernel averages are
+	// taken over in each draw; M ≥ 2·Window averages over every point.
+	// Zero means DefaultM.
+	M int
+	// Draws is the number of draws whose mean estimates each direction.
+	// Zero means DefaultDraws.
+	Draws int
+	// Exact computes RuLSIF's all-centre solution at every step instead
+	// of the constant-time estimate, as the reference implementations do:
+	// O(n³) per step, for windows up to divergence.MaxExact.
+	Exact bool
+
+	// Sigma fixes the kernel width σ, in units of the standardised
+	// subsequences; Lambda fixes the all-centre regularisation λ. Zero
+	// means choose by cross-validation.
+	Sigma, Lambda float64
+
+	// Retune is the number of rows between choices of σ and λ. Each is
+	// chosen by 5-fold cross-validation on the two windows of a candidate
+	// time, over the grids of Liu et al. (2013): σ ∈ σ₀·{0.6, 0.8, 1, 1.2,
+	// 1.4} with σ₀ the median heuristic, Kλ/n ∈ {10⁻³, 10⁻², 10⁻¹, 1, 10};
+	// it costs about as much as the estimate and, like it, does not grow
+	// with the window. Zero means at every candidate time, as the paper
+	// does; a positive value holds σ and λ until the first candidate at
+	// least Retune rows after the last choice; a negative value chooses
+	// once, on the first candidate's windows. Holding them is faster but
+	// less accurate: the choice follows whether its windows straddle a
+	// change, and the scale of every score it holds follows the choice
+	// (see the package tests). Fixed Sigma and Lambda are never re-tuned.
+	Retune int
+
+	// Threshold is the score a change point must exceed. Zero means
+	// DefaultThreshold; a negative value keeps every peak.
+	Threshold float64
+	// MinDistance is the half-width, in rows, of the neighbourhood in
+	// which a change point must have the highest score: a candidate time
+	// is a change point if its score exceeds Threshold and every score
+	// within MinDistance rows before it is lower and every score within
+	// MinDistance rows after it is not higher. Change points are thus more
+	// than MinDistance rows apart. Zero means Window.
+	MinDistance int
+
+	// Src is the source of randomness. Nil means rand.NewPCG(1, 2), so
+	// that results are reproducible by default.
+	Src rand.Source
+	// Workers is the number of goroutines of each estimate; zero means
+	// GOMAXPROCS. Results do not depend on it.
+	Workers int
+}
+
+// params are the settings with every default filled in.
+type params struct {
+	embed, window, step int
+	alpha               float64
+	k, m, draws         int
+	exact               bool
+	sigma, lambda       float64
+	retune              int // rows; 0: every candidate; negative: never
+	threshold           float64
+	minDistance         int
+	src                 rand.Source
+	workers             int
+}
+
+func orDefault(v, def int) int {
+	if v == 0 {
+		return def
+	}
+	return v
+}
+
+// resolve validates s and fills in its defaults.
+func (s *Settings) resolve() (*params, error) {
+	if s == nil {
+		s = &Settings{}
+	}
+	bad := func(field string, v any, allowed string) error {
+		return &SettingsError{Field: field, Value: v, Allowed: allowed}
+	}
+	switch {
+	case s.Embed < 0:
+		return nil, bad("Embed", s.Embed, "need a subsequence of 1 row or more (0: DefaultEmbed)")
+	case s.Window < 0 || (s.Window > 0 && s.Window < MinWindow):
+		return nil, bad("Window", s.Window, fmt.Sprintf("need %d subsequences or more (0: DefaultWindow)", MinWindow))
+	case s.Step < 0:
+		return nil, bad("Step", s.Step, "need 1 row or more (0: every row)")
+	case !(s.Alpha >= 0 && s.Alpha < 1):
+		return nil, bad("Alpha", s.Alpha, "α must lie in (0, 1) (0: DefaultAlpha)")
+	case s.K < 0 || s.K > qmin.MaxK:
+		return nil, bad("K", s.K, fmt.Sprintf("need 1 to %d centres (0: DefaultK)", qmin.MaxK))
+	case s.M < 0:
+		return nil, bad("M", s.M, "need 1 averaging point or more (0: DefaultM)")
+	case s.Draws < 0 || s.Draws > divergence.MaxDraws:
+		return nil, bad("Draws", s.Draws, fmt.Sprintf("need 1 to %d draws (0: DefaultDraws)", divergence.MaxDraws))
+	case math.IsNaN(s.Threshold) || math.IsInf(s.Threshold, 0):
+		return nil, bad("Threshold", s.Threshold, "must be a finite number (0: DefaultThreshold; negative: every peak)")
+	case s.MinDistance < 0:
+		return nil, bad("MinDistance", s.MinDistance, "need 1 row or more (0: Window)")
+	case s.Sigma < 0 || math.IsNaN(s.Sigma) || math.IsInf(s.Sigma, 0):
+		return nil, bad("Sigma", s.Sigma, "must be a positive finite number (0: cross-validate)")
+	case s.Lambda < 0 || math.IsNaN(s.Lambda) || math.IsInf(s.Lambda, 0):
+		return nil, bad("Lambda", s.Lambda, "must be a positive finite number (0: cross-validate)")
+	case s.Workers < 0:
+		return nil, bad("Workers", s.Workers, "need 0 (GOMAXPROCS) or more")
+	}
+	p := &params{
+		embed:     orDefault(s.Embed, DefaultEmbed),
+		window:    orDefault(s.Window, DefaultWindow),
+		step:      orDefault(s.Step, 1),
+		alpha:     s.Alpha,
+		k:         orDefault(s.K, DefaultK),
+		m:         orDefault(s.M, DefaultM),
+		draws:     orDefault(s.Draws, DefaultDraws),
+		exact:     s.Exact,
+		sigma:     s.Sigma,
+		lambda:    s.Lambda,
+		threshold: s.Threshold,
+		src:       s.Src,
+		workers:   s.Workers,
+	}
+	if p.alpha == 0 {
+		p.alpha = DefaultAlpha
+	}
+	p.retune = s.Retune
+	if p.threshold == 0 {
+		p.threshold = DefaultThreshold
+	}
+	p.minDistance = orDefault(s.MinDistance, p.window)
+	if p.src == nil {
+		p.src = rand.NewPCG(1, 2)
+	}
+	if p.exact && p.window > divergence.MaxExact {
+		return nil, bad("Window", p.window, fmt.Sprintf("the all-centre solution (Exact) takes at most divergence.MaxExact = %d subsequences", divergence.MaxExact))
+	}
+	return p, nil
+}
