@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/format"
 )
 
 // Parquet is a Source reading the columns of a Parquet file, or of a
@@ -105,6 +106,7 @@ type pqOpen struct {
 	ra    *pqCounter
 	pf    *parquet.File
 	limit int64 // the end of the region of pages: the start of the footer
+	locs  map[[2]int][]format.PageLocation // the offset indexes read, by row group and column chunk
 }
 
 // OpenParquet returns the Source reading the Parquet file, or the

@@ -475,6 +475,10 @@ func (o *pqOpen) pages(g int, c *pqCol) ([]format.PageLocation, error) {
 	if o.pf.Metadata().RowGroups[g].Columns[c.leaf].OffsetIndexOffset == 0 {
 		return nil, nil
 	}
+	key := [2]int{g, c.leaf}
+	if loc, ok := o.locs[key]; ok {
+		return loc, nil
+	}
 	ck, err := o.chunk(g, c)
 	if err != nil {
 		return nil, err
@@ -483,6 +487,10 @@ func (o *pqOpen) pages(g int, c *pqCol) ([]format.PageLocation, error) {
 	if err != nil {
 		return nil, o.chunkBad(g, c, "offset index: %v", err)
 	}
+	if o.locs == nil {
+		o.locs = make(map[[2]int][]format.PageLocation)
+	}
+	o.locs[key] = loc
 	return loc, nil
 }
 

@@ -103,8 +103,11 @@ func checkFooter(r io.ReaderAt, size int64, name string) (int64, error) {
 // b without decoding it, and returns its length in bytes. It fails if the
 // structure is malformed or runs past b, nests deeper than limits.depth, or
 // would make a decoder allocate more than limits.thriftRatio bytes per byte
-// of it: every list holds at least one byte per element, and each element is
-// counted at the size of the largest structure a decoder makes for it.
+// of it: every list holds at least one byte per element, and a decoder
+// allocates each list of n elements at once, n times the size of the Go
+// value of an element (at most structCost for the column chunks of a row
+// group, field 1 of a structure in a list of the root, at most
+// smallStructCost for any other structure, 16 bytes for any other value).
 func checkThrift(b []byte) (int, error) {
 	w := thriftWalk{b: b}
 	if err := w.structure(); err != nil {
@@ -140,9 +143,13 @@ const (
 	tcStruct    = 12
 )
 
-// structCost is what a decoder allocates at most for one structure of the
-// Parquet format: the size of the largest, format.ColumnChunk.
-const structCost = 560
+// structCost is the size of format.ColumnChunk, the largest structure of
+// the Parquet format; smallStructCost bounds the size of the others that
+// come in lists (format.SchemaElement is the largest).
+const (
+	structCost      = 560
+	smallStructCost = 96
+)
 
 var errThriftShort = errors.New("thrift structure cut short")
 
@@ -188,7 +195,7 @@ func (w *thriftWalk) structure() error {
 	if w.depth > limits.depth {
 		return errors.New("thrift structures nested too deep")
 	}
-	w.cost += structCost
+	field := 0 // the last field id, to which a short header adds
 	for {
 		h, err := w.byte()
 		if err != nil {
@@ -198,20 +205,27 @@ func (w *thriftWalk) structure() error {
 			w.depth--
 			return nil
 		}
-		if h>>4 == 0 { // the field id follows, as a zigzag varint
-			if _, err := w.varint(); err != nil {
+		id := int(h >> 4)
+		if id == 0 { // the field id follows, as a zigzag varint
+			z, err := w.varint()
+			if err != nil {
 				return err
 			}
+			id = int(z>>1) ^ -int(z&1)
+		} else {
+			id += field
 		}
-		if err := w.value(h&0x0f, false); err != nil {
+		field = id
+		if err := w.value(h&0x0f, false, id); err != nil {
 			return err
 		}
 	}
 }
 
 // value skips a value of type t; inList says that it is an element of a
-// list, where a boolean takes a byte.
-func (w *thriftWalk) value(t byte, inList bool) error {
+// list, where a boolean takes a byte; field is its field id in its
+// structure.
+func (w *thriftWalk) value(t byte, inList bool, field int) error {
 	switch t {
 	case tcBoolTrue, tcBoolFalse:
 		if inList {
@@ -253,9 +267,16 @@ func (w *thriftWalk) value(t byte, inList bool) error {
 			return errThriftShort
 		}
 		et := h & 0x0f
-		w.cost += int64(n) * 16
+		switch {
+		case et != tcStruct:
+			w.cost += int64(n) * 16
+		case w.depth == 2 && field == 1:
+			w.cost += int64(n) * structCost
+		default:
+			w.cost += int64(n) * smallStructCost
+		}
 		for range n {
-			if err := w.value(et, true); err != nil {
+			if err := w.value(et, true, 0); err != nil {
 				return err
 			}
 		}
@@ -269,12 +290,12 @@ func (w *thriftWalk) value(t byte, inList bool) error {
 		if err != nil {
 			return err
 		}
-		w.cost += int64(n) * 32
+		w.cost += int64(n) * smallStructCost
 		for range n {
-			if err := w.value(kv>>4, true); err != nil {
+			if err := w.value(kv>>4, true, 0); err != nil {
 				return err
 			}
-			if err := w.value(kv&0x0f, true); err != nil {
+			if err := w.value(kv&0x0f, true, 0); err != nil {
 				return err
 			}
 		}
