@@ -105,7 +105,7 @@ type pqOpen struct {
 	file  *os.File // nil when the shard came with its reader
 	ra    *pqCounter
 	pf    *parquet.File
-	limit int64 // the end of the region of pages: the start of the footer
+	limit int64                            // the end of the region of pages: the start of the footer
 	locs  map[[2]int][]format.PageLocation // the offset indexes read, by row group and column chunk
 }
 
