@@ -8,9 +8,11 @@
 // memory independent of its number of rows.
 //
 // Open returns a Source for a path ("-" is standard input), choosing the
-// reader its format needs: every input is CSV for now, plain or compressed
-// with gzip or zstd (recognised by name and by magic bytes). NewCSV reads
-// CSV from any io.Reader, NewCSVAt from an io.ReaderAt. A Source offers two
+// reader its format needs: Parquet for a .parquet file or a directory of
+// them (a partitioned dataset; see Parquet), CSV otherwise, plain or
+// compressed with gzip or zstd (recognised by name and by magic bytes).
+// NewCSV reads CSV from any io.Reader, NewCSVAt from an io.ReaderAt, and
+// NewParquetAt a Parquet file from an io.ReaderAt. A Source offers two
 // operations:
 //
 //   - Sample reads the columns a Query selects, split into groups by the
@@ -23,12 +25,19 @@
 //     rows at random offsets, uniformly (NewCSVAt proves it), reading only
 //     those: the row counts are then estimates (Table.Sampled), and the
 //     inputs that defeat random access are read in full (Table.Fallback).
+//     A Parquet input is sampled in two stages instead: units (row groups
+//     or pages) drawn with probability proportional to their rows, then
+//     rows within them; the rows of a unit are not independent, and
+//     Group.Units labels each kept row with its draw so that an error bar
+//     can account for it (see NewParquetAt).
 //   - Scan passes every valid row, in file order, to a function: a second
 //     pass over a file, streaming rows through a computation.
 //
 // No input makes a reader allocate without bound: a line longer than
-// Options.MaxLine (DefaultMaxLine) is an error (ErrLineTooLong), and a zstd
-// stream may not ask for a window larger than MaxZstdWindow.
+// Options.MaxLine (DefaultMaxLine) is an error (ErrLineTooLong), a zstd
+// stream may not ask for a window larger than MaxZstdWindow, and every size
+// in a Parquet file is checked against the file and fixed limits before it
+// is decoded (ErrCorrupt).
 //
 // Both take a context, which the reading loop checks every few thousand
 // rows, so that a cancelled context stops the reading of a long input.

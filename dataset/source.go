@@ -12,6 +12,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"os"
+	"strings"
 )
 
 // Source is a table of numeric columns with a header, in a file or a stream,
@@ -120,8 +121,12 @@ type Sampling struct {
 	// stream or compressed, when the file is too small for seeking to pay,
 	// or when the file defeats random access (a quoted field spanning
 	// lines, a group too rare to reach); see NewCSVAt for the rules. False
-	// (the default) always reads every row.
+	// (the default) always reads every row. A Parquet input is sampled by
+	// units (row groups or pages) instead, in two stages; see NewParquetAt.
 	Seek bool
+	// Units is how many units (row groups or pages) a two-stage sample of
+	// a Parquet input draws (see NewParquetAt). Zero means DefaultUnits.
+	Units int
 }
 
 // Table is what Source.Sample and Source.Scan return.
@@ -143,7 +148,10 @@ type Table struct {
 	// Sampled reports that Sample drew the rows at random positions
 	// (Sampling.Seek) and read only those: then Group.Rows and Dropped are
 	// estimates, Group.Lines are 0 and Group.Offsets give the rows'
-	// positions. False means every row of the input was read and counted.
+	// positions (for a Parquet input, sampled by units: Group.Lines are
+	// row numbers, Group.Units the draws, and the row counts are exact
+	// without grouping; see NewParquetAt). False means every row of the
+	// input was read and counted.
 	Sampled bool
 	// Fallback, when not empty, says why Sample read every row although
 	// Sampling.Seek asked for a sample drawn by seeking, in words that a
@@ -157,9 +165,13 @@ type Table struct {
 	// read to settle the columns, and the rows drawn.
 	RowsRead int
 	// Draws is how many random positions a sampled read drew (rows drawn,
-	// including those rejected to keep the sample uniform); 0 when every
+	// including those rejected to keep the sample uniform), or, for a
+	// Parquet input, how many units its two-stage sample drew; 0 when every
 	// row was read.
 	Draws int
+	// Units is how many distinct units (row groups or pages) a two-stage
+	// sample of a Parquet input read (see NewParquetAt); 0 otherwise.
+	Units int
 }
 
 // MaxOthers is how many group values whose rows are not kept Table.Others
@@ -187,12 +199,20 @@ type Group struct {
 	RowsStdErr float64
 	Data       []float64 // kept rows, row-major: len(Data) == len(kept rows) * len(Table.Columns)
 	// Lines is the 1-based file line of each kept row (for messages
-	// downstream), increasing; 0 for the rows of a sampled table, whose
-	// lines are not known (their byte offsets are in Offsets).
+	// downstream), increasing; 0 for the rows of a sampled CSV table, whose
+	// lines are not known (their byte offsets are in Offsets). For a
+	// Parquet input, it is the row's 1-based number in the dataset.
 	Lines []int
 	// Offsets is, for a sampled table (Table.Sampled), the byte offset in
 	// the file of each kept row, increasing; nil otherwise.
 	Offsets []int64
+	// Units is, for a Parquet input sampled in two stages (Table.Sampled
+	// and Table.Units > 0), the draw (0 to Table.Draws − 1) whose unit
+	// each kept row was taken from; nil otherwise. The draws are
+	// independent, the rows of one draw are not: an error bar must treat
+	// the draws, not the rows, as the independent observations (see
+	// NewParquetAt).
+	Units []int
 }
 
 // Len returns the number of kept rows.
@@ -203,7 +223,9 @@ func (g *Group) Len() int { return len(g.Lines) }
 var ErrReread = errors.New("dataset: a stream cannot be read twice")
 
 // Open opens the table at path with the reader its format needs; the path
-// "-" means opts.Stdin. Every input is CSV, compressed or not: an input
+// "-" means opts.Stdin. A directory, a file whose name ends in .parquet or
+// whose first bytes are "PAR1" is Parquet (see OpenParquet; Parquet cannot
+// be read from a stream). Every other input is CSV, compressed or not: an input
 // whose name ends in .gz or .zst, or whose first bytes are those of a gzip
 // stream or a zstd frame (so that standard input may be compressed too),
 // is decompressed as it is read, in one pass (a second pass over a
@@ -221,6 +243,9 @@ func Open(path string, opts Options) (Source, error) {
 		}
 		return openStream(in, path, opts, nil)
 	}
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return OpenParquet(path, opts)
+	}
 	f, err := openFile(path)
 	if err != nil {
 		return nil, err
@@ -234,6 +259,10 @@ func Open(path string, opts Options) (Source, error) {
 	if err != nil && err != io.EOF {
 		f.Close()
 		return nil, fmt.Errorf("dataset: %s: reading: %w", path, err)
+	}
+	if strings.HasSuffix(path, ".parquet") || string(head[:n]) == pqMagic {
+		f.Close()
+		return OpenParquet(path, opts)
 	}
 	k, err := checkCompression(path, head[:n])
 	if err != nil {

@@ -1,0 +1,649 @@
+// Copyright ©2026 The pearson Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package dataset
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+
+	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/format"
+)
+
+// pqCol is a column read from a shard.
+type pqCol struct {
+	name  string
+	index int // 1-based field number
+	leaf  int // its column chunk in a row group; -1 for a partition key
+	typ   pqType
+}
+
+// pqShardCols is how a query reads one shard.
+type pqShardCols struct {
+	cols  []pqCol
+	group pqCol  // leaf -1 and part set for a partition key; name "" without grouping
+	part  string // the value of a partition key
+}
+
+// pqPlan is a query resolved against every shard.
+type pqPlan struct {
+	q      Query
+	cols   []string // the kept columns
+	gname  string   // the group column's name ("" without grouping)
+	byPart bool     // the group column is a partition key in every shard
+	shard  map[*pqShard]*pqShardCols
+	skip   []Skipped
+}
+
+// plan resolves q against the schema of every shard: the default columns
+// are decided by the first.
+func (p *Parquet) plan(q Query) (*pqPlan, error) {
+	rd := &reader{name: p.name, q: q, delim: ','}
+	if err := rd.checkQuery(); err != nil {
+		return nil, err
+	}
+	pl := &pqPlan{q: q, cols: q.Columns, gname: q.Group, shard: make(map[*pqShard]*pqShardCols), byPart: q.Group != ""}
+	if len(q.Columns) == 0 {
+		first := p.shards[0]
+		count := make(map[string]int)
+		for _, f := range first.fields {
+			count[f.name]++
+		}
+		for i := range first.fields {
+			f := &first.fields[i]
+			if f.name == "" || f.name == q.Group {
+				continue
+			}
+			t := fieldType(f)
+			if !t.numeric() {
+				pl.skip = append(pl.skip, Skipped{Column: f.name, Index: f.index, Value: t.name})
+				continue
+			}
+			if count[f.name] > 1 {
+				return nil, &ParseError{File: first.path, Column: f.name, Index: f.index, Err: ErrDuplicateColumn,
+					msg: "the schema has several columns with this name; name the columns to read"}
+			}
+			pl.cols = append(pl.cols, f.name)
+		}
+		if len(pl.cols) == 0 {
+			return nil, &ParseError{File: first.path, Err: ErrNoNumericColumns, msg: "no column is numeric" + skippedList(pl.skip)}
+		}
+	}
+	for _, sh := range p.shards {
+		sc, err := pl.resolve(sh)
+		if err != nil {
+			return nil, err
+		}
+		pl.shard[sh] = sc
+		if sc.group.leaf >= 0 {
+			pl.byPart = false
+		}
+	}
+	return pl, nil
+}
+
+// skippedList describes the columns left out, for a message.
+func skippedList(sk []Skipped) string {
+	if len(sk) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString(": ")
+	for i, s := range sk {
+		if i == 10 {
+			fmt.Fprintf(&b, ", ... and %d more", len(sk)-10)
+			break
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%s is %s", quote(s.Column), s.Value)
+	}
+	return b.String()
+}
+
+// lookupField returns the top-level field of sh called name.
+func lookupField(sh *pqShard, name, what string) (*pqField, error) {
+	var found *pqField
+	for i := range sh.fields {
+		f := &sh.fields[i]
+		if f.name != name {
+			continue
+		}
+		if found != nil {
+			return nil, &ParseError{File: sh.path, Column: name, Index: f.index, Err: ErrDuplicateColumn,
+				msg: fmt.Sprintf("the schema has two columns with this name (fields %d and %d)", found.index, f.index)}
+		}
+		found = f
+	}
+	if found != nil {
+		return found, nil
+	}
+	if _, ok := sh.parts[name]; ok && what == "group column" {
+		return nil, nil
+	}
+	names := make([]string, len(sh.fields))
+	for i, f := range sh.fields {
+		names[i] = f.name
+	}
+	msg := fmt.Sprintf("unknown %s: the file has %d columns: %s", what, len(names), quoteList(names, 20))
+	for _, n := range names {
+		if strings.EqualFold(n, name) {
+			msg += fmt.Sprintf("; did you mean %s?", quote(n))
+			break
+		}
+	}
+	return nil, &ParseError{File: sh.path, Column: name, Err: ErrUnknownColumn, msg: msg}
+}
+
+// resolve finds the columns of pl in the shard sh.
+func (pl *pqPlan) resolve(sh *pqShard) (*pqShardCols, error) {
+	sc := &pqShardCols{group: pqCol{leaf: -1}}
+	if g := pl.gname; g != "" {
+		f, err := lookupField(sh, g, "group column")
+		if err != nil {
+			return nil, err
+		}
+		if f == nil {
+			sc.group = pqCol{name: g, leaf: -1}
+			sc.part = sh.parts[g]
+		} else {
+			t := fieldType(f)
+			if !t.groupable() {
+				return nil, &ParseError{File: sh.path, Column: g, Index: f.index, Err: ErrNotNumber,
+					msg: fmt.Sprintf("is %s, which cannot be a group column (strings, integers and booleans can)", t.name)}
+			}
+			sc.group = pqCol{name: g, index: f.index, leaf: f.leaf, typ: t}
+		}
+	}
+	for _, c := range pl.cols {
+		f, err := lookupField(sh, c, "column")
+		if err != nil {
+			return nil, err
+		}
+		t := fieldType(f)
+		if !t.numeric() {
+			return nil, &ParseError{File: sh.path, Column: c, Index: f.index, Err: ErrNotNumber,
+				msg: fmt.Sprintf("is %s, not a number", t.name)}
+		}
+		sc.cols = append(sc.cols, pqCol{name: c, index: f.index, leaf: f.leaf, typ: t})
+	}
+	return sc, nil
+}
+
+// newReader returns the state of a pass of pl, which keeps rows through sm
+// or passes them to each: the CSV reader's, whose group bookkeeping it
+// shares.
+func (pl *pqPlan) newReader(name string, sm *sampler, each RowFunc) *reader {
+	rd := &reader{name: name, q: pl.q, sampler: sm, each: each, gcol: -1}
+	rd.header = []string{pl.gname}
+	if pl.gname != "" {
+		rd.gcol = 0
+		rd.byKey = make(map[string]*groupState)
+	} else {
+		rd.groups = []*groupState{{}}
+	}
+	rd.cols = make([]column, len(pl.cols))
+	for i, c := range pl.cols {
+		rd.cols[i] = column{name: c, index: i + 1}
+	}
+	rd.setColumns()
+	rd.table.Name = name
+	rd.table.Skipped = pl.skip
+	return rd
+}
+
+// pqRow is a row read from a shard: its number in the row group, its group
+// key, whether a value is missing, and its values in rd.row.
+type pqRow struct {
+	r       int64
+	key     string
+	missing bool
+}
+
+// scan reads every row of the dataset, keeping rows through sm or passing
+// them to each.
+func (p *Parquet) scan(ctx context.Context, pl *pqPlan, sm *sampler, each RowFunc) (*Table, error) {
+	rd := pl.newReader(p.name, sm, each)
+	rows := 0
+	for _, sh := range p.shards {
+		o, err := p.shard(sh)
+		if err != nil {
+			return nil, err
+		}
+		start := sh.first
+		for g, n := range sh.rgRows {
+			if err := ctx.Err(); err != nil {
+				return nil, fmt.Errorf("dataset: %s: row group %d: %w", sh.path, g, err)
+			}
+			err := o.readRows(ctx, pl, g, 0, n, nil, rd.row, func(row pqRow) error {
+				rows++
+				return rd.addParquetRow(row.key, row.missing, int(start+row.r+1))
+			})
+			if err != nil {
+				return nil, err
+			}
+			start += n
+		}
+	}
+	if rows == 0 {
+		return nil, &ParseError{File: p.name, Err: ErrNoRows, msg: "no data rows: the file holds no row"}
+	}
+	if err := rd.finish(rows); err != nil {
+		return nil, err
+	}
+	return &rd.table, nil
+}
+
+// addParquetRow adds a row read from a Parquet file, with group key key (""
+// when missing or without grouping), at 1-based row number line, whose
+// values are in rd.row; missing reports a null that Query.DropMissing drops
+// the row for. It does for a Parquet row what addRow does for a CSV one.
+func (rd *reader) addParquetRow(key string, missing bool, line int) error {
+	var gs *groupState
+	switch {
+	case rd.gcol < 0:
+		gs = rd.groups[0]
+	case key == "" && missing:
+	case rd.byKey[key] != nil:
+		gs = rd.byKey[key]
+	case rd.keepGroup(key):
+		gs = &groupState{g: Group{Key: strings.Clone(key)}, firstLine: line}
+		rd.byKey[gs.g.Key] = gs
+		rd.groups = append(rd.groups, gs)
+	default:
+		rd.other(key)
+		rd.table.RowsRead++
+		return nil
+	}
+	rd.table.RowsRead++
+	switch {
+	case missing:
+		rd.table.Dropped++
+		return nil
+	case rd.each != nil:
+		gs.g.Rows++
+		rd.delivered = true
+		return rd.each(gs.g.Key, line, rd.row)
+	}
+	rd.sampler.keep(&gs.g, &gs.res, rd.row, line)
+	return nil
+}
+
+// pqBatch is how many rows are decoded at a time.
+const pqBatch = 4096
+
+// readRows reads the rows [from, to) of row group g of the open shard, or
+// only those at the increasing row numbers want (in [from, to)) when want
+// is not nil, calling fn for each with its values in row, which is reused.
+// A null, without Query.DropMissing, and a non-finite number are errors;
+// with it, a null makes the row missing.
+func (o *pqOpen) readRows(ctx context.Context, pl *pqPlan, g int, from, to int64, want []int64, row []float64, fn func(pqRow) error) error {
+	sh := o.shard
+	sc := pl.shard[sh]
+	if want != nil {
+		if len(want) == 0 {
+			return nil
+		}
+		to = want[len(want)-1] + 1
+	}
+	rg := o.pf.RowGroups()[g]
+	n := len(sc.cols)
+	// The columns to decode: the kept ones, then the group column.
+	cols := sc.cols
+	if sc.group.leaf >= 0 {
+		cols = append(cols[:n:n], sc.group)
+	}
+	curs := make([]*pqCursor, len(cols))
+	defer func() {
+		for _, c := range curs {
+			if c != nil {
+				c.close()
+			}
+		}
+	}()
+	for i, c := range cols {
+		if err := o.checkChunk(g, &c, from, to, want != nil); err != nil {
+			return err
+		}
+		err := safely(func() error {
+			pages := rg.ColumnChunks()[c.leaf].Pages()
+			curs[i] = &pqCursor{pages: pages}
+			if from > 0 {
+				return pages.SeekToRow(from)
+			}
+			return nil
+		})
+		if err != nil {
+			return o.chunkError(g, &c, err)
+		}
+	}
+	vals := make([][]float64, n)
+	for i := range vals {
+		vals[i] = make([]float64, pqBatch)
+	}
+	nulls := make([][]bool, len(cols))
+	for i := range nulls {
+		nulls[i] = make([]bool, pqBatch)
+	}
+	var keys []string
+	if sc.group.leaf >= 0 {
+		keys = make([]string, pqBatch)
+	}
+	w := 0 // next row of want
+	for at := from; at < to; at += pqBatch {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("dataset: %s: row group %d: %w", sh.path, g, err)
+		}
+		b := int(min(pqBatch, to-at))
+		for i := range cols {
+			c, cur := &cols[i], curs[i]
+			nl := nulls[i]
+			var err error
+			if i < n {
+				v := vals[i]
+				err = cur.next(b, func(j int, x parquet.Value) {
+					if nl[j] = x.IsNull(); !nl[j] {
+						v[j] = c.typ.float(x)
+					}
+				})
+			} else {
+				err = cur.next(b, func(j int, x parquet.Value) {
+					if nl[j] = x.IsNull(); !nl[j] {
+						keys[j] = c.typ.key(x)
+					}
+				})
+			}
+			if err != nil {
+				return o.chunkError(g, c, err)
+			}
+		}
+		for j := range b {
+			r := at + int64(j)
+			if want != nil {
+				if w == len(want) || want[w] != r {
+					continue
+				}
+				w++
+			}
+			pr := pqRow{r: r, key: sc.part}
+			if sc.group.leaf >= 0 {
+				if nulls[n][j] {
+					if !pl.q.DropMissing {
+						return o.cellError(g, r, &sc.group, ErrEmptyCell)
+					}
+					pr.key, pr.missing = "", true
+				} else {
+					pr.key = keys[j]
+				}
+			}
+			for i := range n {
+				switch {
+				case nulls[i][j]:
+					if !pl.q.DropMissing {
+						return o.cellError(g, r, &cols[i], ErrEmptyCell)
+					}
+					pr.missing = true
+				case math.IsInf(vals[i][j], 0) || math.IsNaN(vals[i][j]):
+					return o.cellError(g, r, &cols[i], ErrNonFinite)
+				default:
+					row[i] = vals[i][j]
+				}
+			}
+			if err := fn(pr); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// cellError returns the error for the value of column c in row r of row
+// group g.
+func (o *pqOpen) cellError(g int, r int64, c *pqCol, kind error) error {
+	sh := o.shard
+	line := sh.first + r + 1
+	for _, n := range sh.rgRows[:g] {
+		line += n
+	}
+	what := "a null (missing value)"
+	if kind == ErrNonFinite {
+		what = "not a finite number"
+	}
+	return &ParseError{File: sh.path, Column: c.name, Index: c.index, Err: kind,
+		msg: fmt.Sprintf("row %d (row group %d, its row %d): %s", line, g, r+1, what)}
+}
+
+// chunkError returns the error for a failure to read column c in row group
+// g.
+func (o *pqOpen) chunkError(g int, c *pqCol, err error) error {
+	var pe *ParseError
+	if errors.As(err, &pe) {
+		return err
+	}
+	if errors.Is(err, io.EOF) {
+		err = io.ErrUnexpectedEOF
+	}
+	return &ParseError{File: o.shard.path, Column: c.name, Index: c.index, Err: ErrCorrupt,
+		msg: fmt.Sprintf("row group %d: cannot read the column: %v", g, err)}
+}
+
+// chunk returns the bytes of the chunk of column c in row group g, checked
+// against the file and the schema.
+func (o *pqOpen) chunk(g int, c *pqCol) (*chunkCheck, error) {
+	cc := &o.pf.Metadata().RowGroups[g].Columns[c.leaf]
+	m := &cc.MetaData
+	rows := o.shard.rgRows[g]
+	phys, _ := o.shard.fields[c.index-1].elem.Type.Get()
+	start := m.DataPageOffset
+	if d := m.DictionaryPageOffset; d > 0 && d < start {
+		start = d
+	}
+	switch {
+	case m.Type != phys:
+		return nil, o.chunkBad(g, c, "the column chunk holds %v values, the schema says %v", m.Type, phys)
+	case start < 4 || m.TotalCompressedSize < 0 || m.TotalCompressedSize > o.limit-start:
+		return nil, o.chunkBad(g, c, "the column chunk claims bytes %d to %d of a file whose pages end at byte %d",
+			start, start+m.TotalCompressedSize, o.limit)
+	case m.NumValues < 0 || m.NumValues > rows:
+		return nil, o.chunkBad(g, c, "the column chunk claims %d values in %d rows", m.NumValues, rows)
+	}
+	ck := &chunkCheck{start: start, end: start + m.TotalCompressedSize, rows: rows, width: c.typ.width}
+	if phys == format.ByteArray {
+		ck.width = 0
+	}
+	return ck, nil
+}
+
+// chunkBad returns the error for the chunk of column c in row group g,
+// whose problem format and args describe.
+func (o *pqOpen) chunkBad(g int, c *pqCol, format string, args ...any) error {
+	return &ParseError{File: o.shard.path, Column: c.name, Index: c.index, Err: ErrCorrupt,
+		msg: fmt.Sprintf("row group %d: ", g) + fmt.Sprintf(format, args...)}
+}
+
+// pages returns the locations of the pages of the chunk of column c in row
+// group g, from its offset index, which the library then uses to seek; nil
+// when the chunk has no offset index.
+func (o *pqOpen) pages(g int, c *pqCol) ([]format.PageLocation, error) {
+	if o.pf.Metadata().RowGroups[g].Columns[c.leaf].OffsetIndexOffset == 0 {
+		return nil, nil
+	}
+	key := [2]int{g, c.leaf}
+	if loc, ok := o.locs[key]; ok {
+		return loc, nil
+	}
+	ck, err := o.chunk(g, c)
+	if err != nil {
+		return nil, err
+	}
+	loc, err := o.offsetIndex(g, c, ck)
+	if err != nil {
+		return nil, o.chunkBad(g, c, "offset index: %v", err)
+	}
+	if o.locs == nil {
+		o.locs = make(map[[2]int][]format.PageLocation)
+	}
+	o.locs[key] = loc
+	return loc, nil
+}
+
+// checkChunk checks the chunk of column c in row group g, before the
+// library reads the rows [from, to) of it: its position and sizes, and the
+// headers of the pages to read. With useIndex, the chunk's offset index,
+// if it has one, is read (and checked) so that only the pages holding the
+// rows are read.
+func (o *pqOpen) checkChunk(g int, c *pqCol, from, to int64, useIndex bool) error {
+	ck, err := o.chunk(g, c)
+	if err != nil {
+		return err
+	}
+	var loc []format.PageLocation
+	if useIndex && (from > 0 || to < ck.rows) {
+		if loc, err = o.pages(g, c); err != nil {
+			return err
+		}
+	}
+	if loc == nil {
+		if err := checkPages(o.ra, ck, ck.start); err != nil {
+			return o.chunkBad(g, c, "%v", err)
+		}
+		return nil
+	}
+	if d := o.pf.Metadata().RowGroups[g].Columns[c.leaf].MetaData.DictionaryPageOffset; d > 0 {
+		h, hl, err := readPageHeader(o.ra, d, ck.end)
+		if err == nil {
+			err = checkPage(h, d, hl, ck)
+		}
+		if err != nil {
+			return o.chunkBad(g, c, "%v", err)
+		}
+	}
+	for i, l := range loc {
+		next := ck.rows
+		if i+1 < len(loc) {
+			next = loc[i+1].FirstRowIndex
+		}
+		if next <= from || l.FirstRowIndex >= to {
+			continue
+		}
+		page := &chunkCheck{start: l.Offset, end: l.Offset + int64(l.CompressedPageSize), rows: ck.rows, width: ck.width}
+		h, hl, err := readPageHeader(o.ra, l.Offset, page.end)
+		if err == nil {
+			err = checkPage(h, l.Offset, hl, page)
+		}
+		if err != nil {
+			return o.chunkBad(g, c, "%v", err)
+		}
+	}
+	return nil
+}
+
+// offsetIndex reads and checks the offset index of the chunk of column c
+// in row group g, whose bytes ck gives, and has the library load it, so
+// that seeking to a row reads only its page. It returns the pages'
+// locations.
+func (o *pqOpen) offsetIndex(g int, c *pqCol, ck *chunkCheck) ([]format.PageLocation, error) {
+	cc := &o.pf.Metadata().RowGroups[g].Columns[c.leaf]
+	off, n := cc.OffsetIndexOffset, int64(cc.OffsetIndexLength)
+	if off < 4 || n <= 0 || n > limits.index || n > o.limit-off {
+		return nil, fmt.Errorf("%d bytes at byte %d, beyond the file or the limit of %d bytes", n, off, limits.index)
+	}
+	buf := make([]byte, n)
+	if _, err := o.ra.ReadAt(buf, off); err != nil {
+		return nil, err
+	}
+	if _, err := checkThrift(buf); err != nil {
+		return nil, err
+	}
+	var idx parquet.OffsetIndex
+	err := safely(func() error {
+		var err error
+		idx, err = o.pf.RowGroups()[g].ColumnChunks()[c.leaf].OffsetIndex()
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	loc := make([]format.PageLocation, idx.NumPages())
+	for i := range loc {
+		l := format.PageLocation{Offset: idx.Offset(i), CompressedPageSize: int32(idx.CompressedPageSize(i)), FirstRowIndex: idx.FirstRowIndex(i)}
+		prev := int64(-1)
+		if i > 0 {
+			prev = loc[i-1].FirstRowIndex
+		}
+		switch {
+		case i == 0 && l.FirstRowIndex != 0, l.FirstRowIndex <= prev, l.FirstRowIndex >= ck.rows:
+			return nil, fmt.Errorf("page %d starts at row %d", i, l.FirstRowIndex)
+		case l.Offset < ck.start || l.CompressedPageSize < 0 || int64(l.CompressedPageSize) > ck.end-l.Offset:
+			return nil, fmt.Errorf("page %d lies outside its column chunk", i)
+		}
+		loc[i] = l
+	}
+	if len(loc) == 0 && ck.rows > 0 {
+		return nil, fmt.Errorf("no page")
+	}
+	return loc, nil
+}
+
+// pqCursor reads the values of a column chunk, page after page.
+type pqCursor struct {
+	pages parquet.Pages
+	page  parquet.Page
+	vr    parquet.ValueReader
+	buf   []parquet.Value
+}
+
+// next reads the next n values, calling fn with the index of each (0 to
+// n−1) and the value, which does not outlive the call.
+func (c *pqCursor) next(n int, fn func(int, parquet.Value)) error {
+	return safely(func() error {
+		if c.buf == nil {
+			c.buf = make([]parquet.Value, pqBatch)
+		}
+		done := 0
+		for done < n {
+			if c.vr == nil {
+				pg, err := c.pages.ReadPage()
+				if err == io.EOF {
+					return fmt.Errorf("the column chunk holds fewer values than its row group has rows")
+				}
+				if err != nil {
+					return err
+				}
+				c.page, c.vr = pg, pg.Values()
+			}
+			k, err := c.vr.ReadValues(c.buf[:min(len(c.buf), n-done)])
+			for i := range k {
+				fn(done+i, c.buf[i])
+			}
+			done += k
+			switch {
+			case err == io.EOF:
+				parquet.Release(c.page)
+				c.page, c.vr = nil, nil
+			case err != nil:
+				return err
+			case k == 0:
+				return fmt.Errorf("a page yields no value")
+			}
+		}
+		return nil
+	})
+}
+
+// close releases the cursor's page and pages.
+func (c *pqCursor) close() {
+	safely(func() error {
+		if c.page != nil {
+			parquet.Release(c.page)
+		}
+		return c.pages.Close()
+	})
+}

@@ -1,0 +1,481 @@
+// Copyright ©2026 The pearson Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package dataset
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"sort"
+)
+
+// The constants of a two-stage sample; NewParquetAt documents the rules
+// they set.
+const (
+	unitsPerDraw  = 4   // sample by units only when the dataset has more than this many units per draw
+	groupMargin   = 1.2 // rows expected per row wanted of the rarest group
+	unitAttempts  = 3   // samples drawn, with a doubled margin each time, before a group short of rows means a full read
+	maxUnitGroups = 256 // group values met before the groups are read in full
+)
+
+// pqUnit is a unit of a two-stage sample: the rows [start, end) of a row
+// group of a shard.
+type pqUnit struct {
+	shard      *pqShard
+	rg         int
+	start, end int64
+	first      int64 // the 0-based number in the dataset of the row group's first row
+	draws      []int // the draws that chose it
+	counts     map[string]int64
+	earliest   map[string]int64 // the first row of each group value in it
+}
+
+func (u *pqUnit) rows() int64 { return u.end - u.start }
+
+// unitSample draws the two-stage sample of NewParquetAt. It returns a nil
+// table and no error when the dataset must be read in full instead, with
+// the reason for a note, if any.
+func (p *Parquet) unitSample(ctx context.Context, pl *pqPlan, s Sampling) (*Table, string, error) {
+	n := s.Units
+	if n <= 0 {
+		n = DefaultUnits
+	}
+	if p.rows == 0 {
+		return nil, "", nil
+	}
+	if !p.alwaysSeek {
+		u, err := p.countUnits(pl)
+		if err != nil {
+			return nil, "", err
+		}
+		if u <= unitsPerDraw*int64(n) {
+			return nil, "", nil
+		}
+	}
+	src := s.Src
+	if src == nil {
+		src = rand.NewPCG(1, 2)
+	}
+	rng := rand.New(src)
+	units, draws, err := p.drawUnits(ctx, pl, rng, n)
+	if err != nil {
+		return nil, "", err
+	}
+	keys, err := p.unitGroups(ctx, pl, units)
+	if err != nil {
+		return nil, "", err
+	}
+	if why := p.checkGroups(pl, units, keys); why != "" {
+		return nil, why, nil
+	}
+	boost := 1.0
+	var short shortGroup
+	for range unitAttempts {
+		var t *Table
+		var err error
+		t, short, err := p.takeRows(ctx, pl, rng, s.Size, units, draws, keys, boost)
+		if err != nil || t != nil {
+			return t, "", err
+		}
+		if short.whole {
+			break
+		}
+		boost *= 2
+	}
+	return nil, fmt.Sprintf("%s: %d rows of it in the %d units drawn, fewer than %d", short.what, short.rows, len(units), s.Size), nil
+}
+
+// shortGroup is a group that a two-stage sample left with too few rows.
+type shortGroup struct {
+	what  string // "group \"a\"", or "the table"
+	rows  int
+	whole bool // although every row of the units drawn was taken
+}
+
+// countUnits returns the number of units of the dataset: its row groups,
+// times the pages of a chunk of the first column read in the first row
+// group when it has an offset index.
+func (p *Parquet) countUnits(pl *pqPlan) (int64, error) {
+	var u int64
+	for _, sh := range p.shards {
+		u += int64(len(sh.rgRows))
+	}
+	sh := p.shards[0]
+	if len(sh.rgRows) == 0 {
+		return u, nil
+	}
+	o, err := p.shard(sh)
+	if err != nil {
+		return 0, err
+	}
+	c := pl.shard[sh].cols[0]
+	loc, err := o.pages(0, &c)
+	if err != nil {
+		return 0, err
+	}
+	return u * int64(max(1, len(loc))), nil
+}
+
+// drawUnits draws n units with probability proportional to their rows, by
+// drawing n rows of the dataset uniformly; it returns the distinct units
+// in file order and the unit of each draw.
+func (p *Parquet) drawUnits(ctx context.Context, pl *pqPlan, rng *rand.Rand, n int) ([]*pqUnit, []*pqUnit, error) {
+	rows := make([]int64, n)
+	for j := range rows {
+		rows[j] = rng.Int64N(p.rows)
+	}
+	draws := make([]*pqUnit, n)
+	order := make([]int, n)
+	for j := range order {
+		order[j] = j
+	}
+	sort.SliceStable(order, func(a, b int) bool { return rows[order[a]] < rows[order[b]] })
+	var units []*pqUnit
+	var last *pqUnit
+	for _, j := range order {
+		x := rows[j]
+		if last != nil && x >= last.first+last.start && x < last.first+last.end {
+			last.draws = append(last.draws, j)
+			draws[j] = last
+			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, nil, fmt.Errorf("dataset: %s: drawing units: %w", p.name, err)
+		}
+		k := sort.Search(len(p.shards), func(i int) bool { return p.shards[i].first > x }) - 1
+		sh := p.shards[k]
+		first, g := sh.first, 0
+		for ; first+sh.rgRows[g] <= x; g++ {
+			first += sh.rgRows[g]
+		}
+		u := &pqUnit{shard: sh, rg: g, start: 0, end: sh.rgRows[g], first: first}
+		o, err := p.shard(sh)
+		if err != nil {
+			return nil, nil, err
+		}
+		c := pl.shard[sh].cols[0]
+		loc, err := o.pages(g, &c)
+		if err != nil {
+			return nil, nil, err
+		}
+		if len(loc) > 1 {
+			r := x - first
+			i := sort.Search(len(loc), func(i int) bool { return loc[i].FirstRowIndex > r }) - 1
+			u.start = loc[i].FirstRowIndex
+			if i+1 < len(loc) {
+				u.end = loc[i+1].FirstRowIndex
+			}
+		}
+		u.draws = []int{j}
+		draws[j] = u
+		units = append(units, u)
+		last = u
+	}
+	return units, draws, nil
+}
+
+// unitGroups counts the rows of each group value in each unit, reading the
+// group column of the units (the partition key of their shard, for a
+// partition key), and returns the group values in the order of their
+// earliest row.
+func (p *Parquet) unitGroups(ctx context.Context, pl *pqPlan, units []*pqUnit) ([]string, error) {
+	if pl.gname == "" {
+		return nil, nil
+	}
+	earliest := make(map[string]int64)
+	note := func(k string, row int64) {
+		if e, ok := earliest[k]; !ok || row < e {
+			earliest[k] = row
+		}
+	}
+	for _, u := range units {
+		sc := pl.shard[u.shard]
+		u.counts = make(map[string]int64)
+		if sc.group.leaf < 0 {
+			u.counts[sc.part] = u.rows()
+			note(sc.part, u.first+u.start)
+			continue
+		}
+		o, err := p.shard(u.shard)
+		if err != nil {
+			return nil, err
+		}
+		only := &pqPlan{q: Query{DropMissing: true}, shard: map[*pqShard]*pqShardCols{u.shard: {group: sc.group}}}
+		err = o.readRows(ctx, only, u.rg, u.start, u.end, nil, nil, func(r pqRow) error {
+			if !r.missing {
+				u.counts[r.key]++
+				note(r.key, u.first+r.r)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	keys := make([]string, 0, len(earliest))
+	for k := range earliest {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(a, b int) bool { return earliest[keys[a]] < earliest[keys[b]] })
+	return keys, nil
+}
+
+// keptGroups returns the group values of keys (in order) whose rows are
+// kept: those of Query.Groups, at most Query.MaxGroups of them.
+func keptGroups(q Query, keys []string) []string {
+	var kept []string
+	for _, k := range keys {
+		if len(q.Groups) > 0 && !slices.Contains(q.Groups, k) {
+			continue
+		}
+		if q.MaxGroups > 0 && len(kept) == q.MaxGroups {
+			break
+		}
+		kept = append(kept, k)
+	}
+	return kept
+}
+
+// checkGroups returns why the groups met in the units cannot be sampled
+// from them, or "".
+func (p *Parquet) checkGroups(pl *pqPlan, units []*pqUnit, keys []string) string {
+	if pl.gname == "" {
+		return ""
+	}
+	q := pl.q
+	if len(keys) > maxUnitGroups {
+		return fmt.Sprintf("more than %d group values", maxUnitGroups)
+	}
+	for _, k := range q.Groups {
+		if !slices.Contains(keys, k) {
+			return fmt.Sprintf("group %s was not met in the %d units drawn", quote(k), len(units))
+		}
+	}
+	if len(q.Groups) == 0 && q.MaxGroups > 0 && len(keys) < q.MaxGroups {
+		return fmt.Sprintf("%d group values met in the %d units drawn, fewer than %d", len(keys), len(units), q.MaxGroups)
+	}
+	return ""
+}
+
+// unitRow is a row kept by a two-stage sample.
+type unitRow struct {
+	line int // 1-based row number in the dataset
+	draw int
+	off  int // of its values in the group's data
+}
+
+// unitGroup is a group being sampled in two stages.
+type unitGroup struct {
+	key  string
+	rows []unitRow
+	data []float64
+	hits []int // per draw: its rows taken, not missing
+}
+
+// takeRows takes the rows of each draw from its unit (stage two) and
+// returns the table, or a nil table and the group kept that has fewer than
+// size rows. boost multiplies the rows taken per draw.
+func (p *Parquet) takeRows(ctx context.Context, pl *pqPlan, rng *rand.Rand, size int, units, draws []*pqUnit,
+	keys []string, boost float64) (*Table, shortGroup, error) {
+	n := len(draws)
+	kept := keptGroups(pl.q, keys)
+	// r: rows per draw.
+	r := int64(math.Ceil(boost * float64(size) / float64(n)))
+	for _, k := range kept {
+		share := 0.0
+		for _, u := range draws {
+			share += float64(u.counts[k]) / float64(u.rows())
+		}
+		r = max(r, int64(math.Ceil(boost*groupMargin*float64(size)/share)))
+	}
+	rd := pl.newReader(p.name, nil, nil)
+	c := len(pl.cols)
+	groups := make(map[string]*unitGroup)
+	var order []*unitGroup
+	if pl.gname == "" {
+		g := &unitGroup{hits: make([]int, n)}
+		groups[""] = g
+		order = append(order, g)
+	}
+	for _, k := range kept {
+		g := &unitGroup{key: k, hits: make([]int, n)}
+		groups[k] = g
+		order = append(order, g)
+	}
+	taken := make([]int, n)   // rows taken per draw
+	dropped := make([]int, n) // of them, with a missing value
+	read, distinct := 0, 0
+	for _, u := range units {
+		if err := ctx.Err(); err != nil {
+			return nil, shortGroup{}, fmt.Errorf("dataset: %s: row group %d: %w", u.shard.path, u.rg, err)
+		}
+		m := min(int64(len(u.draws))*r, u.rows())
+		pick := pickRows(rng, u.rows(), m)
+		// The i-th row picked goes to draw u.draws[i/r], before sorting.
+		label := make(map[int64]int, len(pick))
+		for i, x := range pick {
+			label[u.start+x] = u.draws[int64(i)/r]
+		}
+		want := make([]int64, len(pick))
+		for i, x := range pick {
+			want[i] = u.start + x
+		}
+		slices.Sort(want)
+		o, err := p.shard(u.shard)
+		if err != nil {
+			return nil, shortGroup{}, err
+		}
+		distinct++
+		err = o.readRows(ctx, pl, u.rg, u.start, u.end, want, rd.row, func(row pqRow) error {
+			read++
+			j := label[row.r]
+			taken[j]++
+			if row.missing {
+				dropped[j]++
+				return nil
+			}
+			g := groups[row.key]
+			if g == nil {
+				rd.other(row.key)
+				return nil
+			}
+			g.hits[j]++
+			g.rows = append(g.rows, unitRow{line: int(u.first + row.r + 1), draw: j, off: len(g.data)})
+			g.data = append(g.data, rd.row...)
+			return nil
+		})
+		if err != nil {
+			return nil, shortGroup{}, err
+		}
+	}
+	t := &rd.table
+	t.Sampled, t.Draws, t.Units, t.RowsRead = true, n, distinct, read
+	mean := func(x []float64) (float64, float64) { // the mean of x and its standard error
+		m, v := 0.0, 0.0
+		for _, a := range x {
+			m += a
+		}
+		m /= float64(len(x))
+		for _, a := range x {
+			v += (a - m) * (a - m)
+		}
+		if len(x) < 2 {
+			return m, 0
+		}
+		return m, math.Sqrt(v / float64(len(x)-1) / float64(len(x)))
+	}
+	frac := make([]float64, n)
+	N := float64(p.rows)
+	for j := range frac {
+		frac[j] = float64(dropped[j]) / float64(max(taken[j], 1))
+	}
+	dm, _ := mean(frac)
+	t.Dropped = int(math.Round(N * dm))
+	for _, g := range order {
+		if len(g.rows) < size {
+			what := "the table"
+			if pl.gname != "" {
+				what = "group " + quote(g.key)
+			}
+			return nil, shortGroup{what: what, rows: len(g.rows), whole: wholeUnits(units, r)}, nil
+		}
+		gr := Group{Key: g.key}
+		switch {
+		case pl.gname == "" && !pl.q.DropMissing:
+			gr.Rows = int(p.rows)
+		case pl.byPart && !pl.q.DropMissing:
+			gr.Rows = int(partRows(p, pl, g.key))
+		default:
+			for j, u := range draws {
+				if pl.gname != "" && !pl.q.DropMissing {
+					frac[j] = float64(u.counts[g.key]) / float64(u.rows())
+				} else {
+					frac[j] = float64(g.hits[j]) / float64(max(taken[j], 1))
+				}
+			}
+			m, se := mean(frac)
+			gr.Rows, gr.RowsStdErr = int(math.Round(N*m)), N*se
+		}
+		if len(g.rows) == 0 {
+			continue
+		}
+		rows := g.rows
+		if len(rows) > size { // a uniform subsample of size of them
+			for i := range size {
+				k := i + rng.IntN(len(rows)-i)
+				rows[i], rows[k] = rows[k], rows[i]
+			}
+			rows = rows[:size]
+		}
+		sort.Slice(rows, func(a, b int) bool { return rows[a].line < rows[b].line })
+		gr.Rows = max(gr.Rows, len(rows))
+		gr.Data = make([]float64, 0, len(rows)*c)
+		gr.Lines = make([]int, len(rows))
+		gr.Units = make([]int, len(rows))
+		for i, x := range rows {
+			gr.Data = append(gr.Data, g.data[x.off:x.off+c]...)
+			gr.Lines[i], gr.Units[i] = x.line, x.draw
+		}
+		t.Groups = append(t.Groups, gr)
+	}
+	if len(t.Groups) == 0 {
+		return nil, shortGroup{}, &ParseError{File: p.name, Err: ErrNoRows, msg: "no data row left in the units drawn: all were dropped for nulls"}
+	}
+	return t, shortGroup{}, nil
+}
+
+// partRows returns the rows of the shards whose partition key is key.
+func partRows(p *Parquet, pl *pqPlan, key string) int64 {
+	var n int64
+	for _, sh := range p.shards {
+		if pl.shard[sh].part == key {
+			for _, r := range sh.rgRows {
+				n += r
+			}
+		}
+	}
+	return n
+}
+
+// wholeUnits reports whether r rows per draw take every row of every unit.
+func wholeUnits(units []*pqUnit, r int64) bool {
+	for _, u := range units {
+		if int64(len(u.draws))*r < u.rows() {
+			return false
+		}
+	}
+	return true
+}
+
+// pickRows returns m distinct numbers of [0, n), uniformly at random, in
+// random order.
+func pickRows(rng *rand.Rand, n, m int64) []int64 {
+	if m*4 > n { // a partial shuffle
+		all := make([]int64, n)
+		for i := range all {
+			all[i] = int64(i)
+		}
+		for i := range m {
+			k := i + rng.Int64N(n-i)
+			all[i], all[k] = all[k], all[i]
+		}
+		return all[:m]
+	}
+	// Floyd's algorithm, then a shuffle.
+	seen := make(map[int64]bool, m)
+	out := make([]int64, 0, m)
+	for i := n - m; i < n; i++ {
+		x := rng.Int64N(i + 1)
+		if seen[x] {
+			x = i
+		}
+		seen[x] = true
+		out = append(out, x)
+	}
+	rng.Shuffle(len(out), func(a, b int) { out[a], out[b] = out[b], out[a] })
+	return out
+}
