@@ -467,12 +467,21 @@ func (rd *reader) addRow(rec []string, line int) error {
 	if err != nil {
 		return err
 	}
+	return rd.add(key, missing, line)
+}
+
+// add adds the validated row whose values are in rd.row, at line (a CSV
+// line, or a Parquet row number), to the group of key ("" without
+// grouping); missing reports an empty cell or null that Query.DropMissing
+// drops the row for (the key is then "" if the group value is the one
+// missing). Every reader counts, keeps or passes on its rows here.
+func (rd *reader) add(key string, missing bool, line int) error {
 	other := false
 	var gs *groupState
 	switch {
 	case rd.gcol < 0:
 		gs = rd.groups[0]
-	case key == "": // missing, with DropMissing
+	case key == "" && missing:
 	case rd.byKey[key] != nil:
 		gs = rd.byKey[key]
 	case rd.keepGroup(key):

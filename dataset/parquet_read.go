@@ -224,7 +224,7 @@ func (p *Parquet) scan(ctx context.Context, pl *pqPlan, sm *sampler, each RowFun
 			}
 			err := o.readRows(ctx, pl, g, 0, n, nil, rd.row, func(row pqRow) error {
 				rows++
-				return rd.addParquetRow(row.key, row.missing, int(start+row.r+1))
+				return rd.add(row.key, row.missing, int(start+row.r+1))
 			})
 			if err != nil {
 				return nil, err
@@ -239,41 +239,6 @@ func (p *Parquet) scan(ctx context.Context, pl *pqPlan, sm *sampler, each RowFun
 		return nil, err
 	}
 	return &rd.table, nil
-}
-
-// addParquetRow adds a row read from a Parquet file, with group key key (""
-// when missing or without grouping), at 1-based row number line, whose
-// values are in rd.row; missing reports a null that Query.DropMissing drops
-// the row for. It does for a Parquet row what addRow does for a CSV one.
-func (rd *reader) addParquetRow(key string, missing bool, line int) error {
-	var gs *groupState
-	switch {
-	case rd.gcol < 0:
-		gs = rd.groups[0]
-	case key == "" && missing:
-	case rd.byKey[key] != nil:
-		gs = rd.byKey[key]
-	case rd.keepGroup(key):
-		gs = &groupState{g: Group{Key: strings.Clone(key)}, firstLine: line}
-		rd.byKey[gs.g.Key] = gs
-		rd.groups = append(rd.groups, gs)
-	default:
-		rd.other(key)
-		rd.table.RowsRead++
-		return nil
-	}
-	rd.table.RowsRead++
-	switch {
-	case missing:
-		rd.table.Dropped++
-		return nil
-	case rd.each != nil:
-		gs.g.Rows++
-		rd.delivered = true
-		return rd.each(gs.g.Key, line, rd.row)
-	}
-	rd.sampler.keep(&gs.g, &gs.res, rd.row, line)
-	return nil
 }
 
 // pqBatch is how many rows are decoded at a time.
