@@ -67,9 +67,8 @@ type LSMIResult struct {
 // averages over the same rows would be biased), and solves the k-centre
 // problem with regularisation kλ/n. σx, σy and λ are chosen by 5-fold cross-validation with the held-out
 // score ½θᵀH_teθ − h_teᵀθ, unless fixed (LSMISettings.SigmaX, SigmaY, Settings.Lambda).
-// LSMI is biased low for strong dependence; the width grids widen towards
-// narrow kernels automatically when the best width lies on their lower edge,
-// and a warning says so when the limit is reached.
+// The default grids widen themselves while the best point lies on an edge
+// (docs/DESIGN.md §4); a warning says so when a limit stops them.
 func LSMI(ctx context.Context, x, y mat.Matrix, s *LSMISettings) (*LSMIResult, error) {
 	if s == nil {
 		s = &LSMISettings{}
@@ -162,7 +161,7 @@ func fitLSMI(ctx context.Context, px, py *points, s *LSMISettings, rnd *rand.Ran
 				return nil, nil, err
 			}
 		}
-		t, err := m.crossValidate(ctx, s, cv)
+		t, stops, err := m.crossValidate(ctx, s, cv)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -177,7 +176,7 @@ func fitLSMI(ctx context.Context, px, py *points, s *LSMISettings, rnd *rand.Ran
 			lambdaN = bl
 		}
 		ut := userTable(t, []float64{px.scale, py.scale}, float64(px.pop))
-		res.Warnings = gridWarnings(ut, []string{"kernel width σx", "kernel width σy"}, false)
+		res.Warnings = gridWarnings(ut, stops, []string{"kernel width σx", "kernel width σy"}, false)
 		res.CV = &crossval.Table[[2]float64]{Cols: ut.Cols, Scores: ut.Scores, BestRow: ut.BestRow, BestCol: ut.BestCol}
 		for _, r := range ut.Rows {
 			res.CV.Rows = append(res.CV.Rows, [2]float64{r[0], r[1]})

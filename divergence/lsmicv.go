@@ -100,23 +100,19 @@ func axisOf(sigma float64, blocks []*mat.Dense, centres *mat.Dense, k int) lsmiA
 // crossValidate chooses (σx, σy) in internal units and λ/N by k-fold
 // cross-validation on the design d. Each fold's held-out H is the product
 // of its own two marginal averages, its h the mean over its pairs.
-func (m *lsmiModel) crossValidate(ctx context.Context, s *LSMISettings, d *lsmiCV) (*crossval.Table[[]float64], error) {
+func (m *lsmiModel) crossValidate(ctx context.Context, s *LSMISettings, d *lsmiCV) (*crossval.Table[[]float64], []edgeStop, error) {
 	u, err := m.x.rows(d.centreRows)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	xf, err := foldBlocks(m.x, d.rows, d.folds)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	cx := newAxisCache(xf, u)
 	lambdas := scaleAll(grid(s.LambdaScales, DefaultLSMILambdaScales), 1/float64(d.kcv))
 	if s.Lambda != 0 {
 		lambdas = []float64{s.Lambda / float64(m.x.pop)}
-	}
-	ridge := scaleAll(lambdas, float64(d.kcv))
-	score := func(_ context.Context, w []float64) ([]float64, error) {
-		return heldOutScores(lsmiFoldStats(cx(w[0]), d.y(w[1]), d.counts), ridge), nil
 	}
 	scales := grid(s.SigmaScales, DefaultLSMISigmaScales)
 	axes := [][]float64{scales, scales}
@@ -126,10 +122,17 @@ func (m *lsmiModel) crossValidate(ctx context.Context, s *LSMISettings, d *lsmiC
 	if s.SigmaY != 0 {
 		axes[1] = []float64{1}
 	}
-	// Widen towards narrow kernels only: strong dependence needs them, while
-	// a best width at the wide end means a flat ratio, the answer under
-	// independence, which wider kernels would not change.
-	return searchWidths(ctx, axes, lambdas, s.SigmaScales == nil, false, s.Workers, score)
+	widen := s.SigmaScales == nil
+	g := searchGrid{
+		axes:        axes,
+		widen:       []bool{widen, widen},
+		lambdas:     lambdas,
+		widenLambda: s.LambdaScales == nil,
+		kcv:         float64(d.kcv),
+	}
+	return g.search(ctx, s.Workers, func(_ context.Context, w []float64) ([]foldStats, error) {
+		return lsmiFoldStats(cx(w[0]), d.y(w[1]), d.counts), nil
+	})
 }
 
 // lsmiFoldStats builds each fold's training and held-out moments from the

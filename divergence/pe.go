@@ -118,7 +118,7 @@ func RelativePE(ctx context.Context, p, q mat.Matrix, alpha float64, s *PESettin
 	sigma := s.Sigma / scale // internal units
 	lambdaN := s.Lambda / float64(pp.pop)
 	if s.Sigma == 0 || s.Lambda == 0 {
-		t, err := m.crossValidate(ctx, s, rnd)
+		t, stops, err := m.crossValidate(ctx, s, rnd)
 		if err != nil {
 			return nil, err
 		}
@@ -130,7 +130,7 @@ func RelativePE(ctx context.Context, p, q mat.Matrix, alpha float64, s *PESettin
 			lambdaN = bl
 		}
 		ut := userTable(t, []float64{scale}, float64(pp.pop))
-		res.Warnings = append(res.Warnings, gridWarnings(ut, []string{"kernel width σ"}, true)...)
+		res.Warnings = append(res.Warnings, gridWarnings(ut, stops, []string{"kernel width σ"}, true)...)
 		res.CV = &crossval.Table[float64]{Cols: ut.Cols, Scores: ut.Scores, BestRow: ut.BestRow, BestCol: ut.BestCol}
 		for _, r := range ut.Rows {
 			res.CV.Rows = append(res.CV.Rows, r[0])
@@ -221,7 +221,7 @@ func (m *peModel) moments(idx []int, rnd *rand.Rand) (*mat.SymDense, []float64, 
 // cross-validation on kcv centres drawn from P and averaging points drawn
 // from the rest of P and from Q, within the averaging budget. Table rows are
 // returned in internal units and columns as λ/N; the caller converts.
-func (m *peModel) crossValidate(ctx context.Context, s *PESettings, rnd *rand.Rand) (*crossval.Table[[]float64], error) {
+func (m *peModel) crossValidate(ctx context.Context, s *PESettings, rnd *rand.Rand) (*crossval.Table[[]float64], []edgeStop, error) {
 	folds := s.folds()
 	// Centres: at most half the numerator sample, so that the rest can be
 	// averaged over; averaging points never include a centre, whose kernel
@@ -236,20 +236,20 @@ func (m *peModel) crossValidate(ctx context.Context, s *PESettings, rnd *rand.Ra
 		n    int
 	}{{"P", len(pRows)}, {"Q", len(qRows)}} {
 		if side.n < folds {
-			return nil, fmt.Errorf("divergence: %w: %s leaves %d points for %d cross-validation folds (fix σ and λ, or use fewer folds)", ErrTooFew, side.name, side.n, folds)
+			return nil, nil, fmt.Errorf("divergence: %w: %s leaves %d points for %d cross-validation folds (fix σ and λ, or use fewer folds)", ErrTooFew, side.name, side.n, folds)
 		}
 	}
 	c, err := m.p.rows(centreRows)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	xp, err := foldBlocks(m.p, pRows, folds)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	xq, err := foldBlocks(m.q, qRows, folds)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	// λ/N = (kλ/N)/kcv: the grid of kλ/N values for the kcv-centre problem.
 	lambdas := scaleAll(grid(s.LambdaScales, DefaultLambdaScales), 1/float64(kcv))
@@ -260,13 +260,16 @@ func (m *peModel) crossValidate(ctx context.Context, s *PESettings, rnd *rand.Ra
 	if s.Sigma != 0 {
 		sigmas = []float64{1} // internal units: the fixed σ is the scale
 	}
-	// The kcv-centre problem's own regularisation is kcv·λ/N.
-	ridge := scaleAll(lambdas, float64(kcv))
-	score := func(_ context.Context, w []float64) ([]float64, error) {
-		return heldOutScores(m.foldStats(kernel.Gaussian{Sigma: w[0]}, c, xp, xq), ridge), nil
+	g := searchGrid{
+		axes:        [][]float64{sigmas},
+		widen:       []bool{s.SigmaScales == nil},
+		lambdas:     lambdas,
+		widenLambda: s.LambdaScales == nil,
+		kcv:         float64(kcv), // the kcv-centre problem's own regularisation is kcv·λ/N
 	}
-	widen := s.SigmaScales == nil && s.Sigma == 0
-	return searchWidths(ctx, [][]float64{sigmas}, lambdas, widen, widen, s.Workers, score)
+	return g.search(ctx, s.Workers, func(_ context.Context, w []float64) ([]foldStats, error) {
+		return m.foldStats(kernel.Gaussian{Sigma: w[0]}, c, xp, xq), nil
+	})
 }
 
 // foldStats computes, for one kernel width, the training and held-out
