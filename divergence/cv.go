@@ -66,9 +66,16 @@ func foldBlocks(p *points, rows []int, folds int) ([]*mat.Dense, error) {
 	return blocks, nil
 }
 
-// foldScorer returns the folds' training and held-out moments at one
-// setting of the kernel widths (one width per kernel).
-type foldScorer func(ctx context.Context, widths []float64) ([]foldStats, error)
+// foldScorer returns, for one setting of the kernel widths (one width per
+// kernel), the held-out score averaged over the folds as a function of the
+// cross-validation problem's regularisation.
+type foldScorer func(ctx context.Context, widths []float64) (func(ridge float64) float64, error)
+
+// peScores returns the held-out score of the folds' moments as a function of
+// the regularisation.
+func peScores(folds []foldStats) func(ridge float64) float64 {
+	return func(ridge float64) float64 { return heldOutScores(folds, []float64{ridge})[0] }
+}
 
 // Limits of the self-widening grid (docs/DESIGN.md §4). Widths are in
 // internal units, where the median heuristic is 1; regularisations are those
@@ -94,7 +101,7 @@ type searchGrid struct {
 	widen       []bool      // per width axis
 	lambdas     []float64   // λ/N, increasing
 	widenLambda bool
-	kcv         float64 // the cross-validation problem's regularisation is kcv·λ/N
+	ridgeFactor float64 // the cross-validation problem's regularisation is ridgeFactor × column
 }
 
 // edgeStop is an edge of the grid on which the best point lies although the
@@ -109,9 +116,9 @@ type edgeStop struct {
 // search cross-validates over the grid g (see searchGrid); fold moments are
 // computed once per width vector and held-out scores once per width vector
 // and λ, however often the grid widens. Rows of the returned table are width
-// vectors; columns are λ/N.
+// vectors; columns are the regularisation in the caller's units.
 func (g searchGrid) search(ctx context.Context, workers int, folds foldScorer) (*crossval.Table[[]float64], []edgeStop, error) {
-	stats := newMemo[string, []foldStats]()
+	stats := newMemo[string, func(float64) float64]()
 	scores := newMemo[string, float64]()
 	axes := slices.Clone(g.axes)
 	lambdas := slices.Clone(g.lambdas)
@@ -119,14 +126,14 @@ func (g searchGrid) search(ctx context.Context, workers int, folds foldScorer) (
 		rows := product(axes)
 		t, err := crossval.Search(ctx, rows, lambdas, func(ctx context.Context, i int) ([]float64, error) {
 			key := fmt.Sprint(rows[i])
-			fs, err := stats.get(key, func() ([]foldStats, error) { return folds(ctx, rows[i]) })
+			score, err := stats.get(key, func() (func(float64) float64, error) { return folds(ctx, rows[i]) })
 			if err != nil {
 				return nil, err
 			}
 			out := make([]float64, len(lambdas))
 			for j, l := range lambdas {
 				out[j], _ = scores.get(fmt.Sprint(key, l), func() (float64, error) {
-					return heldOutScores(fs, []float64{g.kcv * l})[0], nil
+					return score(g.ridgeFactor * l), nil
 				})
 			}
 			return out, nil
@@ -158,8 +165,12 @@ func (g searchGrid) search(ctx context.Context, workers int, folds foldScorer) (
 					next, ok := widenUp(ax, 2, widenLimit)
 					if ok && g.widen[a] && round < maxWidenRounds {
 						axes[a], extended = next, true
-					} else {
-						stops = append(stops, edgeStop{axis: a, high: true, atLimit: g.widen[a]})
+					} else if !g.widen[a] {
+						// At the widening limit the kernel is constant to
+						// within 1/(2·256²) over the data: a wider one
+						// would fit the same flat ratio, so the limit is
+						// not worth a warning.
+						stops = append(stops, edgeStop{axis: a, high: true})
 					}
 				}
 			}
@@ -169,14 +180,14 @@ func (g searchGrid) search(ctx context.Context, workers int, folds foldScorer) (
 			row := t.Scores[t.BestRow]
 			switch {
 			case t.BestCol == 0 && improves(row[1]):
-				next, ok := widenDown(lambdas, 10, ridgeLow/g.kcv)
+				next, ok := widenDown(lambdas, 10, ridgeLow/g.ridgeFactor)
 				if ok && g.widenLambda && round < maxWidenRounds {
 					lambdas, extended = next, true
 				} else {
 					stops = append(stops, edgeStop{axis: -1, atLimit: g.widenLambda})
 				}
 			case t.BestCol == nl-1 && improves(row[nl-2]):
-				next, ok := widenUp(lambdas, 10, ridgeHigh/g.kcv)
+				next, ok := widenUp(lambdas, 10, ridgeHigh/g.ridgeFactor)
 				if ok && g.widenLambda && round < maxWidenRounds {
 					lambdas, extended = next, true
 				} else {
@@ -282,10 +293,7 @@ func gridWarnings(t *crossval.Table[[]float64], stops []edgeStop, widthNames []s
 		}
 		switch {
 		case e.atLimit && e.axis >= 0:
-			why = fmt.Sprintf("the grid widened itself to its limit, %d times the median heuristic", widenLimit)
-			if !e.high {
-				why = fmt.Sprintf("the grid widened itself to its limit, 1/%d of the median heuristic", widenLimit)
-			}
+			why = fmt.Sprintf("the grid widened itself to its limit, 1/%d of the median heuristic", widenLimit)
 		case e.atLimit:
 			why = fmt.Sprintf("the grid widened itself to its limit, kλ/n = %g in the cross-validation's problem", ridgeHigh)
 			if !e.high {

@@ -108,7 +108,7 @@ func ExampleLSMI() {
 	}
 	fmt.Printf("SMI = %.2f ± %.2f\n", res.SMI, res.StdErr)
 	// Output:
-	// SMI = 0.26 ± 0.01
+	// SMI = 0.27 ± 0.01
 }
 
 // A shift of a third of a standard deviation, detected by the permutation
@@ -175,7 +175,7 @@ func ExampleRank() {
 	// Output:
 	// 1. feature 1: p-value 0.01
 	// 2. feature 2: p-value 0.01
-	// 3. feature 0: p-value 0.06
+	// 3. feature 0: p-value 0.65
 }
 
 // The fitted ratio r̂_α(x) = p(x)/(αp(x) + (1−α)q(x)) at single points, as

@@ -265,10 +265,10 @@ func (m *peModel) crossValidate(ctx context.Context, s *PESettings, rnd *rand.Ra
 		widen:       []bool{s.SigmaScales == nil},
 		lambdas:     lambdas,
 		widenLambda: s.LambdaScales == nil,
-		kcv:         float64(kcv), // the kcv-centre problem's own regularisation is kcv·λ/N
+		ridgeFactor: float64(kcv), // the kcv-centre problem's own regularisation is kcv·λ/N
 	}
-	return g.search(ctx, s.Workers, func(_ context.Context, w []float64) ([]foldStats, error) {
-		return m.foldStats(kernel.Gaussian{Sigma: w[0]}, c, xp, xq), nil
+	return g.search(ctx, s.Workers, func(_ context.Context, w []float64) (func(float64) float64, error) {
+		return peScores(m.foldStats(kernel.Gaussian{Sigma: w[0]}, c, xp, xq)), nil
 	})
 }
 

@@ -66,9 +66,10 @@ var DefaultLambdaScales = crossval.LogGrid(1e-4, 1, 9)
 // it widens itself both ways as DefaultSigmaScales does.
 var DefaultLSMISigmaScales = crossval.LogGrid(1.0/4, 4, 5)
 
-// DefaultLSMILambdaScales are the values of kλ/n LSMI's cross-validation
-// tries. They reach lower than DefaultLambdaScales: H is a product of two
-// kernel averages, whose eigenvalues are smaller.
+// DefaultLSMILambdaScales are the values of (k/n)²λ, the regularisation of
+// the k-row product-basis problem (docs/DESIGN.md §3), that LSMI's
+// cross-validation tries. They reach lower than DefaultLambdaScales: H is a
+// product of two kernel averages, whose eigenvalues are smaller.
 var DefaultLSMILambdaScales = crossval.LogGrid(1e-7, 1e-3, 3)
 
 // TestSigmaScales are the tests' kernel widths, as multiples of the median
@@ -98,7 +99,8 @@ const TestLambdaScale = 0.01
 // solves the k-centre problem with kλ/n, so that fixing σ and λ and asking for
 // Exact gives the value that the estimate approximates. Cross-validation
 // searches kλ/n over a grid (LambdaScales); the reported λ is the all-centre
-// value.
+// value. LSMI's product basis has k² functions of n², and uses (k/n)²λ
+// instead (docs/DESIGN.md §3).
 type Settings struct {
 	// K is the number of centres of each draw, at most qmin.MaxK. Zero
 	// means DefaultK. It is capped at the size of the centre sample.
