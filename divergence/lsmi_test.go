@@ -422,3 +422,55 @@ func TestRankInformativeFirst(t *testing.T) {
 		t.Errorf("short target: %v", err)
 	}
 }
+
+// Calibration beyond balanced 1-D samples, as in the tests above (200
+// repetitions, B = 100, ≤ 0.08 rejections at level 0.05): 10:1 unbalanced
+// and 5-D two-sample nulls, and a 5-D independence null.
+func TestCalibrationUnbalancedAndFiveD(t *testing.T) {
+	if race.Enabled {
+		t.Skip(race.SkipReason)
+	}
+	if testing.Short() {
+		t.Skip("600 permutation tests")
+	}
+	std := func(d int) normal {
+		mean, sd := make([]float64, d), make([]float64, d)
+		for i := range sd {
+			sd[i] = 1
+		}
+		return normal{mean, sd}
+	}
+	for _, c := range []struct {
+		name   string
+		np, nq int
+		dim    int
+	}{{"two-sample 10:1", 400, 40, 1}, {"two-sample 5-D", 200, 200, 5}} {
+		rate := rejectionRate(t, 200, func(rep int) float64 {
+			rnd := rand.New(rand.NewPCG(uint64(rep), 17))
+			p, _ := newPoints("P", std(c.dim).sample(c.np, rnd))
+			q, _ := newPoints("Q", std(c.dim).sample(c.nq, rnd))
+			res, err := twoSample(ctx, p, q, DefaultAlpha, &TwoSampleSettings{Permutations: 100}, rnd)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return res.PValue
+		})
+		t.Logf("%s: rejection rate %.3f", c.name, rate)
+		if rate > 0.08 {
+			t.Errorf("%s: rejection rate %.3f under the null, want ≤ 0.08", c.name, rate)
+		}
+	}
+	rate := rejectionRate(t, 200, func(rep int) float64 {
+		rnd := rand.New(rand.NewPCG(uint64(rep), 19))
+		px, py, _ := newPairs(std(5).sample(200, rnd), std(1).sample(200, rnd))
+		res, err := independence(ctx, px, py, &IndependenceSettings{Permutations: 100}, rnd)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.PValue
+	})
+	t.Logf("independence 5-D: rejection rate %.3f", rate)
+	if rate > 0.08 {
+		t.Errorf("independence 5-D: rejection rate %.3f under the null, want ≤ 0.08", rate)
+	}
+}
