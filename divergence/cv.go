@@ -66,58 +66,167 @@ func foldBlocks(p *points, rows []int, folds int) ([]*mat.Dense, error) {
 	return blocks, nil
 }
 
-// rowScorer returns the held-out scores, one per regularisation, of one
-// setting of the kernel widths (one width per kernel).
-type rowScorer func(ctx context.Context, widths []float64) ([]float64, error)
+// foldScorer returns, for one setting of the kernel widths (one width per
+// kernel), the held-out score averaged over the folds as a function of the
+// cross-validation problem's regularisation.
+type foldScorer func(ctx context.Context, widths []float64) (func(ridge float64) float64, error)
 
-// widenLimit bounds the automatic widening of the kernel-width grid: widths
-// from 1/widenLimit to widenLimit times the median heuristic.
-const widenLimit = 64
+// peScores returns the held-out score of the folds' moments as a function of
+// the regularisation.
+func peScores(folds []foldStats) func(ridge float64) float64 {
+	return func(ridge float64) float64 { return heldOutScores(folds, []float64{ridge})[0] }
+}
 
-// searchWidths cross-validates over the product of the kernel-width axes
-// (one per kernel, in internal units where the median heuristic is 1) and the
-// regularisations lambdas. When widenLow (widenHigh) is set, an axis on whose
-// lower (upper) edge the best point lies is extended by factors of two,
-// within [1/widenLimit, widenLimit], and the search repeats; memoised rows
-// are not scored again. Rows of the returned table are width vectors, one
-// entry per axis.
-func searchWidths(ctx context.Context, axes [][]float64, lambdas []float64, widenLow, widenHigh bool, workers int, score rowScorer) (*crossval.Table[[]float64], error) {
-	scores := newMemo[string, []float64]() // a widened grid scores only its new rows
-	axes = slices.Clone(axes)
-	const eps = 1e-9
-	for {
+// Limits of the self-widening grid (docs/DESIGN.md §4). Widths are in
+// internal units, where the median heuristic is 1; regularisations are those
+// of the cross-validation's own kcv-centre problem, kcv·λ/N.
+const (
+	widenLimit     = 256  // widths from σ₀/256 to 256σ₀
+	ridgeLow       = 1e-9 // practically none, still well-posed for qmin
+	ridgeHigh      = 1e3  // θ practically zero: the fit is the constant
+	flatTolerance  = 1e-4 // relative gain below which an edge is flat
+	maxWidenRounds = 64   // more than the limits allow: a safeguard
+)
+
+// searchGrid is a cross-validation grid over the kernel widths (one axis per
+// kernel) and the regularisation that widens itself: an axis on whose edge
+// the best point lies is extended beyond that edge, by factors of 2 and 4
+// for widths and of 10 and 100 for λ, and the search repeats, until the
+// best point lies inside the grid, the gain of the edge over its neighbour
+// falls below flatTolerance of the score (the score is flat that way and
+// the choice does not matter), or a limit stops it. Axes given by the user
+// (widen false) keep their values.
+type searchGrid struct {
+	axes        [][]float64 // kernel widths, internal units
+	widen       []bool      // per width axis
+	lambdas     []float64   // λ/N, increasing
+	widenLambda bool
+	ridgeFactor float64 // the cross-validation problem's regularisation is ridgeFactor × column
+}
+
+// edgeStop is an edge of the grid on which the best point lies although the
+// score still improves towards it: the user's grid ended there (atLimit
+// false), or a widening limit stopped it.
+type edgeStop struct {
+	axis    int // width axis, or -1 for λ
+	high    bool
+	atLimit bool
+}
+
+// search cross-validates over the grid g (see searchGrid); fold moments are
+// computed once per width vector and held-out scores once per width vector
+// and λ, however often the grid widens. Rows of the returned table are width
+// vectors; columns are the regularisation in the caller's units.
+func (g searchGrid) search(ctx context.Context, workers int, folds foldScorer) (*crossval.Table[[]float64], []edgeStop, error) {
+	stats := newMemo[string, func(float64) float64]()
+	scores := newMemo[string, float64]()
+	axes := slices.Clone(g.axes)
+	lambdas := slices.Clone(g.lambdas)
+	for round := 0; ; round++ {
 		rows := product(axes)
 		t, err := crossval.Search(ctx, rows, lambdas, func(ctx context.Context, i int) ([]float64, error) {
-			return scores.get(fmt.Sprint(rows[i]), func() ([]float64, error) { return score(ctx, rows[i]) })
+			key := fmt.Sprint(rows[i])
+			score, err := stats.get(key, func() (func(float64) float64, error) { return folds(ctx, rows[i]) })
+			if err != nil {
+				return nil, err
+			}
+			out := make([]float64, len(lambdas))
+			for j, l := range lambdas {
+				out[j], _ = scores.get(fmt.Sprint(key, l), func() (float64, error) {
+					return score(g.ridgeFactor * l), nil
+				})
+			}
+			return out, nil
 		}, workers)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		best := rows[t.BestRow]
+		var stops []edgeStop
 		extended := false
-		for a, ax := range axes {
-			lo, hi := ax[0], ax[len(ax)-1]
+		best := rows[t.BestRow]
+		bestScore := t.Scores[t.BestRow][t.BestCol]
+		// improves reports whether the best point gains on its neighbour
+		// (score s) by more than the flat tolerance.
+		improves := func(s float64) bool { return s-bestScore > flatTolerance*math.Abs(bestScore) }
+		stride := 1 // rows between neighbours along axis a (the last varies fastest)
+		for a := len(axes) - 1; a >= 0; a-- {
+			ax := axes[a]
+			if len(ax) > 1 {
+				i := slices.Index(ax, best[a])
+				switch {
+				case i == 0 && improves(t.Scores[t.BestRow+stride][t.BestCol]):
+					next, ok := widenDown(ax, 2, 1/float64(widenLimit))
+					if ok && g.widen[a] && round < maxWidenRounds {
+						axes[a], extended = next, true
+					} else {
+						stops = append(stops, edgeStop{axis: a, atLimit: g.widen[a]})
+					}
+				case i == len(ax)-1 && improves(t.Scores[t.BestRow-stride][t.BestCol]):
+					next, ok := widenUp(ax, 2, widenLimit)
+					if ok && g.widen[a] && round < maxWidenRounds {
+						axes[a], extended = next, true
+					} else if !g.widen[a] {
+						// At the widening limit the kernel is constant to
+						// within 1/(2·256²) over the data: a wider one
+						// would fit the same flat ratio, so the limit is
+						// not worth a warning.
+						stops = append(stops, edgeStop{axis: a, high: true})
+					}
+				}
+			}
+			stride *= len(ax)
+		}
+		if nl := len(lambdas); nl > 1 {
+			row := t.Scores[t.BestRow]
 			switch {
-			case len(ax) < 2:
-			case widenLow && best[a] == lo && lo/2 >= (1-eps)/widenLimit:
-				ext := []float64{lo / 2}
-				if lo/4 >= (1-eps)/widenLimit {
-					ext = []float64{lo / 4, lo / 2}
+			case t.BestCol == 0 && improves(row[1]):
+				next, ok := widenDown(lambdas, 10, ridgeLow/g.ridgeFactor)
+				if ok && g.widenLambda && round < maxWidenRounds {
+					lambdas, extended = next, true
+				} else {
+					stops = append(stops, edgeStop{axis: -1, atLimit: g.widenLambda})
 				}
-				axes[a] = append(ext, ax...)
-				extended = true
-			case widenHigh && best[a] == hi && hi*2 <= (1+eps)*widenLimit:
-				axes[a] = append(slices.Clone(ax), hi*2)
-				if hi*4 <= (1+eps)*widenLimit {
-					axes[a] = append(axes[a], hi*4)
+			case t.BestCol == nl-1 && improves(row[nl-2]):
+				next, ok := widenUp(lambdas, 10, ridgeHigh/g.ridgeFactor)
+				if ok && g.widenLambda && round < maxWidenRounds {
+					lambdas, extended = next, true
+				} else {
+					stops = append(stops, edgeStop{axis: -1, high: true, atLimit: g.widenLambda})
 				}
-				extended = true
 			}
 		}
 		if !extended {
-			return t, nil
+			return t, stops, nil
 		}
 	}
+}
+
+// widenDown returns ax extended below its first value by the factors 1/f
+// and 1/f² that stay at or above limit, and whether there was one.
+func widenDown(ax []float64, f, limit float64) ([]float64, bool) {
+	const eps = 1e-9
+	lo := ax[0]
+	switch {
+	case lo/(f*f) >= limit*(1-eps):
+		return append([]float64{lo / (f * f), lo / f}, ax...), true
+	case lo/f >= limit*(1-eps):
+		return append([]float64{lo / f}, ax...), true
+	}
+	return ax, false
+}
+
+// widenUp returns ax extended above its last value by the factors f and f²
+// that stay at or below limit, and whether there was one.
+func widenUp(ax []float64, f, limit float64) ([]float64, bool) {
+	const eps = 1e-9
+	hi := ax[len(ax)-1]
+	switch {
+	case hi*f*f <= limit*(1+eps):
+		return append(slices.Clone(ax), hi*f, hi*f*f), true
+	case hi*f <= limit*(1+eps):
+		return append(slices.Clone(ax), hi*f), true
+	}
+	return ax, false
 }
 
 // product returns the Cartesian product of the axes, the last varying
@@ -158,32 +267,40 @@ func scaleAll(v []float64, f float64) []float64 {
 	return out
 }
 
-// gridWarnings describes a best point on an edge of the grid, naming each
-// width axis. lowLambda asks for a warning at the smallest regularisation
-// too, which says nothing when the grid reaches down to practically none.
-func gridWarnings(t *crossval.Table[[]float64], widthNames []string, lowLambda bool) []string {
+// gridWarnings describes the edges where cross-validation stopped although
+// the score still improved towards them (see searchGrid.search), naming each
+// width axis, in the user's units of t. lowLambda asks for a warning at the
+// smallest regularisation too, which says nothing when the grid reaches
+// down to practically none.
+func gridWarnings(t *crossval.Table[[]float64], stops []edgeStop, widthNames []string, lowLambda bool) []string {
 	var w []string
 	best := t.Rows[t.BestRow]
-	for a, name := range widthNames {
-		lo, hi := math.Inf(1), math.Inf(-1)
-		for _, r := range t.Rows {
-			lo, hi = math.Min(lo, r[a]), math.Max(hi, r[a])
+	for _, e := range stops {
+		name, v := "regularisation λ", t.Cols[t.BestCol]
+		lo, hi := t.Cols[0], t.Cols[len(t.Cols)-1]
+		if e.axis >= 0 {
+			name, v = widthNames[e.axis], best[e.axis]
+			lo, hi = math.Inf(1), math.Inf(-1)
+			for _, r := range t.Rows {
+				lo, hi = math.Min(lo, r[e.axis]), math.Max(hi, r[e.axis])
+			}
+		} else if !e.high && !lowLambda {
+			continue
+		}
+		which, why := "smallest", "the grid was given and is not widened"
+		if e.high {
+			which = "largest"
 		}
 		switch {
-		case lo == hi:
-		case best[a] == lo:
-			w = append(w, fmt.Sprintf("cross-validation chose the smallest %s tried (%.4g, grid %.4g to %.4g): the estimate may be unreliable; consider more data or a finer grid", name, lo, lo, hi))
-		case best[a] == hi:
-			w = append(w, fmt.Sprintf("cross-validation chose the largest %s tried (%.4g, grid %.4g to %.4g): the best width may lie above the grid (a ratio smooth at the scale of the data, often a weak or broad effect)", name, hi, lo, hi))
+		case e.atLimit && e.axis >= 0:
+			why = fmt.Sprintf("the grid widened itself to its limit, 1/%d of the median heuristic", widenLimit)
+		case e.atLimit:
+			why = fmt.Sprintf("the grid widened itself to its limit, kλ/n = %g in the cross-validation's problem", ridgeHigh)
+			if !e.high {
+				why = fmt.Sprintf("the grid widened itself to its limit, kλ/n = %g in the cross-validation's problem", ridgeLow)
+			}
 		}
-	}
-	e := t.Edges()
-	llo, lhi := t.Cols[0], t.Cols[len(t.Cols)-1]
-	if e.ColLow && lowLambda {
-		w = append(w, fmt.Sprintf("cross-validation chose the smallest regularisation λ tried (%.4g, grid %.4g to %.4g)", llo, llo, lhi))
-	}
-	if e.ColHigh {
-		w = append(w, fmt.Sprintf("cross-validation chose the largest regularisation λ tried (%.4g, grid %.4g to %.4g): the best λ may lie above the grid (a heavily smoothed fit, often a weak effect)", lhi, llo, lhi))
+		w = append(w, fmt.Sprintf("cross-validation chose the %s %s tried (%.4g, grid %.4g to %.4g) and the score still improved that way: %s; the estimate may be unreliable", which, name, v, lo, hi, why))
 	}
 	return w
 }

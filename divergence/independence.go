@@ -25,8 +25,9 @@ type IndependenceResult struct {
 	// Statistic is the test statistic on the observed pairs. With one pair
 	// of widths it is the SMI of a model with K centre pairs, with h
 	// averaged over M pairs; with several (the default) it is the largest
-	// of their SMIs standardised over the observed and permuted pairings, a
-	// z-score (see TwoSampleTest).
+	// of their SMIs standardised over the permuted pairings, a z-score
+	// that converges as the number of permutations grows (see TwoSampleTest
+	// and WidthSMI).
 	Statistic float64
 	// SigmasX and SigmasY are the pairs of kernel widths of the statistic,
 	// Lambda its all-centre regularisation.
@@ -34,6 +35,14 @@ type IndependenceResult struct {
 	Lambda           float64
 	// PValue is (1 + #{b : Null[b] ≥ Statistic}) / (1 + Permutations).
 	PValue float64
+	// PValueLow and PValueHigh are the 95% Clopper–Pearson interval, from
+	// the number of exceedances, for the p-value that infinitely many
+	// permutations would give: PValue's Monte Carlo uncertainty.
+	PValueLow, PValueHigh float64
+	// WidthSMI holds the statistic's T at each pair of widths on the
+	// observed pairs: the SMI of the test's model at those widths, an
+	// effect size that does not depend on Permutations.
+	WidthSMI []float64
 	// Null holds the statistic under each permutation.
 	Null []float64
 	// Permutations is the number of permutations.
@@ -204,7 +213,7 @@ func independence(ctx context.Context, px, py *points, s *IndependenceSettings, 
 	for j, st := range stats {
 		stat[j] = st
 	}
-	res.Statistic, res.Null, err = permutationTest(ctx, s.permutations(), &s.Settings, rnd, stat, len(pairs), func(prnd *rand.Rand, perm []int) {
+	res.Statistic, res.Null, res.WidthSMI, err = permutationTest(ctx, s.permutations(), &s.Settings, rnd, stat, len(pairs), func(prnd *rand.Rand, perm []int) {
 		prnd.Shuffle(len(movable), func(i, j int) {
 			a, b := movable[i], movable[j]
 			perm[a], perm[b] = perm[b], perm[a]
@@ -214,6 +223,7 @@ func independence(ctx context.Context, px, py *points, s *IndependenceSettings, 
 		return nil, err
 	}
 	res.PValue = pValue(res.Statistic, res.Null)
+	res.PValueLow, res.PValueHigh = pValueInterval(res.Statistic, res.Null)
 	return res, nil
 }
 

@@ -112,12 +112,24 @@ func TestCombine(t *testing.T) {
 	if obs != 3 || null[0] != 1 || null[1] != 2 {
 		t.Errorf("one width: %v %v", obs, null)
 	}
-	// Two widths over three labellings: width 0 takes 0, 1, 2 (mean 1,
-	// sd √(2/3)); width 1 takes 10, 10, 10 (no spread: ignored).
-	obs, null = combine([]float64{2, 10}, [][]float64{{0, 10}, {1, 10}})
+	// Two widths over four labellings: width 0 takes 3, 0, 1, 2, each
+	// standardised against the other three (for 3: mean 1, sd √(2/3));
+	// width 1 takes 10 throughout (no spread: ignored).
+	obs, null = combine([]float64{3, 10}, [][]float64{{0, 10}, {1, 10}, {2, 10}})
 	sd := math.Sqrt(2.0 / 3)
-	if math.Abs(obs-1/sd) > 1e-12 || math.Abs(null[0]+1/sd) > 1e-12 || null[1] != 0 {
+	if math.Abs(obs-2/sd) > 1e-12 || math.Abs(null[0]+2/sd) > 1e-12 {
 		t.Errorf("two widths: %v %v", obs, null)
+	}
+	// The statistic converges as B grows instead of growing with it: an
+	// outlier among B null values 0, 1 alternating scores about 2(x − ½).
+	for _, b := range []int{20, 2000} {
+		nl := make([][]float64, b)
+		for i := range nl {
+			nl[i] = []float64{float64(i % 2), 0}
+		}
+		if obs, _ := combine([]float64{5.5, 0}, nl); math.Abs(obs-10) > 0.5 {
+			t.Errorf("B = %d: statistic %v, want about 10", b, obs)
+		}
 	}
 	// The largest standardised value wins, whichever width gives it.
 	obs, _ = combine([]float64{0, 5}, [][]float64{{1, 0}, {2, 1}})
@@ -131,5 +143,19 @@ func TestCombineWithoutSpread(t *testing.T) {
 	obs, null := combine([]float64{1, 2}, [][]float64{{1, 2}, {1, 2}})
 	if obs != 0 || null[0] != 0 || null[1] != 0 {
 		t.Errorf("%v %v, want all 0", obs, null)
+	}
+}
+
+func TestBenjaminiHochberg(t *testing.T) {
+	// m = 4 tested p-values 0.01, 0.04, 0.03, 0.5 (one untested): sorted
+	// 0.01, 0.03, 0.04, 0.5 give 4p/i = 0.04, 0.06, 0.0533, 0.5, and the
+	// running minimum from the top 0.04, 0.0533, 0.0533, 0.5.
+	s := []FeatureScore{{Tested: true, PValue: 0.01}, {Tested: true, PValue: 0.04}, {}, {Tested: true, PValue: 0.03}, {Tested: true, PValue: 0.5}}
+	benjaminiHochberg(s)
+	want := []float64{0.04, 0.16 / 3, 0, 0.16 / 3, 0.5}
+	for i, f := range s {
+		if math.Abs(f.QValue-want[i]) > 1e-12 {
+			t.Errorf("feature %d: q %v, want %v", i, f.QValue, want[i])
+		}
 	}
 }

@@ -6,12 +6,15 @@ package divergence
 
 import (
 	"context"
+	"fmt"
+	"math"
 	"math/rand/v2"
 
-	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/sublinear/pearson/crossval"
+	"github.com/sublinear/pearson/internal/indices"
+	"github.com/sublinear/pearson/internal/parallel"
 	"github.com/sublinear/pearson/internal/summary"
 	"github.com/sublinear/pearson/kernel"
 )
@@ -26,12 +29,13 @@ type LSMIResult struct {
 	// Draws holds each draw's value.
 	Draws []float64
 	// PlugIn is the plug-in form hᵀθ − ½θᵀHθ − ½ of the same fit, which
-	// exceeds SMI by (λ/2)‖θ‖².
+	// exceeds SMI by (ρ/2)‖θ‖².
 	PlugIn float64
 	// SigmaX and SigmaY are the kernel widths on x and y; Lambda is the
 	// all-centre regularisation.
 	SigmaX, SigmaY, Lambda float64
-	// K is the number of centres per draw; M the number of rows averaged
+	// K is the number of centre rows per draw (K² basis functions); M the
+	// number of rows averaged
 	// per draw: pairs for h and the x-factor of H, and rows for its
 	// y-factor (2N for exact averages).
 	K, M int
@@ -54,22 +58,25 @@ type LSMIResult struct {
 // between the variables whose paired values are the rows of x and y (the same
 // number of rows; any numbers of columns). It is zero exactly when X and Y
 // are independent, and for a bivariate normal with correlation ρ it is
-// ρ²/(2(1 − ρ²)). The model g(x, y) = Σ_l θ_l K(x, u_l) L(y, v_l) has Gaussian
-// kernels of widths σx and σy centred on observed pairs (u_l, v_l), and
+// ρ²/(2(1 − ρ²)). The model is the product basis of docs/DESIGN.md §3,
+// g(x, y) = Σ_lm θ_lm K(x, u_l) L(y, v_m), Gaussian kernels of widths σx
+// and σy centred on the x- and y-values of k drawn rows (k² functions), and
 //
-//	H_lm = [1/n Σᵢ K(xᵢ,u_l)K(xᵢ,u_m)] · [1/n Σⱼ L(yⱼ,v_l)L(yⱼ,v_m)],
-//	h_l  = 1/n Σᵢ K(xᵢ,u_l) L(yᵢ,v_l),
-//	SMI  = ½ hᵀ(H + λI)⁻¹h − ½.
+//	H = Hx ⊗ Hy,  Hx_ll' = 1/n Σᵢ K(xᵢ,u_l)K(xᵢ,u_l'),  Hy_mm' = 1/n Σⱼ L(yⱼ,v_m)L(yⱼ,v_m'),
+//	h_lm = 1/n Σᵢ K(xᵢ,u_l) L(yᵢ,v_m),
+//	SMI  = ½ hᵀ(H + ρI)⁻¹h − ½ = ½ Σ_ab (Uxᵀ h Uy)²_ab / (λx_a λy_b + ρ) − ½,
 //
-// As RelativePE, it runs Algorithm 1 through package qmin: each draw takes k
-// centre pairs, averages h and the x-factor of H over M/2 pairs and the
-// y-factor over M/2 rows drawn independently of them (the product of two
-// averages over the same rows would be biased), and solves the k-centre
-// problem with regularisation kλ/n. σx, σy and λ are chosen by 5-fold cross-validation with the held-out
-// score ½θᵀH_teθ − h_teᵀθ, unless fixed (LSMISettings.SigmaX, SigmaY, Settings.Lambda).
-// LSMI is biased low for strong dependence; the width grids widen towards
-// narrow kernels automatically when the best width lies on their lower edge,
-// and a warning says so when the limit is reached.
+// with Hx = Ux diag(λx) Uxᵀ and Hy = Uy diag(λy) Uyᵀ: O(k³) per draw for k²
+// functions. Each draw averages h and Hx over M/2 pairs and Hy over M/2
+// rows drawn independently of them (the product of two averages over the
+// same rows would be biased), and solves with ρ = (k/N)²λ, λ the
+// regularisation of the all-centre problem (every x-value and every y-value
+// a centre), which Exact computes. σx, σy and λ are chosen by 5-fold
+// cross-validation of the same basis with the held-out score
+// ½θᵀH_teθ − h_teᵀθ, unless fixed (LSMISettings.SigmaX, SigmaY,
+// Settings.Lambda); LambdaScales then holds values of (k/n)²λ.
+// The default grids widen themselves while the best point lies on an edge
+// (docs/DESIGN.md §4); a warning says so when a limit stops them.
 func LSMI(ctx context.Context, x, y mat.Matrix, s *LSMISettings) (*LSMIResult, error) {
 	if s == nil {
 		s = &LSMISettings{}
@@ -125,8 +132,7 @@ func lsmi(ctx context.Context, px, py *points, s *LSMISettings, rnd *rand.Rand, 
 	if s.Exact {
 		k, m.mh, m.mf, draws = px.n, px.n, px.n, 1
 	}
-	o := &oracle{n: px.n, lambdaN: res.Lambda / float64(px.pop), moments: m.moments}
-	f, err := o.solve(ctx, k, draws, !s.WithoutReplacement, s.Exact, src, s.Workers)
+	f, err := m.solve(ctx, k, draws, !s.WithoutReplacement && !s.Exact, res.Lambda/float64(px.pop)/float64(px.pop), src, s.Workers)
 	if err != nil {
 		return nil, err
 	}
@@ -134,6 +140,47 @@ func lsmi(ctx context.Context, px, py *points, s *LSMISettings, rnd *rand.Rand, 
 	res.PlugIn, _ = summary.MeanStdErr(f.plugin)
 	res.K, res.M = k, min(m.mh, px.n)+min(m.mf, px.n)
 	return res, nil
+}
+
+// solve computes draws independent estimates, each from k centre rows drawn
+// (with replacement when replace; every row once when k = n and not
+// replace) and the averages of moments, on at most workers goroutines; the
+// k-centre problem's regularisation is (k/N)²λ, with lambdaNN = λ/N². The
+// draws' generators are seeded in order from src, so the result does not
+// depend on workers.
+func (m *lsmiModel) solve(ctx context.Context, k, draws int, replace bool, lambdaNN float64, src rand.Source, workers int) (*fit, error) {
+	seeds := rand.New(src)
+	rnds := make([]*rand.Rand, draws)
+	for d := range rnds {
+		rnds[d] = rand.New(rand.NewPCG(seeds.Uint64(), seeds.Uint64()))
+	}
+	f := &fit{values: make([]float64, draws), plugin: make([]float64, draws)}
+	errs := make([]error, draws)
+	ridge := float64(k) * float64(k) * lambdaNN
+	parallel.For(draws, parallel.Workers(workers), func(d int) {
+		if errs[d] = ctx.Err(); errs[d] != nil {
+			return
+		}
+		var idx []int
+		if k == m.x.n && !replace {
+			idx = indices.Range(k)
+		} else {
+			idx = indices.Sample(m.x.n, k, replace, rnds[d])
+		}
+		var norm2 float64
+		f.values[d], norm2, errs[d] = m.value(idx, rnds[d], ridge)
+		f.plugin[d] = f.values[d] + ridge/2*norm2
+	})
+	for _, err := range errs {
+		if err != nil {
+			return nil, unwrapData(err)
+		}
+	}
+	f.mean, f.stderr = summary.MeanStdErr(f.values)
+	if math.IsNaN(f.mean) || math.IsInf(f.mean, 0) || math.IsNaN(f.stderr) || math.IsInf(f.stderr, 0) {
+		return nil, fmt.Errorf("divergence: %w: the estimate is %v ± %v", ErrNonFinite, f.mean, f.stderr)
+	}
+	return f, nil
 }
 
 // lsmiModel is the LSMI problem of docs/DESIGN.md §3: centres are observed pairs;
@@ -154,7 +201,8 @@ func fitLSMI(ctx context.Context, px, py *points, s *LSMISettings, rnd *rand.Ran
 	m := &lsmiModel{x: px, y: py, mh: half, mf: half}
 	res := &LSMIResult{N: px.pop, Exact: s.Exact}
 	sx, sy := s.SigmaX/px.scale, s.SigmaY/py.scale
-	lambdaN := s.Lambda / float64(px.pop)
+	nn := float64(px.pop) * float64(px.pop)
+	lambdaNN := s.Lambda / nn // λ/N², the column unit of cross-validation
 	if s.SigmaX == 0 || s.SigmaY == 0 || s.Lambda == 0 {
 		if cv == nil {
 			var err error
@@ -162,7 +210,7 @@ func fitLSMI(ctx context.Context, px, py *points, s *LSMISettings, rnd *rand.Ran
 				return nil, nil, err
 			}
 		}
-		t, err := m.crossValidate(ctx, s, cv)
+		t, stops, err := m.crossValidate(ctx, s, cv)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -174,10 +222,10 @@ func fitLSMI(ctx context.Context, px, py *points, s *LSMISettings, rnd *rand.Ran
 			sy = best[1]
 		}
 		if s.Lambda == 0 {
-			lambdaN = bl
+			lambdaNN = bl
 		}
-		ut := userTable(t, []float64{px.scale, py.scale}, float64(px.pop))
-		res.Warnings = gridWarnings(ut, []string{"kernel width σx", "kernel width σy"}, false)
+		ut := userTable(t, []float64{px.scale, py.scale}, nn)
+		res.Warnings = gridWarnings(ut, stops, []string{"kernel width σx", "kernel width σy"}, false)
 		res.CV = &crossval.Table[[2]float64]{Cols: ut.Cols, Scores: ut.Scores, BestRow: ut.BestRow, BestCol: ut.BestCol}
 		for _, r := range ut.Rows {
 			res.CV.Rows = append(res.CV.Rows, [2]float64{r[0], r[1]})
@@ -185,106 +233,105 @@ func fitLSMI(ctx context.Context, px, py *points, s *LSMISettings, rnd *rand.Ran
 	}
 	m.gx, m.gy = kernel.Gaussian{Sigma: sx}, kernel.Gaussian{Sigma: sy}
 	res.SigmaX, res.SigmaY = sx*px.scale, sy*py.scale
-	res.Lambda = lambdaN * float64(px.pop)
+	res.Lambda = lambdaNN * nn
 	return m, res, nil
 }
 
-// moments returns H and h for the centre pairs idx: h and the x-factor of
-// H average over the same mh pairs, the y-factor over mf rows drawn
-// independently of them (the product of two averages over the same rows
-// would be biased; sharing the x rows with h saves a kernel matrix). Every
-// random draw comes first, so that with a cache (Rank) the y side of a
-// draw is computed once for all features whose draws coincide.
-func (m *lsmiModel) moments(idx []int, rnd *rand.Rand) (*mat.SymDense, []float64, error) {
+// value returns the product-basis estimate of one draw with centre rows
+// idx and regularisation ridge, and ‖θ‖² (docs/DESIGN.md §3): h and the
+// x-factor Hx average over the same mh pairs, the y-factor Hy over mf rows
+// drawn independently of them (the product of two averages over the same
+// rows would be biased; sharing the x rows with h saves a kernel matrix);
+// with exact averages all three take every row. Every random draw comes
+// first, so that with a cache (Rank) the y side of a draw is computed once
+// for all features whose draws coincide.
+func (m *lsmiModel) value(idx []int, rnd *rand.Rand, ridge float64) (value, norm2 float64, err error) {
 	key := rnd.Uint64() // names the draw: coinciding generators draw the same rows
 	pairRows := m.x.draw(m.mh, rnd)
 	yRows := m.y.draw(m.mf, rnd)
 	if pairRows == nil {
-		// Exact averages: every pair, block by block, nothing cached.
-		return m.exactMoments(idx)
+		pairRows, yRows = indices.Range(m.x.n), nil
 	}
 	yd, err := m.cache.get(drawKey{key, m.gy.Sigma}, func() (drawY, error) { return m.ySide(idx, pairRows, yRows) })
 	if err != nil {
-		return nil, nil, err
+		return 0, 0, err
 	}
 	u, err := m.x.rows(idx)
 	if err != nil {
-		return nil, nil, err
-	}
-	xb, err := m.x.rows(pairRows)
-	if err != nil {
-		return nil, nil, err
+		return 0, 0, err
 	}
 	k := len(idx)
-	kt := mat.NewDense(k, len(pairRows), nil)
-	m.gx.MatrixTo(kt, u, xb)
+	hxy := mat.NewDense(k, k, nil)
 	gx := mat.NewSymDense(k, nil)
-	kernel.AddGram(gx, kt)
-	h := make([]float64, k)
-	for l := range k {
-		h[l] = floats.Dot(kt.RawRowView(l), yd.lt.RawRowView(l)) / float64(len(pairRows))
+	var kt mat.Dense
+	err = eachRows(pairRows, func(lo int, rows []int) error {
+		xb, err := m.x.rows(rows)
+		if err != nil {
+			return err
+		}
+		kt.Reset()
+		m.gx.MatrixTo(&kt, u, xb)
+		kernel.AddGram(gx, &kt)
+		var p mat.Dense
+		p.Mul(&kt, yd.lt.Slice(0, k, lo, lo+len(rows)).T())
+		hxy.Add(hxy, &p)
+		return nil
+	})
+	if err != nil {
+		return 0, 0, err
 	}
-	gy := mat.NewSymDense(k, nil)
-	gy.CopySym(yd.gy)
-	return hadamard(gx, gy, 1/(float64(len(pairRows))*float64(yd.ny))), h, nil
+	np := float64(len(pairRows))
+	gx.ScaleSym(1/np, gx)
+	hxy.Scale(1/np, hxy)
+	ex, err := newEigenSide(gx)
+	if err != nil {
+		return 0, 0, err
+	}
+	v, n2 := kronValue(rotate(ex, yd.ey, hxy), ex, yd.ey, ridge)
+	return v, n2, nil
+}
+
+// eachRows calls f on consecutive blocks of rows, with each block's offset,
+// so that kernel matrices over every row stay bounded in memory.
+func eachRows(rows []int, f func(lo int, block []int) error) error {
+	const block = 4096
+	for lo := 0; lo < len(rows); lo += block {
+		if err := f(lo, rows[lo:min(lo+block, len(rows))]); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // ySide computes the y side of a draw: the y-kernel values of the pairs
-// and the y-factor's Gram matrix over yRows (every row when nil).
+// and the eigendecomposition of the y-factor over yRows (every row when
+// nil).
 func (m *lsmiModel) ySide(idx, pairRows, yRows []int) (drawY, error) {
 	v, err := m.y.rows(idx)
 	if err != nil {
 		return drawY{}, err
 	}
-	yb, err := m.y.rows(pairRows)
-	if err != nil {
-		return drawY{}, err
-	}
 	k := len(idx)
-	d := drawY{lt: mat.NewDense(k, len(pairRows), nil), gy: mat.NewSymDense(k, nil)}
-	m.gy.MatrixTo(d.lt, v, yb)
-	d.ny, err = m.y.momentsOf(nil, d.gy, m.gy, v, yRows)
-	return d, err
-}
-
-// exactMoments returns H and h averaged over every row.
-func (m *lsmiModel) exactMoments(idx []int) (*mat.SymDense, []float64, error) {
-	u, err := m.x.rows(idx)
-	if err != nil {
-		return nil, nil, err
-	}
-	v, err := m.y.rows(idx)
-	if err != nil {
-		return nil, nil, err
-	}
-	k := len(idx)
-	h := make([]float64, k)
-	gx, gy := mat.NewSymDense(k, nil), mat.NewSymDense(k, nil)
-	err = eachBlock(m.x.n, func(rows []int) error {
-		xb, err := m.x.rows(rows)
-		if err != nil {
-			return err
-		}
+	d := drawY{lt: mat.NewDense(k, len(pairRows), nil)}
+	err = eachRows(pairRows, func(lo int, rows []int) error {
 		yb, err := m.y.rows(rows)
 		if err != nil {
 			return err
 		}
-		kt, lt := mat.NewDense(k, len(rows), nil), mat.NewDense(k, len(rows), nil)
-		m.gx.MatrixTo(kt, u, xb)
-		m.gy.MatrixTo(lt, v, yb)
-		for l := range k {
-			h[l] += floats.Dot(kt.RawRowView(l), lt.RawRowView(l))
-		}
-		kernel.AddGram(gx, kt)
-		kernel.AddGram(gy, lt)
+		m.gy.MatrixTo(d.lt.Slice(0, k, lo, lo+len(rows)).(*mat.Dense), v, yb)
 		return nil
 	})
 	if err != nil {
-		return nil, nil, err
+		return drawY{}, err
 	}
-	n := float64(m.x.n)
-	floats.Scale(1/n, h)
-	return hadamard(gx, gy, 1/(n*n)), h, nil
+	gy := mat.NewSymDense(k, nil)
+	ny, err := m.y.momentsOf(nil, gy, m.gy, v, yRows)
+	if err != nil {
+		return drawY{}, err
+	}
+	gy.ScaleSym(1/float64(ny), gy)
+	d.ey, err = newEigenSide(gy)
+	return d, err
 }
 
 // drawKey names the y side of a draw: the draw's first random number and
@@ -296,9 +343,8 @@ type drawKey struct {
 
 // drawY is the y side of a draw.
 type drawY struct {
-	lt *mat.Dense    // k × pairs: y-kernel values of the pairs
-	gy *mat.SymDense // the y-factor's Gram matrix
-	ny int           // rows it averages
+	lt *mat.Dense // k × pairs: y-kernel values of the pairs
+	ey eigenSide  // the y-factor's eigendecomposition
 }
 
 // hadamard returns f·(a ∘ b), overwriting a.

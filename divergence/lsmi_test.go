@@ -29,8 +29,10 @@ func bivariate(n int, rho float64, rnd *rand.Rand) (x, y *mat.Dense) {
 	return x, y
 }
 
-// directSMI computes the all-centre LSMI value ½hᵀ(H + λI)⁻¹h − ½ straight
-// from its definition: every pair a centre, exact averages, solved by LU.
+// directSMI computes the all-centre value ½hᵀ(H + λI)⁻¹h − ½ of LSMI's
+// product basis straight from its definition: every x-value an x-centre and
+// every y-value a y-centre (n² basis functions K(x, u_l)L(y, v_m)), exact
+// averages, H = Hx ⊗ Hy built entry by entry and solved by LU.
 func directSMI(x, y *mat.Dense, sx, sy, lambda float64) float64 {
 	n, _ := x.Dims()
 	phi := func(a, b []float64, s float64) float64 {
@@ -42,8 +44,7 @@ func directSMI(x, y *mat.Dense, sx, sy, lambda float64) float64 {
 	}
 	k := func(i, l int) float64 { return phi(x.RawRowView(i), x.RawRowView(l), sx) }
 	ly := func(i, l int) float64 { return phi(y.RawRowView(i), y.RawRowView(l), sy) }
-	hm := mat.NewDense(n, n, nil)
-	h := mat.NewVecDense(n, nil)
+	hx, hy := mat.NewDense(n, n, nil), mat.NewDense(n, n, nil)
 	for l := range n {
 		for m := range n {
 			var a, b float64
@@ -51,14 +52,26 @@ func directSMI(x, y *mat.Dense, sx, sy, lambda float64) float64 {
 				a += k(i, l) * k(i, m) / float64(n)
 				b += ly(i, l) * ly(i, m) / float64(n)
 			}
-			v := a * b
-			if l == m {
-				v += lambda
-			}
-			hm.Set(l, m, v)
+			hx.Set(l, m, a)
+			hy.Set(l, m, b)
 		}
-		for i := range n {
-			h.SetVec(l, h.AtVec(l)+k(i, l)*ly(i, l)/float64(n))
+	}
+	hm := mat.NewDense(n*n, n*n, nil)
+	h := mat.NewVecDense(n*n, nil)
+	for l := range n {
+		for m := range n {
+			for l2 := range n {
+				for m2 := range n {
+					v := hx.At(l, l2) * hy.At(m, m2)
+					if l == l2 && m == m2 {
+						v += lambda
+					}
+					hm.Set(l*n+m, l2*n+m2, v)
+				}
+			}
+			for i := range n {
+				h.SetVec(l*n+m, h.AtVec(l*n+m)+k(i, l)*ly(i, m)/float64(n))
+			}
 		}
 	}
 	var theta mat.VecDense
@@ -70,9 +83,9 @@ func directSMI(x, y *mat.Dense, sx, sy, lambda float64) float64 {
 
 func TestLSMIExactMatchesDirectComputation(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(1, 1))
-	x := normal{[]float64{0, 0}, []float64{1, 1}}.sample(50, rnd)
-	_, y := bivariate(50, 0.6, rnd)
-	for i := range 50 {
+	x := normal{[]float64{0, 0}, []float64{1, 1}}.sample(20, rnd)
+	_, y := bivariate(20, 0.6, rnd)
+	for i := range 20 {
 		y.Set(i, 0, y.At(i, 0)+x.At(i, 0)) // depend on x
 	}
 	res, err := LSMI(ctx, x, y, &LSMISettings{SigmaX: 0.9, SigmaY: 1.3, Settings: Settings{Lambda: 0.05, Exact: true}})
@@ -83,7 +96,7 @@ func TestLSMIExactMatchesDirectComputation(t *testing.T) {
 	if math.Abs(res.SMI-want) > 1e-10*math.Abs(want) {
 		t.Errorf("exact path %v, direct %v", res.SMI, want)
 	}
-	if !res.Exact || res.K != 50 || res.StdErr != 0 || res.CV != nil || res.SigmaX != 0.9 || res.SigmaY != 1.3 {
+	if !res.Exact || res.K != 20 || res.StdErr != 0 || res.CV != nil || res.SigmaX != 0.9 || res.SigmaY != 1.3 {
 		t.Errorf("result fields %+v", res)
 	}
 }
@@ -97,13 +110,18 @@ func TestLSMIClosedForm(t *testing.T) {
 	// estimate's positive bias there comes from the noise of the M/2
 	// averaged pairs (0.0027 mean over these seeds); require 0.005. At ρ = 0.5
 	// (SMI 1/6) LSMI is biased low by about 0.01 even with exact averages;
-	// require 0.02. Strong dependence is underestimated (ρ = 0.8: about 0.65
-	// for 0.89), but the order must hold.
+	// require 0.02. Strong dependence is underestimated, less since the
+	// product basis (docs/DESIGN.md §3): the ratio p(x,y)/(p(x)p(y)) grows
+	// like exp(ρt²/(1+ρ)) along the diagonal, beyond what Gaussian kernels on
+	// the data represent, and that tail carries much of the SMI. Measured
+	// mean relative errors over these seeds: −14% at ρ = 0.7, −22% at 0.8,
+	// −43% at 0.9 (the paired basis gave −18%, −32%, −50%); require 20%
+	// and 28%, and the order must hold.
 	if testing.Short() {
-		t.Skip("16 cross-validated estimates at n = 10⁴")
+		t.Skip("24 cross-validated estimates at n = 10⁴")
 	}
 	means := map[float64]float64{}
-	for _, rho := range []float64{0, 0.3, 0.5, 0.8} {
+	for _, rho := range []float64{0, 0.3, 0.5, 0.7, 0.8, 0.9} {
 		truth := rho * rho / (2 * (1 - rho*rho))
 		mae := 0.0
 		for seed := range 4 {
@@ -125,9 +143,13 @@ func TestLSMIClosedForm(t *testing.T) {
 			if mae > 0.02 {
 				t.Errorf("ρ = 0.5: mean |error| %.4f > 0.02", mae)
 			}
+		case 0.7, 0.8:
+			if tol := map[float64]float64{0.7: 0.2, 0.8: 0.28}[rho]; math.Abs(means[rho]-truth) > tol*truth {
+				t.Errorf("ρ = %.1f: mean estimate %.4f more than %.0f%% from %.4f", rho, means[rho], 100*tol, truth)
+			}
 		}
 	}
-	if !(means[0] < means[0.3] && means[0.3] < means[0.5] && means[0.5] < means[0.8]) {
+	if !(means[0] < means[0.3] && means[0.3] < means[0.5] && means[0.5] < means[0.7] && means[0.7] < means[0.8] && means[0.8] < means[0.9]) {
 		t.Errorf("estimates do not increase with ρ: %v", means)
 	}
 }
@@ -398,5 +420,57 @@ func TestRankInformativeFirst(t *testing.T) {
 	}
 	if _, err := Rank(ctx, f, y.Slice(0, 10, 0, 1), nil); !errors.Is(err, ErrDimension) {
 		t.Errorf("short target: %v", err)
+	}
+}
+
+// Calibration beyond balanced 1-D samples, as in the tests above (200
+// repetitions, B = 100, ≤ 0.08 rejections at level 0.05): 10:1 unbalanced
+// and 5-D two-sample nulls, and a 5-D independence null.
+func TestCalibrationUnbalancedAndFiveD(t *testing.T) {
+	if race.Enabled {
+		t.Skip(race.SkipReason)
+	}
+	if testing.Short() {
+		t.Skip("600 permutation tests")
+	}
+	std := func(d int) normal {
+		mean, sd := make([]float64, d), make([]float64, d)
+		for i := range sd {
+			sd[i] = 1
+		}
+		return normal{mean, sd}
+	}
+	for _, c := range []struct {
+		name   string
+		np, nq int
+		dim    int
+	}{{"two-sample 10:1", 400, 40, 1}, {"two-sample 5-D", 200, 200, 5}} {
+		rate := rejectionRate(t, 200, func(rep int) float64 {
+			rnd := rand.New(rand.NewPCG(uint64(rep), 17))
+			p, _ := newPoints("P", std(c.dim).sample(c.np, rnd))
+			q, _ := newPoints("Q", std(c.dim).sample(c.nq, rnd))
+			res, err := twoSample(ctx, p, q, DefaultAlpha, &TwoSampleSettings{Permutations: 100}, rnd)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return res.PValue
+		})
+		t.Logf("%s: rejection rate %.3f", c.name, rate)
+		if rate > 0.08 {
+			t.Errorf("%s: rejection rate %.3f under the null, want ≤ 0.08", c.name, rate)
+		}
+	}
+	rate := rejectionRate(t, 200, func(rep int) float64 {
+		rnd := rand.New(rand.NewPCG(uint64(rep), 19))
+		px, py, _ := newPairs(std(5).sample(200, rnd), std(1).sample(200, rnd))
+		res, err := independence(ctx, px, py, &IndependenceSettings{Permutations: 100}, rnd)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.PValue
+	})
+	t.Logf("independence 5-D: rejection rate %.3f", rate)
+	if rate > 0.08 {
+		t.Errorf("independence 5-D: rejection rate %.3f under the null, want ≤ 0.08", rate)
 	}
 }

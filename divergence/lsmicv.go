@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 
-	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/sublinear/pearson/crossval"
@@ -17,10 +16,11 @@ import (
 	"github.com/sublinear/pearson/kernel"
 )
 
-// lsmiCVCentres bounds the centres of LSMI's cross-validation: its grid has
-// two width axes, and a k-centre fit costs O(k³) per fold, width pair and λ.
-// The regularisation chosen carries over to k centres through kλ/n.
-const lsmiCVCentres = 100
+// lsmiCVCentres bounds the centres of LSMI's cross-validation on each
+// variable: its grid has two width axes, and a fit of the product basis
+// costs O(k³) per fold, width pair and λ. The regularisation chosen carries
+// over to k centres through (k/n)²λ.
+const lsmiCVCentres = 32
 
 // lsmiCV is the design of LSMI's cross-validation: kcv centre rows and
 // averaging rows (none a centre) split into folds, with the kernel statistics
@@ -32,8 +32,8 @@ type lsmiCV struct {
 	centreRows []int
 	rows       []int
 	folds      int
-	counts     []float64                    // rows per fold
-	y          func(sigma float64) lsmiAxis // per width, computed once
+	counts     []float64                             // rows per fold
+	y          func(sigma float64) (lsmiAxis, error) // per width, computed once
 }
 
 // newLSMICV draws the design over the rows of y, which must be scaled.
@@ -59,64 +59,85 @@ func newLSMICV(py *points, s *Settings, rnd *rand.Rand) (*lsmiCV, error) {
 		r, _ := b.Dims()
 		d.counts = append(d.counts, float64(r))
 	}
-	d.y = newAxisCache(yf, v)
+	d.y = newAxisCache(yf, v, d.counts)
 	return d, nil
 }
 
 // lsmiAxis holds, for one kernel width on one variable, each fold's kernel
-// values (transposed: a row per centre) and Gram matrix.
+// values (transposed: a row per centre), the eigendecomposition of its
+// training Gram average (every other fold), and its held-out Gram average
+// written in that eigenbasis.
 type lsmiAxis struct {
-	kt []*mat.Dense
-	g  []*mat.SymDense
+	kt    []*mat.Dense
+	train []eigenSide
+	test  []*mat.Dense
 }
 
-// newAxisCache returns, for a kernel width, each fold's kernel values
-// against the centres and Gram matrix, computed once per width however many
-// rows of the grid share it and whichever goroutine asks first.
-func newAxisCache(blocks []*mat.Dense, centres *mat.Dense) func(sigma float64) lsmiAxis {
-	k, _ := centres.Dims()
+// newAxisCache returns, for a kernel width, each fold's lsmiAxis, computed
+// once per width however many rows of the grid share it and whichever
+// goroutine asks first.
+func newAxisCache(blocks []*mat.Dense, centres *mat.Dense, counts []float64) func(sigma float64) (lsmiAxis, error) {
 	cache := newMemo[float64, lsmiAxis]()
-	return func(sigma float64) lsmiAxis {
-		a, _ := cache.get(sigma, func() (lsmiAxis, error) { return axisOf(sigma, blocks, centres, k), nil })
-		return a
+	return func(sigma float64) (lsmiAxis, error) {
+		return cache.get(sigma, func() (lsmiAxis, error) { return axisOf(sigma, blocks, centres, counts) })
 	}
 }
 
-// axisOf computes each fold's kernel values and Gram matrix for one width.
-func axisOf(sigma float64, blocks []*mat.Dense, centres *mat.Dense, k int) lsmiAxis {
+// axisOf computes each fold's lsmiAxis for one width.
+func axisOf(sigma float64, blocks []*mat.Dense, centres *mat.Dense, counts []float64) (lsmiAxis, error) {
+	k, _ := centres.Dims()
 	g := kernel.Gaussian{Sigma: sigma}
 	a := lsmiAxis{}
-	for _, b := range blocks {
+	tot := mat.NewSymDense(k, nil)
+	var grams []*mat.SymDense
+	total := 0.0
+	for f, b := range blocks {
 		var kt mat.Dense
 		g.MatrixTo(&kt, centres, b)
 		gram := mat.NewSymDense(k, nil)
 		kernel.AddGram(gram, &kt)
+		tot.AddSym(tot, gram)
 		a.kt = append(a.kt, &kt)
-		a.g = append(a.g, gram)
+		grams = append(grams, gram)
+		total += counts[f]
 	}
-	return a
+	for f, gram := range grams {
+		tr := mat.NewSymDense(k, nil)
+		tr.ScaleSym(-1, gram)
+		tr.AddSym(tot, tr)
+		tr.ScaleSym(1/(total-counts[f]), tr)
+		e, err := newEigenSide(tr)
+		if err != nil {
+			return lsmiAxis{}, err
+		}
+		var t, te mat.Dense
+		t.Mul(e.u.T(), gram)
+		te.Mul(&t, e.u)
+		te.Scale(1/counts[f], &te)
+		a.train = append(a.train, e)
+		a.test = append(a.test, &te)
+	}
+	return a, nil
 }
 
 // crossValidate chooses (σx, σy) in internal units and λ/N by k-fold
 // cross-validation on the design d. Each fold's held-out H is the product
 // of its own two marginal averages, its h the mean over its pairs.
-func (m *lsmiModel) crossValidate(ctx context.Context, s *LSMISettings, d *lsmiCV) (*crossval.Table[[]float64], error) {
+func (m *lsmiModel) crossValidate(ctx context.Context, s *LSMISettings, d *lsmiCV) (*crossval.Table[[]float64], []edgeStop, error) {
 	u, err := m.x.rows(d.centreRows)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	xf, err := foldBlocks(m.x, d.rows, d.folds)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	cx := newAxisCache(xf, u)
-	lambdas := scaleAll(grid(s.LambdaScales, DefaultLSMILambdaScales), 1/float64(d.kcv))
+	cx := newAxisCache(xf, u, d.counts)
+	// Columns are λ/N², the product basis's (k/N)²λ divided by k².
+	kk := float64(d.kcv) * float64(d.kcv)
+	lambdas := scaleAll(grid(s.LambdaScales, DefaultLSMILambdaScales), 1/kk)
 	if s.Lambda != 0 {
-		lambdas = []float64{s.Lambda / float64(m.x.pop)}
-	}
-	ridge := scaleAll(lambdas, float64(d.kcv))
-	score := func(_ context.Context, w []float64) ([]float64, error) {
-		return heldOutScores(lsmiFoldStats(cx(w[0]), d.y(w[1]), d.counts), ridge), nil
+		lambdas = []float64{s.Lambda / float64(m.x.pop) / float64(m.x.pop)}
 	}
 	scales := grid(s.SigmaScales, DefaultLSMISigmaScales)
 	axes := [][]float64{scales, scales}
@@ -126,48 +147,73 @@ func (m *lsmiModel) crossValidate(ctx context.Context, s *LSMISettings, d *lsmiC
 	if s.SigmaY != 0 {
 		axes[1] = []float64{1}
 	}
-	// Widen towards narrow kernels only: strong dependence needs them, while
-	// a best width at the wide end means a flat ratio, the answer under
-	// independence, which wider kernels would not change.
-	return searchWidths(ctx, axes, lambdas, s.SigmaScales == nil, false, s.Workers, score)
+	widen := s.SigmaScales == nil
+	g := searchGrid{
+		axes:        axes,
+		widen:       []bool{widen, widen},
+		lambdas:     lambdas,
+		widenLambda: s.LambdaScales == nil,
+		ridgeFactor: kk,
+	}
+	return g.search(ctx, s.Workers, func(_ context.Context, w []float64) (func(float64) float64, error) {
+		ax, err := cx(w[0])
+		if err != nil {
+			return nil, err
+		}
+		ay, err := d.y(w[1])
+		if err != nil {
+			return nil, err
+		}
+		return lsmiScores(ax, ay, d.counts), nil
+	})
 }
 
-// lsmiFoldStats builds each fold's training and held-out moments from the
-// per-fold kernel values and Gram matrices of the two variables.
-func lsmiFoldStats(ax, ay lsmiAxis, counts []float64) []foldStats {
+// lsmiScores returns the held-out score of the product basis
+// (docs/DESIGN.md §3) as a function of the regularisation ρ: in fold f, with
+// the training factors Hx = Ux Λx Uxᵀ and Hy = Uy Λy Uyᵀ and the cross
+// moment h (a k×k matrix over pairs of centres), θ̃ = Uxᵀ h_tr Uy ./ (λx⊗λy + ρ)
+// and
+//
+//	score_f = ½ tr(θ̃ᵀ Ãx θ̃ Ãy) − ⟨Uxᵀ h_te Uy, θ̃⟩,
+//
+// Ãx, Ãy the held-out factors in the training eigenbases.
+func lsmiScores(ax, ay lsmiAxis, counts []float64) func(ridge float64) float64 {
 	folds := len(counts)
-	k := ax.g[0].SymmetricDim()
-	hf := make([][]float64, folds)
-	totH := make([]float64, k)
-	totX, totY := mat.NewSymDense(k, nil), mat.NewSymDense(k, nil)
+	k, _ := ax.kt[0].Dims()
+	cross := make([]*mat.Dense, folds)
+	tot := mat.NewDense(k, k, nil)
 	total := 0.0
 	for f := range folds {
-		hf[f] = make([]float64, k)
-		for l := range k {
-			hf[f][l] = floats.Dot(ax.kt[f].RawRowView(l), ay.kt[f].RawRowView(l))
-		}
-		floats.Add(totH, hf[f])
-		totX.AddSym(totX, ax.g[f])
-		totY.AddSym(totY, ay.g[f])
+		cross[f] = &mat.Dense{}
+		cross[f].Mul(ax.kt[f], ay.kt[f].T())
+		tot.Add(tot, cross[f])
 		total += counts[f]
 	}
-	stats := make([]foldStats, folds)
+	htr, hte := make([]*mat.Dense, folds), make([]*mat.Dense, folds)
 	for f := range folds {
-		nt := total - counts[f]
-		trX, trY := mat.NewSymDense(k, nil), mat.NewSymDense(k, nil)
-		trX.ScaleSym(-1, ax.g[f])
-		trX.AddSym(totX, trX)
-		trY.ScaleSym(-1, ay.g[f])
-		trY.AddSym(totY, trY)
-		stats[f].gTr = hadamard(trX, trY, 1/(nt*nt))
-		stats[f].hTr = make([]float64, k)
-		floats.SubTo(stats[f].hTr, totH, hf[f])
-		floats.Scale(1/nt, stats[f].hTr)
-		te := mat.NewSymDense(k, nil)
-		te.CopySym(ax.g[f])
-		stats[f].gTe = hadamard(te, ay.g[f], 1/(counts[f]*counts[f]))
-		stats[f].hTe = make([]float64, k)
-		floats.ScaleTo(stats[f].hTe, 1/counts[f], hf[f])
+		var tr mat.Dense
+		tr.Sub(tot, cross[f])
+		tr.Scale(1/(total-counts[f]), &tr)
+		htr[f] = rotate(ax.train[f], ay.train[f], &tr)
+		hte[f] = rotate(ax.train[f], ay.train[f], cross[f])
+		hte[f].Scale(1/counts[f], hte[f])
 	}
-	return stats
+	return func(ridge float64) float64 {
+		score := 0.0
+		var left, right mat.Dense
+		for f := range folds {
+			th := kronTheta(htr[f], ax.train[f], ay.train[f], ridge)
+			left.Mul(ax.test[f], th)
+			right.Mul(th, ay.test[f])
+			score += (0.5*mat.Sum(elemMul(&left, &right)) - mat.Sum(elemMul(hte[f], th))) / float64(folds)
+		}
+		return score
+	}
+}
+
+// elemMul returns the elementwise product of a and b.
+func elemMul(a, b *mat.Dense) *mat.Dense {
+	var p mat.Dense
+	p.MulElem(a, b)
+	return &p
 }

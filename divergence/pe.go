@@ -7,7 +7,9 @@ package divergence
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
+	"slices"
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
@@ -23,17 +25,28 @@ type PEResult struct {
 	// PE is the estimate of PE_α(P‖Q): the mean over the draws, or the
 	// all-centre value when Exact.
 	PE float64
-	// StdErr is the standard error of PE over the draws (zero for a single
-	// draw, and for Exact).
+	// StdErr is the standard error of PE against PE_α of the distributions
+	// the samples come from, covering every random choice: the spread of
+	// the draws over √draws (when σ or λ is cross-validated each draw tunes
+	// them on its own random rows, so the draws are independent replicates
+	// of the whole procedure), the sampling error of the data by the delta
+	// method, and PlugIn − PE as an allowance for the regularisation's
+	// bias, combined in quadrature (docs/DESIGN.md §4). Zero for Exact.
 	StdErr float64
+	// DrawStdErr is the part of StdErr from the draws alone: the spread of
+	// the draws over √draws (zero for a single draw).
+	DrawStdErr float64
 	// Draws holds each draw's value.
 	Draws []float64
 	// PlugIn is RuLSIF's plug-in form hᵀθ − ½θᵀHθ − ½ of the same fit,
 	// which exceeds PE by (λ/2)‖θ‖².
 	PlugIn float64
 	// Alpha, Sigma and Lambda are α, the kernel width σ and the all-centre
-	// regularisation λ used.
+	// regularisation λ used: the medians over the draws when each draw
+	// tuned its own.
 	Alpha, Sigma, Lambda float64
+	// DrawSigmas and DrawLambdas are each draw's σ and λ.
+	DrawSigmas, DrawLambdas []float64
 	// K is the number of centres per draw; M the number of points averaged
 	// per draw (both samples together; every row of both, read, for exact
 	// averages).
@@ -43,8 +56,9 @@ type PEResult struct {
 	NP, NQ int
 	// Exact reports the all-centre solution rather than the estimate.
 	Exact bool
-	// CV is the cross-validation table: rows are kernel widths σ, columns
-	// all-centre regularisations λ. Nil when both were fixed.
+	// CV is the cross-validation table (the first draw's when each draw
+	// tuned its own): rows are kernel widths σ, columns all-centre
+	// regularisations λ. Nil when both were fixed.
 	CV *crossval.Table[float64]
 	// Warnings describe doubts about the result, such as a cross-validated
 	// optimum on the edge of its grid.
@@ -115,31 +129,6 @@ func RelativePE(ctx context.Context, p, q mat.Matrix, alpha float64, s *PESettin
 	m := &peModel{p: pp, q: qq, alpha: alpha}
 
 	res := &PEResult{Alpha: m.alpha, NP: pp.pop, NQ: qq.pop, Exact: s.Exact}
-	sigma := s.Sigma / scale // internal units
-	lambdaN := s.Lambda / float64(pp.pop)
-	if s.Sigma == 0 || s.Lambda == 0 {
-		t, err := m.crossValidate(ctx, s, rnd)
-		if err != nil {
-			return nil, err
-		}
-		bs, bl := t.Best()
-		if s.Sigma == 0 {
-			sigma = bs[0]
-		}
-		if s.Lambda == 0 {
-			lambdaN = bl
-		}
-		ut := userTable(t, []float64{scale}, float64(pp.pop))
-		res.Warnings = append(res.Warnings, gridWarnings(ut, []string{"kernel width σ"}, true)...)
-		res.CV = &crossval.Table[float64]{Cols: ut.Cols, Scores: ut.Scores, BestRow: ut.BestRow, BestCol: ut.BestCol}
-		for _, r := range ut.Rows {
-			res.CV.Rows = append(res.CV.Rows, r[0])
-		}
-	}
-	m.g = kernel.Gaussian{Sigma: sigma}
-	res.Sigma = sigma * scale
-	res.Lambda = lambdaN * float64(pp.pop)
-
 	k := min(s.k(), pp.n)
 	draws := s.draws()
 	m.mp, m.mq = splitBudget(s.m(), pp.n, qq.n)
@@ -149,19 +138,200 @@ func RelativePE(ctx context.Context, p, q mat.Matrix, alpha float64, s *PESettin
 	if s.Exact {
 		k, m.mp, m.mq, draws = pp.n, pp.n, qq.n, 1
 	}
+	res.K, res.M = k, m.mp+m.mq
+	tuned := s.Sigma == 0 || s.Lambda == 0
+	if tuned && draws > 1 {
+		// Every draw tunes σ and λ on its own rows (docs/DESIGN.md §4), so
+		// that the draws are independent replicates of the whole procedure
+		// and their spread covers the tuning.
+		if err := m.tunedDraws(ctx, s, res, k, draws, scale, rnd); err != nil {
+			return nil, err
+		}
+		return res, m.addDataError(res, rnd)
+	}
+
+	sigma := s.Sigma / scale // internal units
+	lambdaN := s.Lambda / float64(pp.pop)
+	if tuned {
+		t, stops, err := m.crossValidate(ctx, s, rnd, false)
+		if err != nil {
+			return nil, err
+		}
+		sigma, lambdaN = m.tuning(s, res, t, stops, scale)
+	}
+	m.g = kernel.Gaussian{Sigma: sigma}
+	res.Sigma = sigma * scale
+	res.Lambda = lambdaN * float64(pp.pop)
 	o := &oracle{n: pp.n, lambdaN: lambdaN, moments: m.moments}
 	f, err := o.solve(ctx, k, draws, !s.WithoutReplacement, s.Exact, rand.NewPCG(rnd.Uint64(), rnd.Uint64()), s.Workers)
 	if err != nil {
 		return nil, err
 	}
 	res.PE, res.StdErr, res.Draws = f.mean, f.stderr, f.values
+	res.DrawSigmas, res.DrawLambdas = repeat(res.Sigma, len(f.values)), repeat(res.Lambda, len(f.values))
 	res.PlugIn, _ = summary.MeanStdErr(f.plugin)
-	res.K, res.M = k, m.mp+m.mq
-	res.Ratio, err = m.ratio(f)
+	res.Ratio, err = m.ratio(f, repeat(sigma, len(f.values)))
 	if err != nil {
 		return nil, err
 	}
-	return res, nil
+	if s.Exact {
+		return res, nil
+	}
+	return res, m.addDataError(res, rnd)
+}
+
+// addDataError adds to res.StdErr the sampling error of the data
+// themselves, which the draws, resampling the same rows, do not see, and an
+// allowance for the regularisation's bias (docs/DESIGN.md §4): by the delta
+// method, with the influence of a point ψ_P = r − ½αr² in P and
+// ψ_Q = −½(1−α)r² in Q,
+//
+//	StdErr² = DrawStdErr² + Var_P(ψ_P)/n + Var_Q(ψ_Q)/n′ + (PlugIn − PE)²,
+//
+// the variances taken over up to half the averaging budget of rows of each
+// sample, drawn afresh, with the fitted ratio r̂_α. PlugIn − PE =
+// (λ/2)‖θ‖² is the difference between the two forms of the same fit, both
+// estimates of PE, whose spread is the scale of the regularisation's bias.
+func (m *peModel) addDataError(res *PEResult, rnd *rand.Rand) error {
+	res.DrawStdErr = res.StdErr
+	r := rand.New(rand.NewPCG(rnd.Uint64(), rnd.Uint64()))
+	variance := func(p *points, rows int, psi func(v float64) float64) (float64, error) {
+		x, err := p.rows(indices.Sample(p.n, min(p.n, rows), false, r))
+		if err != nil {
+			return 0, err
+		}
+		v := res.Ratio.evalScaled(x)
+		for i, rv := range v {
+			v[i] = psi(rv)
+		}
+		_, se := summary.MeanStdErr(v) // se² = Var/len(v)
+		return se * se * float64(len(v)), nil
+	}
+	a := m.alpha
+	vp, err := variance(m.p, m.mp, func(v float64) float64 { return v - a*v*v/2 })
+	if err != nil {
+		return err
+	}
+	vq, err := variance(m.q, m.mq, func(v float64) float64 { return -(1 - a) * v * v / 2 })
+	if err != nil {
+		return err
+	}
+	gap := (res.PlugIn - res.PE) / 2
+	res.StdErr = math.Sqrt(res.StdErr*res.StdErr + vp/float64(m.p.pop) + vq/float64(m.q.pop) + gap*gap)
+	return nil
+}
+
+// drawCVShare is the share of the averaging budget of a per-draw
+// cross-validation (docs/DESIGN.md §4): with every other value of the
+// default grids (see coarse), tuning every draw costs about what one full
+// search did.
+const drawCVShare = 4
+
+// coarse returns every other value of g, the first and last included, when
+// thin is set (a per-draw search of a default grid), and g otherwise. The
+// grid still widens itself beyond its edges.
+func coarse(g []float64, thin bool) []float64 {
+	if !thin || len(g) < 3 {
+		return g
+	}
+	var out []float64
+	for i := 0; i < len(g); i += 2 {
+		out = append(out, g[i])
+	}
+	if (len(g)-1)%2 != 0 {
+		out = append(out, g[len(g)-1])
+	}
+	return out
+}
+
+// tunedDraws fills res with draws that each choose σ and λ by their own
+// cross-validation on their own random rows, then estimate with one draw of
+// k centres: independent replicates of the whole procedure, whose spread
+// is the standard error. The reported σ and λ are the medians over the
+// draws; the table is the first draw's, the warnings those of any draw.
+func (m *peModel) tunedDraws(ctx context.Context, s *PESettings, res *PEResult, k, draws int, scale float64, rnd *rand.Rand) error {
+	seeds := make([][2]uint64, draws)
+	for d := range seeds {
+		seeds[d] = [2]uint64{rnd.Uint64(), rnd.Uint64()}
+	}
+	all := &fit{}
+	var widths []float64
+	seen := map[string]bool{}
+	for d := range draws {
+		rd := rand.New(rand.NewPCG(seeds[d][0], seeds[d][1]))
+		t, stops, err := m.crossValidate(ctx, s, rd, true)
+		if err != nil {
+			return err
+		}
+		dr := &PEResult{}
+		sigma, lambdaN := m.tuning(s, dr, t, stops, scale)
+		if d == 0 {
+			res.CV = dr.CV
+		}
+		for _, w := range dr.Warnings {
+			if !seen[w] {
+				seen[w] = true
+				res.Warnings = append(res.Warnings, w)
+			}
+		}
+		md := *m
+		md.g = kernel.Gaussian{Sigma: sigma}
+		o := &oracle{n: m.p.n, lambdaN: lambdaN, moments: md.moments}
+		f, err := o.solve(ctx, k, 1, !s.WithoutReplacement, false, rand.NewPCG(rd.Uint64(), rd.Uint64()), s.Workers)
+		if err != nil {
+			return err
+		}
+		all.values = append(all.values, f.values...)
+		all.plugin = append(all.plugin, f.plugin...)
+		all.centres = append(all.centres, f.centres...)
+		all.thetas = append(all.thetas, f.thetas...)
+		widths = append(widths, sigma)
+		res.DrawSigmas = append(res.DrawSigmas, sigma*scale)
+		res.DrawLambdas = append(res.DrawLambdas, lambdaN*float64(m.p.pop))
+	}
+	all.mean, all.stderr = summary.MeanStdErr(all.values)
+	res.PE, res.StdErr, res.Draws = all.mean, all.stderr, all.values
+	res.PlugIn, _ = summary.MeanStdErr(all.plugin)
+	res.Sigma, res.Lambda = median(res.DrawSigmas), median(res.DrawLambdas)
+	var err error
+	res.Ratio, err = m.ratio(all, widths)
+	return err
+}
+
+// tuning returns the σ (internal units) and λ/N that the table t chooses,
+// or the fixed ones, and records the table and its warnings in res.
+func (m *peModel) tuning(s *PESettings, res *PEResult, t *crossval.Table[[]float64], stops []edgeStop, scale float64) (sigma, lambdaN float64) {
+	sigma, lambdaN = s.Sigma/scale, s.Lambda/float64(m.p.pop)
+	bs, bl := t.Best()
+	if s.Sigma == 0 {
+		sigma = bs[0]
+	}
+	if s.Lambda == 0 {
+		lambdaN = bl
+	}
+	ut := userTable(t, []float64{scale}, float64(m.p.pop))
+	res.Warnings = append(res.Warnings, gridWarnings(ut, stops, []string{"kernel width σ"}, true)...)
+	res.CV = &crossval.Table[float64]{Cols: ut.Cols, Scores: ut.Scores, BestRow: ut.BestRow, BestCol: ut.BestCol}
+	for _, r := range ut.Rows {
+		res.CV.Rows = append(res.CV.Rows, r[0])
+	}
+	return sigma, lambdaN
+}
+
+// repeat returns n copies of v.
+func repeat(v float64, n int) []float64 {
+	out := make([]float64, n)
+	for i := range out {
+		out[i] = v
+	}
+	return out
+}
+
+// median returns the lower median of v.
+func median(v []float64) float64 {
+	c := slices.Clone(v)
+	slices.Sort(c)
+	return c[(len(c)-1)/2]
 }
 
 // splitBudget divides m averaging points between the two samples: half
@@ -219,16 +389,21 @@ func (m *peModel) moments(idx []int, rnd *rand.Rand) (*mat.SymDense, []float64, 
 
 // crossValidate chooses σ (internal units) and λ/N by k-fold
 // cross-validation on kcv centres drawn from P and averaging points drawn
-// from the rest of P and from Q, within the averaging budget. Table rows are
+// from the rest of P and from Q, within the averaging budget (a share of
+// it, and coarser default grids, for a per-draw search). Table rows are
 // returned in internal units and columns as λ/N; the caller converts.
-func (m *peModel) crossValidate(ctx context.Context, s *PESettings, rnd *rand.Rand) (*crossval.Table[[]float64], error) {
+func (m *peModel) crossValidate(ctx context.Context, s *PESettings, rnd *rand.Rand, perDraw bool) (*crossval.Table[[]float64], []edgeStop, error) {
+	maxCentres, budget := s.k(), s.m()
+	if perDraw {
+		budget = max(1, budget/drawCVShare)
+	}
 	folds := s.folds()
 	// Centres: at most half the numerator sample, so that the rest can be
 	// averaged over; averaging points never include a centre, whose kernel
 	// value with itself would favour narrow kernels.
-	kcv := min(s.k(), m.p.n/2)
+	kcv := min(maxCentres, m.p.n/2)
 	centreRows := indices.Sample(m.p.n, kcv, false, rnd)
-	mp, mq := splitBudget(s.m(), m.p.n-kcv, m.q.n)
+	mp, mq := splitBudget(budget, m.p.n-kcv, m.q.n)
 	pRows := indices.SampleExcept(m.p.n, mp, centreRows, rnd)
 	qRows := indices.SampleExcept(m.q.n, mq, nil, rnd)
 	for _, side := range []struct {
@@ -236,37 +411,40 @@ func (m *peModel) crossValidate(ctx context.Context, s *PESettings, rnd *rand.Ra
 		n    int
 	}{{"P", len(pRows)}, {"Q", len(qRows)}} {
 		if side.n < folds {
-			return nil, fmt.Errorf("divergence: %w: %s leaves %d points for %d cross-validation folds (fix σ and λ, or use fewer folds)", ErrTooFew, side.name, side.n, folds)
+			return nil, nil, fmt.Errorf("divergence: %w: %s leaves %d points for %d cross-validation folds (fix σ and λ, or use fewer folds)", ErrTooFew, side.name, side.n, folds)
 		}
 	}
 	c, err := m.p.rows(centreRows)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	xp, err := foldBlocks(m.p, pRows, folds)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	xq, err := foldBlocks(m.q, qRows, folds)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	// λ/N = (kλ/N)/kcv: the grid of kλ/N values for the kcv-centre problem.
-	lambdas := scaleAll(grid(s.LambdaScales, DefaultLambdaScales), 1/float64(kcv))
+	lambdas := scaleAll(coarse(grid(s.LambdaScales, DefaultLambdaScales), s.LambdaScales == nil && perDraw), 1/float64(kcv))
 	if s.Lambda != 0 {
 		lambdas = []float64{s.Lambda / float64(m.p.pop)}
 	}
-	sigmas := grid(s.SigmaScales, DefaultSigmaScales)
+	sigmas := coarse(grid(s.SigmaScales, DefaultSigmaScales), s.SigmaScales == nil && perDraw)
 	if s.Sigma != 0 {
 		sigmas = []float64{1} // internal units: the fixed σ is the scale
 	}
-	// The kcv-centre problem's own regularisation is kcv·λ/N.
-	ridge := scaleAll(lambdas, float64(kcv))
-	score := func(_ context.Context, w []float64) ([]float64, error) {
-		return heldOutScores(m.foldStats(kernel.Gaussian{Sigma: w[0]}, c, xp, xq), ridge), nil
+	g := searchGrid{
+		axes:        [][]float64{sigmas},
+		widen:       []bool{s.SigmaScales == nil},
+		lambdas:     lambdas,
+		widenLambda: s.LambdaScales == nil,
+		ridgeFactor: float64(kcv), // the kcv-centre problem's own regularisation is kcv·λ/N
 	}
-	widen := s.SigmaScales == nil && s.Sigma == 0
-	return searchWidths(ctx, [][]float64{sigmas}, lambdas, widen, widen, s.Workers, score)
+	return g.search(ctx, s.Workers, func(_ context.Context, w []float64) (func(float64) float64, error) {
+		return peScores(m.foldStats(kernel.Gaussian{Sigma: w[0]}, c, xp, xq)), nil
+	})
 }
 
 // foldStats computes, for one kernel width, the training and held-out

@@ -12,6 +12,8 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"gonum.org/v1/gonum/stat/distuv"
+
 	"github.com/sublinear/pearson/internal/indices"
 	"github.com/sublinear/pearson/internal/parallel"
 )
@@ -27,7 +29,7 @@ type permStat interface {
 // labelling (the identity on n points) and for b permutations made by
 // shuffle (on s.Workers, reporting to s.Progress), combines them (see combine) and returns the combined statistic
 // and its null distribution.
-func permutationTest(ctx context.Context, b int, s *Settings, rnd *rand.Rand, stats []permStat, n int, shuffle func(prnd *rand.Rand, perm []int)) (float64, []float64, error) {
+func permutationTest(ctx context.Context, b int, s *Settings, rnd *rand.Rand, stats []permStat, n int, shuffle func(prnd *rand.Rand, perm []int)) (statistic float64, null []float64, observed []float64, err error) {
 	values := func(perm []int, sc any) []float64 {
 		scs := sc.([]any)
 		t := make([]float64, len(stats))
@@ -44,17 +46,17 @@ func permutationTest(ctx context.Context, b int, s *Settings, rnd *rand.Rand, st
 		return scs
 	}
 	identity := indices.Range(n)
-	observed := values(identity, newScratch())
-	null, err := permutations(ctx, b, s, rnd, func(prnd *rand.Rand, sc any) []float64 {
+	observed = values(identity, newScratch())
+	perms, err := permutations(ctx, b, s, rnd, func(prnd *rand.Rand, sc any) []float64 {
 		perm := slices.Clone(identity)
 		shuffle(prnd, perm)
 		return values(perm, sc)
 	}, newScratch)
 	if err != nil {
-		return 0, nil, err
+		return 0, nil, nil, err
 	}
-	statistic, combined := combine(observed, null)
-	return statistic, combined, nil
+	statistic, null = combine(observed, perms)
+	return statistic, null, observed, nil
 }
 
 // permutations computes the statistics (one per kernel width) under b
@@ -93,13 +95,16 @@ func permutations(ctx context.Context, b int, s *Settings, rnd *rand.Rand, stat 
 }
 
 // combine turns the statistics at several kernel widths into one: for each
-// width, T is standardised by the mean and standard deviation of its B + 1
-// values (the observed one included), and the statistic is the largest
-// standardised value. Computed alike for the observed and every permuted
-// labelling, from all B + 1 of them, it keeps the test exact, while letting
-// the width that sees the difference best decide. With one width it is T
-// itself; when no width's statistic varies over the labellings, it is 0 for
-// all of them.
+// width, each labelling's T is standardised by the mean and standard
+// deviation of the other B values (leave one out), and the statistic is the
+// largest standardised value. Computed alike for the observed and every
+// permuted labelling, a function of its own value and of the others as a
+// set, it keeps the test exact, while letting the width that sees the
+// difference best decide; leaving the labelling's own value out keeps the
+// observed statistic from being bounded by √B, so that it converges as B
+// grows instead of growing with it (docs/DESIGN.md §5). With one width it
+// is T itself; when no width's statistic varies over the labellings, it is
+// 0 for all of them.
 func combine(observed []float64, null [][]float64) (float64, []float64) {
 	if len(observed) == 1 {
 		out := make([]float64, len(null))
@@ -122,12 +127,20 @@ func combine(observed []float64, null [][]float64) (float64, []float64) {
 		for _, t := range all {
 			ss += (t[j] - mean) * (t[j] - mean)
 		}
-		sd := math.Sqrt(ss / n)
-		if !(sd > 0) {
+		if !(ss > 0) {
 			continue // a width whose statistic never changes says nothing
 		}
 		for b, t := range all {
-			z[b] = math.Max(z[b], (t[j]-mean)/sd)
+			// With d the deviation from the mean of all, the others have
+			// mean −d/(n−1) and sum of squares ss − d² about the mean.
+			d := t[j] - mean
+			m := -d / (n - 1)
+			v := (ss-d*d)/(n-1) - m*m
+			if !(v > 0) {
+				z[b] = math.Max(z[b], math.Copysign(math.Inf(1), d)) // the others all equal
+				continue
+			}
+			z[b] = math.Max(z[b], (d-m)/math.Sqrt(v))
 		}
 	}
 	for b := range z {
@@ -136,6 +149,27 @@ func combine(observed []float64, null [][]float64) (float64, []float64) {
 		}
 	}
 	return z[0], z[1:]
+}
+
+// pValueInterval returns the 95% Clopper–Pearson interval for the
+// exceedance probability P(T_b ≥ T) that the permutation p-value estimates,
+// from the count of the B permuted statistics at or above the observed one:
+// the Monte Carlo uncertainty of the p-value, which shrinks as B grows.
+func pValueInterval(stat float64, null []float64) (lo, hi float64) {
+	c, b := 0, len(null)
+	for _, t := range null {
+		if t >= stat {
+			c++
+		}
+	}
+	lo, hi = 0, 1
+	if c > 0 {
+		lo = distuv.Beta{Alpha: float64(c), Beta: float64(b - c + 1)}.Quantile(0.025)
+	}
+	if c < b {
+		hi = distuv.Beta{Alpha: float64(c + 1), Beta: float64(b - c)}.Quantile(0.975)
+	}
+	return lo, hi
 }
 
 // pValue returns (1 + #{t ∈ null : t ≥ stat}) / (1 + len(null)).

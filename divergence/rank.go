@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"sync"
@@ -31,9 +32,14 @@ type FeatureScore struct {
 	// target and the regularisation chosen for this feature.
 	SigmaX, SigmaY, Lambda float64
 	// Tested reports that a permutation test was run
-	// (RankSettings.PValuePermutations > 0); PValue is then its p-value.
+	// (RankSettings.PValuePermutations > 0); PValue is then its p-value,
+	// and QValue its Benjamini–Hochberg adjustment over every tested
+	// feature: declaring the features with QValue ≤ q dependent keeps the
+	// expected share of false discoveries at most q (for independent or
+	// positively dependent p-values).
 	Tested bool
 	PValue float64
+	QValue float64
 	// Note explains a score that is not an estimate, such as a constant
 	// feature's zero.
 	Note string
@@ -134,6 +140,7 @@ func Rank(ctx context.Context, features, target mat.Matrix, s *RankSettings) (*R
 			return nil, err
 		}
 	}
+	benjaminiHochberg(scores)
 	slices.SortStableFunc(scores, func(a, b FeatureScore) int { return cmp.Compare(b.SMI, a.SMI) })
 	for i := range scores {
 		scores[i].Rank = i + 1
@@ -218,3 +225,24 @@ func (c columnView) Dims() (int, int) {
 func (c columnView) At(i, _ int) float64 { return c.m.At(i, c.j) }
 
 func (c columnView) T() mat.Matrix { return mat.Transpose{Matrix: c} }
+
+// benjaminiHochberg sets the QValue of every tested feature: with the m
+// tested p-values in increasing order p₍₁₎ ≤ … ≤ p₍ₘ₎,
+//
+//	q₍ᵢ₎ = min_{j ≥ i} min(1, m·p₍ⱼ₎/j).
+func benjaminiHochberg(scores []FeatureScore) {
+	var tested []int
+	for i, f := range scores {
+		if f.Tested {
+			tested = append(tested, i)
+		}
+	}
+	slices.SortStableFunc(tested, func(a, b int) int { return cmp.Compare(scores[a].PValue, scores[b].PValue) })
+	m := float64(len(tested))
+	q := 1.0
+	for j := len(tested) - 1; j >= 0; j-- {
+		f := &scores[tested[j]]
+		q = math.Min(q, m*f.PValue/float64(j+1))
+		f.QValue = q
+	}
+}

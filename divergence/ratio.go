@@ -19,15 +19,18 @@ import (
 // the mean of the draws' models g(x) = Σ_l θ_l φ(x, c_l), clipped at zero
 // (a density ratio is never negative). Use it for importance weights.
 type Ratio struct {
-	g       kernel.Gaussian // internal units
+	gs      []kernel.Gaussian // per draw, internal units
 	scale   float64
 	dim     int
 	centres []*mat.Dense // internal units
 	thetas  [][]float64
 }
 
-func (m *peModel) ratio(f *fit) (*Ratio, error) {
-	r := &Ratio{g: m.g, scale: m.p.scale, dim: m.p.dim}
+func (m *peModel) ratio(f *fit, widths []float64) (*Ratio, error) {
+	r := &Ratio{scale: m.p.scale, dim: m.p.dim}
+	for _, w := range widths {
+		r.gs = append(r.gs, kernel.Gaussian{Sigma: w})
+	}
 	for i, idx := range f.centres {
 		c, err := m.p.rows(idx)
 		if err != nil {
@@ -52,7 +55,7 @@ func (r *Ratio) At(x []float64) float64 {
 	v := 0.0
 	for i, c := range r.centres {
 		for l, th := range r.thetas[i] {
-			v += th * r.g.At(xs, c.RawRowView(l))
+			v += th * r.gs[i].At(xs, c.RawRowView(l))
 		}
 	}
 	return math.Max(0, v/float64(len(r.centres)))
@@ -67,21 +70,27 @@ func (r *Ratio) Eval(x mat.Matrix) ([]float64, error) {
 	}
 	pts := &points{x: x, name: "x", n: n, pop: n, dim: dim, scale: r.scale}
 	out := make([]float64, 0, n)
-	var phi mat.Dense
 	err := pts.each(func(block *mat.Dense) error {
-		b, _ := block.Dims()
-		v := make([]float64, b)
-		for i, c := range r.centres {
-			phi.Reset()
-			r.g.MatrixTo(&phi, block, c)
-			tmp := mat.NewVecDense(b, nil)
-			tmp.MulVec(&phi, mat.NewVecDense(len(r.thetas[i]), r.thetas[i]))
-			floats.Add(v, tmp.RawVector().Data)
-		}
-		for _, x := range v {
-			out = append(out, math.Max(0, x/float64(len(r.centres))))
-		}
+		out = append(out, r.evalScaled(block)...)
 		return nil
 	})
 	return slices.Clip(out), err
+}
+
+// evalScaled returns r̂_α at the rows of block, in internal units.
+func (r *Ratio) evalScaled(block *mat.Dense) []float64 {
+	b, _ := block.Dims()
+	v := make([]float64, b)
+	var phi mat.Dense
+	for i, c := range r.centres {
+		phi.Reset()
+		r.gs[i].MatrixTo(&phi, block, c)
+		tmp := mat.NewVecDense(b, nil)
+		tmp.MulVec(&phi, mat.NewVecDense(len(r.thetas[i]), r.thetas[i]))
+		floats.Add(v, tmp.RawVector().Data)
+	}
+	for i, x := range v {
+		v[i] = math.Max(0, x/float64(len(r.centres)))
+	}
+	return v
 }

@@ -50,24 +50,26 @@ const (
 
 // DefaultSigmaScales are the kernel widths tried by the cross-validation of
 // RelativePE, as multiples of the median heuristic σ₀. When the best lies on
-// an edge the grid is widened by factors of two, down to σ₀/64 and up to
-// 64σ₀.
+// an edge and the score still improves that way, the grid widens itself by
+// factors of two, down to σ₀/256 and up to 256σ₀ (docs/DESIGN.md §4).
 var DefaultSigmaScales = crossval.LogGrid(1.0/8, 8, 13)
 
 // DefaultLambdaScales are the regularisations tried by the
 // cross-validation of RelativePE, as values of kλ/n, the regularisation of
-// the k-centre problem (see Settings.Lambda).
+// the k-centre problem (see Settings.Lambda). The grid widens itself by
+// factors of ten as the width grid does, within [10⁻⁹, 10³] for the
+// cross-validation's own problem (docs/DESIGN.md §4).
 var DefaultLambdaScales = crossval.LogGrid(1e-4, 1, 9)
 
 // DefaultLSMISigmaScales are the kernel widths LSMI's cross-validation
 // tries on each variable, as multiples of that variable's median heuristic;
-// the grid is widened by factors of two while the best lies on its lower
-// edge.
+// it widens itself both ways as DefaultSigmaScales does.
 var DefaultLSMISigmaScales = crossval.LogGrid(1.0/4, 4, 5)
 
-// DefaultLSMILambdaScales are the values of kλ/n LSMI's cross-validation
-// tries. They reach lower than DefaultLambdaScales: H is a product of two
-// kernel averages, whose eigenvalues are smaller.
+// DefaultLSMILambdaScales are the values of (k/n)²λ, the regularisation of
+// the k-row product-basis problem (docs/DESIGN.md §3), that LSMI's
+// cross-validation tries. They reach lower than DefaultLambdaScales: H is a
+// product of two kernel averages, whose eigenvalues are smaller.
 var DefaultLSMILambdaScales = crossval.LogGrid(1e-7, 1e-3, 3)
 
 // TestSigmaScales are the tests' kernel widths, as multiples of the median
@@ -97,7 +99,8 @@ const TestLambdaScale = 0.01
 // solves the k-centre problem with kλ/n, so that fixing σ and λ and asking for
 // Exact gives the value that the estimate approximates. Cross-validation
 // searches kλ/n over a grid (LambdaScales); the reported λ is the all-centre
-// value.
+// value. LSMI's product basis has k² functions of n², and uses (k/n)²λ
+// instead (docs/DESIGN.md §3).
 type Settings struct {
 	// K is the number of centres of each draw, at most qmin.MaxK. Zero
 	// means DefaultK. It is capped at the size of the centre sample.
@@ -121,12 +124,12 @@ type Settings struct {
 	Lambda float64
 	// SigmaScales are the kernel widths cross-validation tries, as
 	// multiples of the median heuristic. Nil means DefaultSigmaScales for
-	// RelativePE and DefaultLSMISigmaScales for LSMI; a grid given here is
-	// not widened.
+	// RelativePE and DefaultLSMISigmaScales for LSMI, which widen
+	// themselves (docs/DESIGN.md §4); a grid given here is not widened.
 	SigmaScales []float64
 	// LambdaScales are the values of kλ/n cross-validation tries. Nil means
 	// DefaultLambdaScales for RelativePE and DefaultLSMILambdaScales for
-	// LSMI.
+	// LSMI, which widen themselves; a grid given here is not widened.
 	LambdaScales []float64
 	// Folds is the number of cross-validation folds, 2 to MaxFolds. Zero
 	// means DefaultFolds.

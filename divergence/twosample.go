@@ -25,9 +25,10 @@ type TwoSampleResult struct {
 	// Statistic is the test statistic on the observed labels. With one
 	// kernel width it is the PE of a model with K centres drawn from the
 	// pooled sample, averaged over M points; with several (the default) it
-	// is the largest of their PEs standardised by the mean and standard
-	// deviation of each over the observed and permuted labellings, a
-	// z-score rather than a divergence (see TwoSampleTest).
+	// is the largest of their PEs, each standardised by the mean and
+	// standard deviation of its values over the permuted labellings: a
+	// z-score against the permutation null, which converges as the number
+	// of permutations grows (see WidthPE for the divergences themselves).
 	Statistic float64
 	// Sigmas are the kernel widths of the statistic, Lambda its all-centre
 	// regularisation.
@@ -35,6 +36,14 @@ type TwoSampleResult struct {
 	Lambda float64
 	// PValue is (1 + #{b : Null[b] ≥ Statistic}) / (1 + Permutations).
 	PValue float64
+	// PValueLow and PValueHigh are the 95% Clopper–Pearson interval, from
+	// the number of exceedances, for the p-value that infinitely many
+	// permutations would give: PValue's Monte Carlo uncertainty.
+	PValueLow, PValueHigh float64
+	// WidthPE holds the statistic's T at each kernel width on the observed
+	// labels: the PE of the test's model at that width, an effect size on
+	// the scale of the divergence that does not depend on Permutations.
+	WidthPE []float64
 	// Null holds the statistic under each permutation of the labels.
 	Null []float64
 	// Permutations is the number of permutations.
@@ -56,8 +65,8 @@ type TwoSampleResult struct {
 // Lambda when fixed, otherwise TestSigmaScales times the median heuristic of
 // the pooled sample and kλ/n = TestLambdaScale. With several widths, each
 // width's T is standardised by the mean and standard deviation of its values
-// over the observed and permuted labellings, and the statistic is the
-// largest of them. It uses k centres drawn from
+// over the other labellings (the permuted ones, for the observed labels),
+// and the statistic is the largest of them. It uses k centres drawn from
 // the pooled sample and held fixed, and averages over M points of the pooled
 // sample, M_P of them labelled P and M_Q labelled Q in the proportion
 // α : 1−α (so that H = αG_P/M_P + (1−α)G_Q/M_Q is the same for every
@@ -191,13 +200,14 @@ func twoSample(ctx context.Context, pp, qq *points, alpha float64, s *TwoSampleS
 	for j, st := range stats {
 		stat[j] = st
 	}
-	res.Statistic, res.Null, err = permutationTest(ctx, s.permutations(), &s.Settings, rnd, stat, m, func(prnd *rand.Rand, perm []int) {
+	res.Statistic, res.Null, res.WidthPE, err = permutationTest(ctx, s.permutations(), &s.Settings, rnd, stat, m, func(prnd *rand.Rand, perm []int) {
 		prnd.Shuffle(m, func(i, j int) { perm[i], perm[j] = perm[j], perm[i] })
 	})
 	if err != nil {
 		return nil, err
 	}
 	res.PValue = pValue(res.Statistic, res.Null)
+	res.PValueLow, res.PValueHigh = pValueInterval(res.Statistic, res.Null)
 	return res, nil
 }
 

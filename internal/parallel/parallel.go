@@ -5,6 +5,13 @@
 // Package parallel runs independent pieces of work on a bounded number of
 // goroutines. Callers write each result into its own slot, indexed by the
 // piece, so that results never depend on scheduling or on GOMAXPROCS.
+//
+// It is kept rather than golang.org/x/sync/errgroup with SetLimit because
+// errgroup reports the first error in time and, through its context,
+// cancels the rest at once: which pieces ran, and which error is reported,
+// would then depend on scheduling. The callers here keep every piece's
+// error in its slot and report the first in index order, the same on any
+// number of cores; For serves them in 30 lines without a new dependency.
 package parallel
 
 import (

@@ -1,0 +1,123 @@
+// Copyright ©2026 The pearson Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package divergence
+
+import (
+	"encoding/csv"
+	"math"
+	"math/rand/v2"
+	"os"
+	"strconv"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// readCSV reads the numeric columns named of a CSV file with a header, and
+// the rows whose column key holds keep (every row when key is empty).
+func readCSV(t *testing.T, path string, cols []string, key, keep string) *mat.Dense {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := map[string]int{}
+	for i, h := range recs[0] {
+		at[h] = i
+	}
+	var data []float64
+	n := 0
+	for _, r := range recs[1:] {
+		if key != "" && r[at[key]] != keep {
+			continue
+		}
+		for _, c := range cols {
+			v, err := strconv.ParseFloat(r[at[c]], 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			data = append(data, v)
+		}
+		n++
+	}
+	return mat.NewDense(n, len(cols), data)
+}
+
+// friedman1 returns n rows of Friedman's first regression problem: ten
+// features uniform on [0, 1], of which the first five matter,
+// y = 10 sin(π x1 x2) + 20(x3 − ½)² + 10 x4 + 5 x5 + ε, ε ~ N(0, 1).
+func friedman1(n int, rnd *rand.Rand) (x, y *mat.Dense) {
+	x, y = mat.NewDense(n, 10, nil), mat.NewDense(n, 1, nil)
+	for i := range n {
+		for j := range 10 {
+			x.Set(i, j, rnd.Float64())
+		}
+		r := x.RawRowView(i)
+		y.Set(i, 0, 10*math.Sin(math.Pi*r[0]*r[1])+20*(r[2]-0.5)*(r[2]-0.5)+10*r[3]+5*r[4]+rnd.NormFloat64())
+	}
+	return x, y
+}
+
+// TestNoEdgeWarnings runs the README's examples and a ranking of Friedman #1
+// with the default grids, which widen themselves: cross-validation should
+// find an optimum inside them, or a flat score, without a warning.
+func TestNoEdgeWarnings(t *testing.T) {
+	noWarnings := func(what string, w []string) {
+		t.Helper()
+		for _, s := range w {
+			t.Errorf("%s: %s", what, s)
+		}
+	}
+	p := readCSV(t, "../testdata/shift/P.csv", []string{"x"}, "", "")
+	q := readCSV(t, "../testdata/shift/Q.csv", []string{"x"}, "", "")
+	pe, err := RelativePE(ctx, p, q, DefaultAlpha, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	noWarnings("divergence shift", pe.Warnings)
+
+	ab := []string{"a", "b"}
+	ga := readCSV(t, "../testdata/groups.csv", ab, "group", "A")
+	gc := readCSV(t, "../testdata/groups.csv", ab, "group", "ctl")
+	pe, err = RelativePE(ctx, ga, gc, DefaultAlpha, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	noWarnings("divergence groups", pe.Warnings)
+
+	feats := []string{"x1", "x2", "x3", "x4", "x5", "x6"}
+	x := readCSV(t, "../testdata/regression.csv", feats, "", "")
+	y := readCSV(t, "../testdata/regression.csv", []string{"y"}, "", "")
+	mi, err := LSMI(ctx, x.Slice(0, 2000, 0, 1), y, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	noWarnings("mi x1 y", mi.Warnings)
+	rk, err := Rank(ctx, x, y, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range rk.Features {
+		noWarnings("rank regression "+feats[f.Column], f.Warnings)
+	}
+
+	if testing.Short() {
+		return
+	}
+	fx, fy := friedman1(3000, rand.New(rand.NewPCG(13, 1)))
+	rk, err = Rank(ctx, fx, fy, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range rk.Features {
+		noWarnings("rank Friedman #1 x"+strconv.Itoa(f.Column+1), f.Warnings)
+		t.Logf("x%d smi %.4g σx %.3g σy %.3g λ %.3g", f.Column+1, f.SMI, f.SigmaX, f.SigmaY, f.Lambda)
+	}
+}
