@@ -221,4 +221,3 @@ func readColumn(mc metaColumn, rows int, read func([]byte, string) error) (*tabl
 	}
 	return t, nil
 }
-
