@@ -51,10 +51,10 @@
 // the columns without entering the adjustment or the share.
 //
 // The permutation test of a numeric column runs in two stages: a first one
-// with few permutations (Settings.ScreenPermutations) decides whether the
-// column could drift at all, and only then is it run again with
-// Settings.Permutations. The reported p-value stays valid, and columns
-// that plainly did not drift cost a tenth as much.
+// with few permutations (Settings.ScreenPermutations) decides from its
+// p-value alone whether the column could drift at all, and only then is it
+// run again with Settings.Permutations. The reported p-value stays exact,
+// and most columns that did not drift cost a tenth as much.
 //
 // WriteHTML writes a Result as a self-contained HTML page, with the
 // distributions of every column overlaid as inline SVG.

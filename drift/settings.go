@@ -90,12 +90,11 @@ type Settings struct {
 	// column that may drift. Zero means DefaultPermutations.
 	Permutations int
 	// ScreenPermutations is the number of permutations of the first stage
-	// of a numeric column's test. A column whose divergence is below
-	// Threshold, or whose first-stage p-value is above screenCut, cannot
-	// drift whatever its exact p-value: it keeps its first-stage p-value,
-	// which is as valid as any; the others are tested again with
-	// Permutations. Zero means DefaultScreenPermutations; a negative value
-	// means no screen.
+	// of a numeric column's test. A column whose first-stage p-value is
+	// above max(0.1, 2·Level) cannot drift, whatever its exact p-value:
+	// it keeps its first-stage p-value, which is exact; the others are
+	// tested again with Permutations, and report that p-value. Zero means
+	// DefaultScreenPermutations; a negative value means no screen.
 	ScreenPermutations int
 
 	// SampleRows bounds the rows kept of a table, reference or current:
@@ -132,9 +131,15 @@ func (s *Settings) screen() int {
 }
 
 // screenCut is the first-stage p-value above which a column cannot drift:
-// with the default Level, no adjustment passes a p-value above 0.05, and
-// 99 permutations estimate a p-value of 0.05 within 0.022.
+// no adjustment passes a p-value above Level, and 99 permutations estimate a
+// p-value of 0.05 within 0.022, so a column whose exact p-value is below 0.05
+// rarely shows one above 0.1.
 func (s *Settings) screenCut() float64 { return math.Max(0.1, 2*s.level()) }
+
+// SampleSize returns the rows NewReference and Compare keep of a table:
+// SampleRows, or its default. A caller that samples a large file while
+// reading it (as the command line does) need keep no more.
+func (s *Settings) SampleSize() int { return s.sampleRows() }
 
 func (s *Settings) sampleRows() int {
 	if s.SampleRows > 0 {
