@@ -1,0 +1,167 @@
+// Copyright ©2026 The pearson Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package drift
+
+import (
+	"context"
+	"flag"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/sublinear/pearson/internal/race"
+)
+
+var reps = flag.Int("drift.reps", 12, "repetitions of drift's calibration and power tests")
+
+// binomialBound is the rate a nominal rate p may reach over n trials before
+// the test fails: three Monte Carlo standard errors above it.
+func binomialBound(p float64, n int) float64 { return p + 3*math.Sqrt(p*(1-p)/float64(n)) }
+
+// TestCalibration compares tables of 20 standard normal columns drawn from
+// one distribution, 1000 rows each. With the default settings a column
+// falsely drifts only if its q-value is below 0.05 and its divergence above
+// 0.01, and the data set only if half its columns do: both rates must stay
+// at or below 0.05. The raw p-values are exact, so their rejection rate at
+// 0.05 must be 0.05 within three Monte Carlo standard errors. The share of
+// tables in which Benjamini–Hochberg rejects some column (at most 0.05 under
+// the global null for exact, independent p-values) is logged: over a dozen
+// repetitions its Monte Carlo error is too large to test it.
+func TestCalibration(t *testing.T) {
+	if testing.Short() || race.Enabled {
+		t.Skip(race.SkipReason)
+	}
+	const cols, n = 20, 1000
+	var tests, rawRejected, driftedCols, anyQ, driftedSets, jointRejected int
+	for r := range *reps {
+		rnd := rand.New(rand.NewPCG(uint64(r), 11))
+		ref, cur := normalTable(n, cols, nil, rnd), normalTable(n, cols, nil, rnd)
+		res, err := Compare(context.Background(), ref, cur, fastSettings(uint64(r)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		anyRejected := false
+		for _, c := range res.Columns {
+			tests++
+			if c.PValue <= 0.05 {
+				rawRejected++
+			}
+			if c.QValue < 0.05 {
+				anyRejected = true
+				t.Logf("repetition %d: column %s: p = %.3g, q = %.3g, divergence %.3g", r, c.Name, c.PValue, c.QValue, c.Divergence)
+			}
+			if c.Drifted {
+				driftedCols++
+			}
+		}
+		if anyRejected {
+			anyQ++
+		}
+		if res.Drift {
+			driftedSets++
+		}
+		if res.Joint.PValue <= 0.05 {
+			jointRejected++
+		}
+	}
+	t.Logf("%d repetitions of %d columns: raw p ≤ 0.05 in %d of %d tests (%.3f ± %.3f); some q < 0.05 in %d; drifted columns %d, drifted data sets %d; joint p ≤ 0.05 in %d",
+		*reps, cols, rawRejected, tests, float64(rawRejected)/float64(tests), math.Sqrt(0.05*0.95/float64(tests)), anyQ, driftedCols, driftedSets, jointRejected)
+	if rate := float64(rawRejected) / float64(tests); rate > binomialBound(0.05, tests) {
+		t.Errorf("raw p-values reject at rate %.3f, beyond %.3f", rate, binomialBound(0.05, tests))
+	}
+	if rate := float64(driftedCols) / float64(tests); rate > binomialBound(0.05, tests) {
+		t.Errorf("falsely drifted columns at rate %.3f", rate)
+	}
+	if rate := float64(driftedSets) / float64(*reps); rate > binomialBound(0.05, *reps) {
+		t.Errorf("falsely drifted data sets at rate %.3f", rate)
+	}
+}
+
+// TestPower shifts 3 of 20 standard normal columns of 1000 rows, by 0.5,
+// 0.75 and 1 standard deviation (PE_½ ≈ δ²/8: 0.031, 0.07, 0.12, all above
+// the threshold 0.01), and asks that those three, and only those, drift.
+func TestPower(t *testing.T) {
+	if testing.Short() || race.Enabled {
+		t.Skip(race.SkipReason)
+	}
+	const cols, n = 20, 1000
+	shift := map[int]float64{4: 0.5, 9: 0.75, 15: 1}
+	found, false_ := 0, 0
+	for r := range *reps {
+		rnd := rand.New(rand.NewPCG(uint64(r), 12))
+		ref, cur := normalTable(n, cols, nil, rnd), normalTable(n, cols, shift, rnd)
+		res, err := Compare(context.Background(), ref, cur, fastSettings(uint64(r)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for j, c := range res.Columns {
+			switch _, shifted := shift[j]; {
+			case shifted && c.Drifted:
+				found++
+			case !shifted && c.Drifted:
+				false_++
+			}
+		}
+		if res.Drift {
+			t.Errorf("repetition %d: 3 of 20 columns drifted, yet the data set drifts", r)
+		}
+	}
+	t.Logf("%d repetitions: %d of %d shifted columns found (power %.3f), %d others drifted", *reps, found, 3**reps, float64(found)/float64(3**reps), false_)
+	if found < 3**reps {
+		t.Errorf("%d of %d shifted columns found", found, 3**reps)
+	}
+	if false_ > 0 {
+		t.Errorf("%d unshifted columns drifted", false_)
+	}
+}
+
+// TestCategorical draws categorical columns of 1000 rows with equal
+// frequencies (0.5, 0.3, 0.2) in both tables, then with the current ones
+// changed to (0.35, 0.3, 0.35) (PE_½ = 0.0169, above the threshold 0.01). The permutation p-value is
+// exact: under equal frequencies it falls at or below 0.05 at rate 0.05.
+func TestCategorical(t *testing.T) {
+	if race.Enabled {
+		t.Skip(race.SkipReason)
+	}
+	trials := 400
+	if testing.Short() {
+		trials = 50
+	}
+	const n = 1000
+	s := &Settings{Permutations: 199}
+	null, found := 0, 0
+	for r := range trials {
+		rnd := rand.New(rand.NewPCG(uint64(r), 13))
+		s.Src = rand.NewPCG(uint64(r), 14)
+		ref := []Column{categoricalColumn("c", n, []float64{.5, .3, .2}, rnd)}
+		same := []Column{categoricalColumn("c", n, []float64{.5, .3, .2}, rnd)}
+		res, err := Compare(context.Background(), ref, same, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Columns[0].PValue <= 0.05 {
+			null++
+		}
+		if r < 20 {
+			changed := []Column{categoricalColumn("c", n, []float64{.35, .3, .35}, rnd)}
+			res, err = Compare(context.Background(), ref, changed, s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Columns[0].Drifted {
+				found++
+			}
+		}
+	}
+	rate := float64(null) / float64(trials)
+	t.Logf("equal frequencies: p ≤ 0.05 in %d of %d (%.3f ± %.3f); changed frequencies found in %d of %d",
+		null, trials, rate, math.Sqrt(0.05*0.95/float64(trials)), found, min(trials, 20))
+	if rate > binomialBound(0.05, trials) {
+		t.Errorf("equal frequencies rejected at rate %.3f, beyond %.3f", rate, binomialBound(0.05, trials))
+	}
+	if found < min(trials, 20)-1 {
+		t.Errorf("changed frequencies found in %d of %d", found, min(trials, 20))
+	}
+}

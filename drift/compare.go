@@ -1,0 +1,434 @@
+// Copyright ©2026 The pearson Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package drift
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strconv"
+	"sync"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/sublinear/pearson/divergence"
+	"github.com/sublinear/pearson/internal/parallel"
+)
+
+// Result is the outcome of a comparison of a current table with a reference.
+type Result struct {
+	// Columns holds one result per compared column, in the order of the
+	// current table; Sorted orders them for display.
+	Columns []ColumnResult
+	// Joint compares the rows of all numeric columns together; nil with
+	// Settings.NoJoint or fewer than two numeric columns. It is not one of
+	// the adjusted tests and does not count towards Share.
+	Joint *ColumnResult
+	// Compared is the number of columns with at least one test; Drifted
+	// the number of them that drifted; Share is Drifted/Compared.
+	Compared, Drifted int
+	Share             float64
+	// Drift is the verdict: Share ≥ DriftShare (and Compared > 0).
+	Drift bool
+	// Level, Threshold, DriftShare and Adjust are the settings the
+	// verdict used.
+	Level, Threshold, DriftShare float64
+	Adjust                       Adjustment
+	// Absent names the reference's columns the current table lacks;
+	// Unknown the current columns the reference lacks. Neither is compared.
+	Absent, Unknown []string
+}
+
+// ColumnResult compares one column of the current table with the reference.
+type ColumnResult struct {
+	// Name and Kind identify the column.
+	Name string
+	Kind Kind
+	// Divergence is the estimate of PE_½(current‖reference) between the
+	// distributions of the present values, StdErr its standard error over
+	// the estimator's draws (zero for categorical columns, whose
+	// divergence has a closed form).
+	Divergence, StdErr float64
+	// PValue is the permutation p-value of equal distributions,
+	// (1 + #{T_b ≥ T})/(1 + Permutations); QValue the adjusted one. NaN
+	// when the column could not be tested (see Note).
+	PValue, QValue float64
+	// Permutations is the number of permutations behind PValue.
+	Permutations int
+	// MissingRef and MissingCur are the shares of missing values.
+	MissingRef, MissingCur float64
+	// MissingDivergence is PE_½ between the missing indicators, and
+	// MissingPValue the p-value of Fisher's exact test of equal shares,
+	// MissingQValue the adjusted one; the p-values are NaN when neither
+	// table has a missing value.
+	MissingDivergence, MissingPValue, MissingQValue float64
+	// Drifted reports that the distribution drifted (QValue < Level and
+	// Divergence > Threshold) or the missing share did (MissingQValue <
+	// Level and MissingDivergence > Threshold).
+	Drifted bool
+	// RowsRef and RowsCur are the rows of the data sets; SampledRef and
+	// SampledCur the present values compared.
+	RowsRef, RowsCur, SampledRef, SampledCur int
+	// Test is the two-sample test of a numeric column (nil otherwise).
+	Test *divergence.TwoSampleResult
+	// Ref and Cur are the distributions of the present values, for plots.
+	Ref, Cur Distribution
+	// Note explains a column that could not be tested as the others.
+	Note string
+}
+
+// Compare compares a current table with a reference table, column by
+// column: it is NewReference(ref, s) followed by Reference.Compare.
+func Compare(ctx context.Context, ref, cur []Column, s *Settings) (*Result, error) {
+	r, err := NewReference(ref, s)
+	if err != nil {
+		return nil, err
+	}
+	return r.Compare(ctx, cur, s)
+}
+
+// Compare compares the current table cur with the reference. Every column of
+// cur that the reference has is compared on its own, current as the
+// numerator P and reference as Q:
+//
+//   - numeric columns by divergence.TwoSampleTest on the present values
+//     (each sample a divergence.Subsample of its data set's present rows):
+//     the estimate PE_½ with its standard error, and an exact permutation
+//     p-value, in two stages (see Settings.ScreenPermutations);
+//   - categorical columns by the closed form of PE_½ between their category
+//     frequencies, with an exact permutation p-value;
+//   - columns with missing values also by their missing shares (see
+//     ColumnResult.MissingDivergence).
+//
+// The p-values of all these tests are adjusted together (Settings.Adjust);
+// a column drifts when a test's q-value is below Level and its divergence
+// above Threshold. The data set drifts when the share of drifted columns
+// reaches DriftShare. The joint row tests the rows of all numeric columns at
+// once, each standardised by the reference's mean and standard deviation,
+// on the rows where none is missing.
+//
+// A column the estimator cannot handle (one value only in both tables, or
+// fewer than two present values) gets a Note instead of stopping the
+// comparison; numeric columns whose values are mostly one value are compared
+// by their value frequencies, as categorical ones. s may be nil.
+func (r *Reference) Compare(ctx context.Context, cur []Column, s *Settings) (*Result, error) {
+	if s == nil {
+		s = new(Settings)
+	}
+	if err := s.check(); err != nil {
+		return nil, err
+	}
+	byName := make(map[string]*table, len(r.cols))
+	for _, c := range r.cols {
+		byName[c.name] = c
+	}
+	ct, err := newTables(cur, s.sampleRows(), byName)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Level: s.level(), Threshold: s.threshold(), DriftShare: s.driftShare(), Adjust: s.Adjust}
+	type pair struct{ ref, cur *table }
+	var pairs []pair
+	inCur := make(map[string]bool, len(ct))
+	for _, c := range ct {
+		inCur[c.name] = true
+		rc := byName[c.name]
+		if rc == nil {
+			res.Unknown = append(res.Unknown, c.name)
+			continue
+		}
+		if rc.kind != c.kind {
+			return nil, fmt.Errorf("%w: column %q is %v in the reference, %v in the current table", ErrMismatch, c.name, rc.kind, c.kind)
+		}
+		pairs = append(pairs, pair{rc, c})
+	}
+	for _, c := range r.cols {
+		if !inCur[c.name] {
+			res.Absent = append(res.Absent, c.name)
+		}
+	}
+	if len(pairs) == 0 {
+		return nil, fmt.Errorf("%w: no column of the current table is in the reference", ErrNoColumns)
+	}
+
+	// The joint row, first because it is the longest job.
+	var jointRef, jointCur mat.Matrix
+	if !s.NoJoint {
+		var refs, curs []*table
+		for _, p := range pairs {
+			if p.ref.kind == Numeric {
+				refs, curs = append(refs, p.ref), append(curs, p.cur)
+			}
+		}
+		jointRef, jointCur = joint(refs, curs)
+	}
+	jobs := len(pairs)
+	if jointRef != nil {
+		jobs++
+	}
+	rnd := rand.New(s.Src)
+	if s.Src == nil {
+		rnd = rand.New(rand.NewPCG(1, 2))
+	}
+	seeds := make([][2]uint64, jobs)
+	for i := range seeds {
+		seeds[i] = [2]uint64{rnd.Uint64(), rnd.Uint64()}
+	}
+	cols := make([]ColumnResult, len(pairs))
+	var jointRes ColumnResult
+	errs := make([]error, jobs)
+	var mu sync.Mutex
+	done := 0
+	parallel.For(jobs, parallel.Workers(s.Workers), func(i int) {
+		if err := ctx.Err(); err != nil {
+			errs[i] = err
+			return
+		}
+		rnd := rand.New(rand.NewPCG(seeds[i][0], seeds[i][1]))
+		switch {
+		case jointRef != nil && i == 0:
+			jointRes, errs[i] = compareJoint(ctx, jointRef, jointCur, s, rnd)
+		default:
+			j := i
+			if jointRef != nil {
+				j--
+			}
+			cols[j], errs[i] = compareColumn(ctx, pairs[j].ref, pairs[j].cur, s, rnd)
+		}
+		if s.Progress != nil {
+			mu.Lock()
+			done++
+			s.Progress(done, jobs)
+			mu.Unlock()
+		}
+	})
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	res.Columns = cols
+	if jointRef != nil {
+		jointRes.QValue = jointRes.PValue
+		jointRes.Drifted = jointRes.PValue < res.Level && jointRes.Divergence > res.Threshold
+		res.Joint = &jointRes
+	}
+	res.verdict()
+	return res, nil
+}
+
+// verdict adjusts the p-values of every test together and decides which
+// columns drifted, and whether the data set did.
+func (res *Result) verdict() {
+	n := len(res.Columns)
+	p := make([]float64, 2*n)
+	for i, c := range res.Columns {
+		p[i], p[n+i] = c.PValue, c.MissingPValue
+	}
+	q := adjust(p, res.Adjust)
+	for i := range res.Columns {
+		c := &res.Columns[i]
+		c.QValue, c.MissingQValue = q[i], q[n+i]
+		c.Drifted = (c.QValue < res.Level && c.Divergence > res.Threshold) ||
+			(c.MissingQValue < res.Level && c.MissingDivergence > res.Threshold)
+		if !math.IsNaN(c.PValue) || !math.IsNaN(c.MissingPValue) {
+			res.Compared++
+			if c.Drifted {
+				res.Drifted++
+			}
+		}
+	}
+	if res.Compared > 0 {
+		res.Share = float64(res.Drifted) / float64(res.Compared)
+		res.Drift = res.Share >= res.DriftShare
+	}
+}
+
+// compareColumn runs the tests of one column.
+func compareColumn(ctx context.Context, ref, cur *table, s *Settings, rnd *rand.Rand) (ColumnResult, error) {
+	c := ColumnResult{
+		Name: cur.name, Kind: cur.kind,
+		Divergence: math.NaN(), StdErr: math.NaN(), PValue: math.NaN(),
+		MissingRef: ref.missingShare(), MissingCur: cur.missingShare(),
+		MissingPValue: math.NaN(),
+		RowsRef:       ref.rows, RowsCur: cur.rows,
+		SampledRef: ref.presentCount(), SampledCur: cur.presentCount(),
+	}
+	if ref.missing > 0 || cur.missing > 0 {
+		c.MissingDivergence, c.MissingPValue = missingTest(cur.missing, cur.rows, ref.missing, ref.rows)
+	}
+	if c.SampledRef < 2 || c.SampledCur < 2 {
+		c.Note = "too few present values to compare the distributions"
+		return c, nil
+	}
+	if cur.kind == Categorical {
+		return c, compareCategories(ctx, &c, ref.codes, cur.codes, cur.cats, s, rnd)
+	}
+	rv, cv := ref.present(), cur.present()
+	c.Ref, c.Cur = histograms(rv, cv)
+	test, err := twoStage(ctx,
+		divergence.Subsample{Matrix: divergence.Column(cv), Rows: cur.presentRows()},
+		divergence.Subsample{Matrix: divergence.Column(rv), Rows: ref.presentRows()}, s, rnd)
+	if errors.Is(err, divergence.ErrConstant) {
+		// Too many ties for a kernel width: the values are categories.
+		c.Note = "most values are equal: compared by value frequencies"
+		codes, cats := valueCodes(rv, cv)
+		err = compareCategories(ctx, &c, codes[:len(rv)], codes[len(rv):], cats, s, rnd)
+		c.Kind = Numeric
+		return c, err
+	}
+	if err != nil {
+		return c, fmt.Errorf("drift: column %q: %w", cur.name, err)
+	}
+	c.Test = test
+	c.Divergence, c.StdErr = test.PE.PE, test.PE.StdErr
+	c.PValue, c.Permutations = test.PValue, test.Permutations
+	return c, nil
+}
+
+// compareCategories fills the divergence, p-value and distributions of a
+// column compared by its category frequencies.
+func compareCategories(ctx context.Context, c *ColumnResult, ref, cur []int32, cats []string, s *Settings, rnd *rand.Rand) error {
+	b := s.permutations()
+	pe, p, err := categoricalTest(ctx, cur, ref, len(cats), b, rnd)
+	if err != nil {
+		return err
+	}
+	c.Divergence, c.StdErr, c.PValue, c.Permutations = pe, 0, p, b
+	c.Ref, c.Cur = bars(ref, cur, cats)
+	return nil
+}
+
+// valueCodes codes the values of ref followed by cur as categories.
+func valueCodes(ref, cur []float64) ([]int32, []string) {
+	dict := map[float64]int32{}
+	var cats []string
+	codes := make([]int32, 0, len(ref)+len(cur))
+	for _, v := range append(append([]float64(nil), ref...), cur...) {
+		code, ok := dict[v]
+		if !ok {
+			code = int32(len(cats))
+			dict[v] = code
+			cats = append(cats, strconv.FormatFloat(v, 'g', -1, 64))
+		}
+		codes = append(codes, code)
+	}
+	return codes, cats
+}
+
+// twoStage runs divergence.TwoSampleTest of p against q, first with
+// ScreenPermutations, then, when its p-value is at most the screen's cut,
+// again with Permutations from the same seed (so that the estimate is the
+// same); the reported p-value is the second stage's when there is one.
+// It stays exact: for t below the cut, the reported p-value is at most t
+// only when the second stage ran and its p-value, itself exact, is at most t;
+// above the cut, only when the first stage's is. The choice of a second
+// stage must not look at anything else, such as the estimate: a column kept
+// at the first stage for a small divergence would then report the first
+// stage's p-value exactly when it is small, and the level would no longer
+// hold.
+func twoStage(ctx context.Context, p, q mat.Matrix, s *Settings, rnd *rand.Rand) (*divergence.TwoSampleResult, error) {
+	seed := [2]uint64{rnd.Uint64(), rnd.Uint64()}
+	run := func(b int) (*divergence.TwoSampleResult, error) {
+		ts := divergence.TwoSampleSettings{PESettings: divergence.PESettings{Settings: s.Settings}, Permutations: b}
+		ts.Src = rand.NewPCG(seed[0], seed[1])
+		ts.Workers, ts.Progress = 1, nil
+		return divergence.TwoSampleTest(ctx, p, q, Alpha, &ts)
+	}
+	b1, b := s.screen(), s.permutations()
+	if b1 == 0 || b1 >= b {
+		return run(b)
+	}
+	res, err := run(b1)
+	if err != nil || res.PValue > s.screenCut() {
+		return res, err
+	}
+	return run(b)
+}
+
+// compareJoint compares the joint distribution of the numeric columns.
+func compareJoint(ctx context.Context, ref, cur mat.Matrix, s *Settings, rnd *rand.Rand) (ColumnResult, error) {
+	nr, _ := ref.Dims()
+	nc, _ := cur.Dims()
+	c := ColumnResult{Name: "(joint)", Kind: Numeric, Divergence: math.NaN(), StdErr: math.NaN(), PValue: math.NaN(),
+		MissingPValue: math.NaN(), MissingQValue: math.NaN(), SampledRef: nr, SampledCur: nc}
+	if sr, ok := ref.(divergence.Subsample); ok {
+		c.RowsRef = sr.Rows
+	}
+	if sc, ok := cur.(divergence.Subsample); ok {
+		c.RowsCur = sc.Rows
+	}
+	if nr < 2 || nc < 2 {
+		c.Note = "too few rows without missing values"
+		return c, nil
+	}
+	test, err := twoStage(ctx, cur, ref, s, rnd)
+	if errors.Is(err, divergence.ErrConstant) || errors.Is(err, divergence.ErrTooFew) {
+		c.Note = err.Error()
+		return c, nil
+	}
+	if err != nil {
+		return c, fmt.Errorf("drift: joint row: %w", err)
+	}
+	c.Test = test
+	c.Divergence, c.StdErr = test.PE.PE, test.PE.StdErr
+	c.PValue, c.Permutations = test.PValue, test.Permutations
+	return c, nil
+}
+
+// joint returns the rows of the numeric columns where none is missing,
+// each column standardised by the reference's mean and standard deviation
+// of its present values; columns constant in the reference are left out.
+// Each sample is a Subsample of the data set's rows, estimated by the share
+// of complete rows in the sample. It returns nils for fewer than two
+// columns.
+func joint(refs, curs []*table) (ref, cur mat.Matrix) {
+	var keep []int
+	var mean, sd []float64
+	for j, t := range refs {
+		m, v, n := 0.0, 0.0, 0
+		for _, x := range t.values {
+			if !math.IsNaN(x) {
+				n++
+				d := x - m
+				m += d / float64(n)
+				v += d * (x - m)
+			}
+		}
+		if n < 2 || v <= 0 {
+			continue
+		}
+		keep = append(keep, j)
+		mean, sd = append(mean, m), append(sd, math.Sqrt(v/float64(n-1)))
+	}
+	if len(keep) < 2 {
+		return nil, nil
+	}
+	rows := func(ts []*table) mat.Matrix {
+		n := ts[keep[0]].len()
+		data := make([]float64, 0, n*len(keep))
+		complete := 0
+		row := make([]float64, len(keep))
+	next:
+		for i := range n {
+			for k, j := range keep {
+				x := ts[j].values[i]
+				if math.IsNaN(x) {
+					continue next
+				}
+				row[k] = (x - mean[k]) / sd[k]
+			}
+			data = append(data, row...)
+			complete++
+		}
+		if complete == 0 {
+			return divergence.Rows(nil)
+		}
+		total := ts[keep[0]].rows
+		est := int(math.Round(float64(total) * float64(complete) / float64(n)))
+		return divergence.Subsample{Matrix: mat.NewDense(complete, len(keep), data), Rows: max(est, complete)}
+	}
+	return rows(refs), rows(curs)
+}

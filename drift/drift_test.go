@@ -1,0 +1,219 @@
+// Copyright ©2026 The pearson Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package drift
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/sublinear/pearson/divergence"
+)
+
+func TestAdjust(t *testing.T) {
+	p := []float64{0.01, 0.04, 0.03, 0.5, math.NaN()}
+	for _, tc := range []struct {
+		a    Adjustment
+		want []float64
+	}{
+		{BenjaminiHochberg, []float64{0.04, 0.04 * 4 / 3, 0.04 * 4 / 3, 0.5, math.NaN()}},
+		{Holm, []float64{0.04, 0.09, 0.09, 0.5, math.NaN()}},
+		{NoAdjustment, p},
+	} {
+		q := adjust(p, tc.a)
+		for i := range q {
+			if math.IsNaN(tc.want[i]) != math.IsNaN(q[i]) || math.Abs(q[i]-tc.want[i]) > 1e-12 {
+				t.Errorf("%v: q = %v, want %v", tc.a, q, tc.want)
+				break
+			}
+		}
+	}
+}
+
+func TestFisher(t *testing.T) {
+	for _, tc := range []struct {
+		x, n, k, N int
+		want       float64
+	}{
+		{3, 4, 4, 8, 0.4857142857142857}, // Fisher's tea-tasting table [[3 1] [1 3]]
+		{4, 4, 4, 8, 0.028571428571428571},
+		{0, 10, 0, 20, 1},
+	} {
+		if got := fisher(tc.x, tc.n, tc.k, tc.N); math.Abs(got-tc.want) > 1e-9 {
+			t.Errorf("fisher(%d, %d, %d, %d) = %v, want %v", tc.x, tc.n, tc.k, tc.N, got, tc.want)
+		}
+	}
+	// Small tables against the definition, summed over the whole support.
+	lchoose := func(a, b int) float64 {
+		x, _ := math.Lgamma(float64(a + 1))
+		y, _ := math.Lgamma(float64(b + 1))
+		z, _ := math.Lgamma(float64(a - b + 1))
+		return x - y - z
+	}
+	for _, tc := range [][3]int{{10, 11, 24}, {30, 5, 100}, {7, 20, 27}, {50, 50, 100}} {
+		n, k, N := tc[0], tc[1], tc[2]
+		pmf := func(x int) float64 { return math.Exp(lchoose(k, x) + lchoose(N-k, n-x) - lchoose(N, n)) }
+		for x := max(0, n+k-N); x <= min(k, n); x++ {
+			want := 0.0
+			for y := max(0, n+k-N); y <= min(k, n); y++ {
+				if pmf(y) <= pmf(x)*(1+1e-7) {
+					want += pmf(y)
+				}
+			}
+			if got := fisher(x, n, k, N); math.Abs(got-math.Min(1, want)) > 1e-9 {
+				t.Errorf("fisher(%d, %d, %d, %d) = %v, want %v", x, n, k, N, got, want)
+			}
+		}
+	}
+	// Large counts: a share of 10 % against 10.5 % over a million rows
+	// each is far in the tail; equal shares are not.
+	if p := fisher(100000, 1000000, 205000, 2000000); p > 1e-20 {
+		t.Errorf("10%% against 10.5%% of a million rows: p = %v", p)
+	}
+	if p := fisher(100000, 1000000, 200000, 2000000); p < 0.99 {
+		t.Errorf("equal shares of a million rows: p = %v", p)
+	}
+}
+
+func TestCategoricalPE(t *testing.T) {
+	// PE_½ = ¼ Σ (p − q)²/(p + q).
+	p, q := []int{5, 3, 2}, []int{2, 3, 5}
+	want := 0.25 * (0.09/0.7 + 0 + 0.09/0.7)
+	if got := categoricalPE(p, q, 10, 10, 0.5); math.Abs(got-want) > 1e-15 {
+		t.Errorf("PE = %v, want %v", got, want)
+	}
+}
+
+func TestColumnErrors(t *testing.T) {
+	nan := math.NaN()
+	for _, tc := range []struct {
+		name string
+		cols []Column
+	}{
+		{"none", nil},
+		{"both kinds", []Column{{Name: "a", Values: []float64{1}, Categories: []string{"x"}}}},
+		{"neither", []Column{{Name: "a"}}},
+		{"infinite", []Column{{Name: "a", Values: []float64{1, math.Inf(1)}}}},
+		{"ragged", []Column{{Name: "a", Values: []float64{1, 2}}, {Name: "b", Values: []float64{1}}}},
+		{"twice", []Column{{Name: "a", Values: []float64{1}}, {Name: "a", Values: []float64{1}}}},
+		{"missing without rows", []Column{{Name: "a", Values: []float64{1}, Missing: 1}}},
+		{"rows below sample", []Column{{Name: "a", Values: []float64{1, 2}, Rows: 1}}},
+		{"missing not counted", []Column{{Name: "a", Values: []float64{1, nan}, Rows: 10}}},
+		{"present beyond rows", []Column{{Name: "a", Values: []float64{1, 2}, Rows: 10, Missing: 9}}},
+	} {
+		_, err := NewReference(tc.cols, nil)
+		if !errors.Is(err, ErrColumn) && !errors.Is(err, ErrNoColumns) {
+			t.Errorf("%s: error %v", tc.name, err)
+		}
+	}
+	_, err := NewReference([]Column{{Name: "a", Values: []float64{1}}}, &Settings{Level: 2})
+	if !errors.Is(err, divergence.ErrSettings) {
+		t.Errorf("Level 2: error %v", err)
+	}
+	ref, _ := NewReference([]Column{{Name: "a", Values: []float64{1, 2}}}, nil)
+	_, err = ref.Compare(context.Background(), []Column{{Name: "a", Categories: []string{"x", "y"}}}, nil)
+	if !errors.Is(err, ErrMismatch) {
+		t.Errorf("numeric against categorical: error %v", err)
+	}
+	_, err = ref.Compare(context.Background(), []Column{{Name: "b", Values: []float64{1, 2}}}, nil)
+	if !errors.Is(err, ErrNoColumns) {
+		t.Errorf("no common column: error %v", err)
+	}
+}
+
+// TestDegenerateColumns checks that columns the estimator cannot handle get
+// a note, not an error: one value almost everywhere, no values at all.
+func TestDegenerateColumns(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(1, 1))
+	n := 400
+	ref := normalTable(n, 2, nil, rnd)
+	cur := normalTable(n, 2, nil, rnd)
+	flags := func(p float64) Column {
+		v := make([]float64, n)
+		for i := range v {
+			if rnd.Float64() < p {
+				v[i] = 1
+			}
+		}
+		return Column{Name: "flag", Values: v}
+	}
+	ref, cur = append(ref, flags(0.02)), append(cur, flags(0.3))
+	ones := func() Column {
+		v := make([]float64, n)
+		for i := range v {
+			v[i] = 1
+		}
+		return Column{Name: "ones", Values: v}
+	}
+	ref, cur = append(ref, ones()), append(cur, ones())
+	empty := make([]float64, n)
+	for i := range empty {
+		empty[i] = math.NaN()
+	}
+	ref = append(ref, Column{Name: "empty", Values: normalTable(n, 1, nil, rnd)[0].Values})
+	cur = append(cur, Column{Name: "empty", Values: empty, Rows: n, Missing: n})
+	res, err := Compare(context.Background(), ref, cur, fastSettings(2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range res.Columns {
+		switch c.Name {
+		case "flag":
+			if !c.Drifted {
+				t.Errorf("flag column: %+v", c)
+			}
+		case "ones":
+			if c.Note == "" || c.Drifted || c.PValue != 1 {
+				t.Errorf("ones column: %+v", c)
+			}
+		case "empty":
+			if c.Note == "" || !c.Drifted || c.MissingCur != 1 {
+				t.Errorf("empty column: %+v", c)
+			}
+		}
+	}
+}
+
+// summary prints what a comparison decided, NaN-safe, for equality checks.
+func summary(res *Result) string {
+	s := fmt.Sprintf("%v %d/%d\n", res.Drift, res.Drifted, res.Compared)
+	for _, c := range append(res.Columns, *res.Joint) {
+		s += fmt.Sprintf("%s %v %v %v %v %v %d %v %v %v %v\n", c.Name, c.Kind, c.Divergence, c.StdErr, c.PValue, c.QValue,
+			c.Permutations, c.MissingPValue, c.Drifted, c.Ref, c.Cur)
+	}
+	return s
+}
+
+func BenchmarkCompare(b *testing.B) {
+	// 10⁶ rows × 100 numeric columns, reference and current, as the
+	// command line sees them: samples of SampleRows rows standing for the
+	// 10⁶ rows of each table. Three columns drift.
+	const rows, cols = 1_000_000, 100
+	s := new(Settings)
+	n := s.sampleRows()
+	rnd := rand.New(rand.NewPCG(1, 2))
+	ref := normalTable(n, cols, nil, rnd)
+	cur := normalTable(n, cols, map[int]float64{3: 0.5, 40: 0.3, 77: 1}, rnd)
+	for j := range ref {
+		ref[j].Rows, cur[j].Rows = rows, rows
+	}
+	r, err := NewReference(ref, s)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for range b.N {
+		res, err := r.Compare(context.Background(), cur, s)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if res.Drifted != 3 {
+			b.Errorf("%d columns drifted, want 3", res.Drifted)
+		}
+	}
+}

@@ -1,0 +1,90 @@
+// Copyright ©2026 The pearson Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package drift
+
+import (
+	"fmt"
+	"html/template"
+	"io"
+	"math"
+	"strconv"
+)
+
+// WriteHTML writes the result as one self-contained HTML page: the verdict,
+// the table of columns (sorted as by Sorted) with divergence ± standard
+// error, p- and q-values, the drift flag and missing shares, the joint row,
+// and for each column its reference and current distributions overlaid, as
+// inline SVG. The page loads nothing: no scripts, fonts, styles or images
+// from elsewhere. title heads the page.
+func WriteHTML(w io.Writer, res *Result, title string) error {
+	type row struct {
+		ColumnResult
+		Chart template.HTML
+	}
+	var rows []row
+	for _, c := range res.Sorted() {
+		rows = append(rows, row{c, template.HTML(chart(&c))})
+	}
+	data := struct {
+		Title string
+		*Result
+		Rows []row
+	}{title, res, rows}
+	if err := page.Execute(w, data); err != nil {
+		return fmt.Errorf("drift: writing the report: %w", err)
+	}
+	return nil
+}
+
+var page = template.Must(template.New("report").Funcs(template.FuncMap{
+	"num": func(x float64) string {
+		if math.IsNaN(x) {
+			return "–"
+		}
+		return strconv.FormatFloat(x, 'g', 3, 64)
+	},
+	"pct": percent,
+}).Parse(`<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>{{.Title}}</title>
+<style>
+body { font-family: sans-serif; margin: 2em; color: #222; background: #fff; }
+.verdict { font-size: 1.4em; padding: 0.6em 1em; border-radius: 6px; display: inline-block; }
+.drift { background: #f8d7da; color: #721c24; }
+.nodrift { background: #d4edda; color: #155724; }
+table { border-collapse: collapse; margin: 1em 0; }
+th, td { border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: right; }
+th { background: #f0f0f0; }
+td.name, td.kind { text-align: left; }
+tr.drifted td { background: #fdecea; }
+.charts { display: flex; flex-wrap: wrap; gap: 1em; }
+figure { margin: 0; border: 1px solid #ddd; padding: 0.5em; }
+figcaption { font-weight: bold; margin-bottom: 0.3em; }
+</style>
+</head>
+<body>
+<h1>{{.Title}}</h1>
+{{if .Drift}}<p id="verdict" class="verdict drift">Drift: {{.Drifted}} of {{.Compared}} columns drifted ({{pct .Share}}, threshold {{pct .DriftShare}})</p>
+{{else}}<p id="verdict" class="verdict nodrift">No drift: {{.Drifted}} of {{.Compared}} columns drifted ({{pct .Share}}, threshold {{pct .DriftShare}})</p>
+{{end}}
+<p>A column drifts when its adjusted p-value (q, {{.Adjust}}) is below {{.Level}} and its divergence PE<sub>½</sub>(current‖reference) is above {{num .Threshold}}.</p>
+<table id="columns">
+<thead><tr><th>column</th><th>type</th><th>divergence</th><th>± stderr</th><th>p</th><th>q</th><th>drifted</th><th>missing (ref)</th><th>missing (cur)</th><th>missing q</th></tr></thead>
+<tbody>
+{{range .Rows}}<tr class="{{if .Drifted}}drifted{{end}}"><td class="name">{{.Name}}</td><td class="kind">{{.Kind}}</td><td>{{num .Divergence}}</td><td>{{num .StdErr}}</td><td>{{num .PValue}}</td><td>{{num .QValue}}</td><td>{{if .Drifted}}yes{{else}}no{{end}}</td><td>{{pct .MissingRef}}</td><td>{{pct .MissingCur}}</td><td>{{num .MissingQValue}}</td></tr>
+{{end}}</tbody>
+{{with .Joint}}<tfoot><tr class="{{if .Drifted}}drifted{{end}}"><td class="name">{{.Name}}</td><td class="kind">all numeric</td><td>{{num .Divergence}}</td><td>{{num .StdErr}}</td><td>{{num .PValue}}</td><td>{{num .QValue}}</td><td>{{if .Drifted}}yes{{else}}no{{end}}</td><td></td><td></td><td></td></tr></tfoot>{{end}}
+</table>
+{{with .Absent}}<p>Columns of the reference not in the current data: {{range $i, $n := .}}{{if $i}}, {{end}}{{$n}}{{end}}.</p>{{end}}
+{{with .Unknown}}<p>Columns not in the reference (not compared): {{range $i, $n := .}}{{if $i}}, {{end}}{{$n}}{{end}}.</p>{{end}}
+<h2>Distributions</h2>
+<div class="charts">
+{{range .Rows}}{{if .Chart}}<figure><figcaption>{{.Name}}{{if .Drifted}} (drifted){{end}}</figcaption>{{.Chart}}{{with .Note}}<p>{{.}}</p>{{end}}</figure>
+{{end}}{{end}}</div>
+</body>
+</html>
+`))

@@ -1,0 +1,187 @@
+// Copyright ©2026 The pearson Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package drift
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/sublinear/pearson/divergence"
+)
+
+// Defaults of Settings.
+const (
+	// DefaultLevel is the level of the adjusted p-values below which a
+	// column can drift.
+	DefaultLevel = 0.05
+	// DefaultThreshold is the divergence PE_½ above which a significant
+	// column drifts. PE_½(P‖Q) = ¼ Σ (p − q)²/(p + q) (an integral for
+	// densities) is, to second order in p − q, the Jensen–Shannon divergence
+	// in nats; 0.01 is then the square of 0.1, the threshold evidently puts on
+	// the Jensen–Shannon distance. It is the divergence of a shift of 0.28
+	// standard deviations of a normal distribution (PE_½ ≈ δ²/8), of a
+	// missing share going from 0 to 4 %, or of 14 % of the mass of a
+	// categorical distribution moving between two equally likely halves.
+	DefaultThreshold = 0.01
+	// DefaultDriftShare is the share of drifted columns at which the data
+	// set drifts, evidently's drift_share.
+	DefaultDriftShare = 0.5
+	// DefaultScreenPermutations is the number of permutations of the
+	// first stage of a column's test (see Settings.ScreenPermutations).
+	DefaultScreenPermutations = 99
+	// DefaultPermutations is the number of permutations of a column that
+	// passes the screen, and of categorical columns.
+	DefaultPermutations = 999
+	// Alpha is the α of the relative divergence PE_α every column is
+	// compared by: with α = ½ the relative ratio is bounded by 2 and PE_½
+	// approximates the Jensen–Shannon divergence, which gives the threshold
+	// its meaning.
+	Alpha = divergence.DefaultAlpha
+)
+
+// Adjustment is a correction of p-values for the number of tests.
+type Adjustment int
+
+const (
+	// BenjaminiHochberg controls the false discovery rate (the default).
+	BenjaminiHochberg Adjustment = iota
+	// Holm controls the family-wise error rate.
+	Holm
+	// NoAdjustment leaves the p-values as they are.
+	NoAdjustment
+)
+
+// String returns "bh", "holm" or "none".
+func (a Adjustment) String() string {
+	switch a {
+	case Holm:
+		return "holm"
+	case NoAdjustment:
+		return "none"
+	}
+	return "bh"
+}
+
+// Settings are the options of Compare and NewReference. The zero value of
+// every field asks for its default, and a nil pointer for all of them.
+type Settings struct {
+	// Settings are the estimator's: K, M, Draws, the cross-validation
+	// grids, Src, Workers and Progress, as in package divergence. Columns
+	// are compared concurrently on Workers goroutines, each with its own
+	// generator seeded in column order from Src, so results do not depend
+	// on Workers. Progress counts columns (and the joint row).
+	divergence.Settings
+
+	// Level is the level of the adjusted p-values: a column can drift only
+	// when its q-value is below Level. Zero means DefaultLevel.
+	Level float64
+	// Threshold is the divergence PE_½ a column must exceed to drift.
+	// Zero means DefaultThreshold; a negative value means no threshold.
+	Threshold float64
+	// DriftShare is the share of compared columns that must drift for the
+	// data set to drift. Zero means DefaultDriftShare.
+	DriftShare float64
+	// Adjust is the correction for the number of tests.
+	Adjust Adjustment
+
+	// Permutations is the number of permutations behind the p-value of a
+	// column that may drift. Zero means DefaultPermutations.
+	Permutations int
+	// ScreenPermutations is the number of permutations of the first stage
+	// of a numeric column's test. A column whose first-stage p-value is
+	// above max(0.1, 2·Level) cannot drift, whatever its exact p-value:
+	// it keeps its first-stage p-value, which is exact; the others are
+	// tested again with Permutations, and report that p-value. Zero means
+	// DefaultScreenPermutations; a negative value means no screen.
+	ScreenPermutations int
+
+	// SampleRows bounds the rows kept of a table, reference or current:
+	// a larger sample is cut down to a uniform random sample of SampleRows
+	// rows. Zero means (Draws + 2)·(K + M) with the estimator's settings,
+	// the rows its draws and cross-validation can read.
+	SampleRows int
+
+	// NoJoint leaves out the joint row over all numeric columns.
+	NoJoint bool
+}
+
+// SettingsError reports a field of Settings out of range.
+type SettingsError = divergence.SettingsError
+
+func (s *Settings) level() float64 { return orDefault(s.Level, DefaultLevel) }
+
+func (s *Settings) threshold() float64 {
+	if s.Threshold < 0 {
+		return math.Inf(-1)
+	}
+	return orDefault(s.Threshold, DefaultThreshold)
+}
+
+func (s *Settings) driftShare() float64 { return orDefault(s.DriftShare, DefaultDriftShare) }
+
+func (s *Settings) permutations() int { return orDefault(s.Permutations, DefaultPermutations) }
+
+func (s *Settings) screen() int {
+	if s.ScreenPermutations < 0 {
+		return 0
+	}
+	return orDefault(s.ScreenPermutations, DefaultScreenPermutations)
+}
+
+// screenCut is the first-stage p-value above which a column cannot drift:
+// no adjustment passes a p-value above Level, and 99 permutations estimate a
+// p-value of 0.05 within 0.022, so a column whose exact p-value is below 0.05
+// rarely shows one above 0.1.
+func (s *Settings) screenCut() float64 { return math.Max(0.1, 2*s.level()) }
+
+// SampleSize returns the rows NewReference and Compare keep of a table:
+// SampleRows, or its default. A caller that samples a large file while
+// reading it (as the command line does) need keep no more.
+func (s *Settings) SampleSize() int { return s.sampleRows() }
+
+func (s *Settings) sampleRows() int {
+	if s.SampleRows > 0 {
+		return s.SampleRows
+	}
+	k := orDefault(s.K, divergence.DefaultK)
+	m := orDefault(s.M, divergence.DefaultM)
+	d := orDefault(s.Draws, divergence.DefaultDraws)
+	if m > 1<<40 || k > 1<<40 || d > 1<<20 {
+		return math.MaxInt
+	}
+	return (d + 2) * (k + m)
+}
+
+func orDefault[T int | float64](v, def T) T {
+	if v == 0 {
+		return def
+	}
+	return v
+}
+
+// check validates the fields of s that the package owns; the estimator's
+// are validated by package divergence.
+func (s *Settings) check() error {
+	bad := func(field string, v any, allowed string) error {
+		return fmt.Errorf("drift: %w", &SettingsError{Field: field, Value: v, Allowed: allowed})
+	}
+	switch {
+	case !(s.Level >= 0 && s.Level < 1):
+		return bad("Level", s.Level, "in (0, 1), or 0 for the default")
+	case math.IsNaN(s.Threshold) || math.IsInf(s.Threshold, 0):
+		return bad("Threshold", s.Threshold, "finite")
+	case !(s.DriftShare >= 0 && s.DriftShare <= 1):
+		return bad("DriftShare", s.DriftShare, "in (0, 1], or 0 for the default")
+	case s.Adjust < BenjaminiHochberg || s.Adjust > NoAdjustment:
+		return bad("Adjust", s.Adjust, "BenjaminiHochberg, Holm or NoAdjustment")
+	case s.Permutations < 0 || s.Permutations > divergence.MaxPermutations:
+		return bad("Permutations", s.Permutations, fmt.Sprintf("in [0, %d]", divergence.MaxPermutations))
+	case s.ScreenPermutations > divergence.MaxPermutations:
+		return bad("ScreenPermutations", s.ScreenPermutations, fmt.Sprintf("at most %d", divergence.MaxPermutations))
+	case s.SampleRows < 0 || s.SampleRows == 1:
+		return bad("SampleRows", s.SampleRows, "at least 2, or 0 for the default")
+	}
+	return nil
+}
