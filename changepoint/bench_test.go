@@ -17,7 +17,7 @@ import (
 // Step = 1) of a Detector whose windows are already full.
 func benchStep(b *testing.B, s changepoint.Settings) {
 	ctx := context.Background()
-	d, err := changepoint.NewDetector(1, &s)
+	d, err := changepoint.NewDetector(1, changepoint.DefaultAlpha, &s)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -66,7 +66,7 @@ func BenchmarkMillionRows(b *testing.B) {
 	rnd := rand.New(rand.NewPCG(1, 2))
 	x := scalingVariance(rnd, 1_000_000) // the covariance recipe leaves |ρ| < 1 only for 10⁴ rows
 	for b.Loop() {
-		if _, err := changepoint.Scores(context.Background(), x, &changepoint.Settings{Window: 1000, Step: 100}); err != nil {
+		if _, err := changepoint.Scores(context.Background(), x, changepoint.DefaultAlpha, &changepoint.Settings{Window: 1000, Step: 100}); err != nil {
 			b.Fatal(err)
 		}
 	}
