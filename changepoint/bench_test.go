@@ -8,6 +8,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/sublinear/pearson/changepoint"
@@ -69,5 +70,33 @@ func BenchmarkMillionRows(b *testing.B) {
 		if _, err := changepoint.Scores(context.Background(), x, changepoint.DefaultAlpha, &changepoint.Settings{Window: 1000, Step: 100}); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkRetune measures the ROC AUC of TestBenchmarks' protocol (2000
+// rows, Step 2, the paper's k, n and α) and the time per scored step when σ
+// and λ are re-tuned at every step, at an interval commensurate with the
+// changes (50 rows, half their period), at one that is not (37 rows), and
+// once; run it once (-benchtime=1x). The AUC of each series is reported as
+// a metric.
+func BenchmarkRetune(b *testing.B) {
+	const rows, tol = 2000, 10
+	cps := changes(rows)
+	for _, retune := range []int{0, 37, 50, -1} {
+		b.Run(fmt.Sprintf("retune=%d", retune), func(b *testing.B) {
+			for b.Loop() {
+				var steps int
+				for i, bm := range benchmarks {
+					x := bm.gen(rand.New(rand.NewPCG(2013, uint64(i))), rows)
+					res, err := changepoint.Scores(context.Background(), x, changepoint.DefaultAlpha, &changepoint.Settings{Step: 2, Retune: retune, Src: rand.NewPCG(1, uint64(i))})
+					if err != nil {
+						b.Fatal(err)
+					}
+					steps += len(res.Scores)
+					b.ReportMetric(rocAUC(res.Scores, cps, tol), "AUC-"+strings.ReplaceAll(bm.name, " ", "-"))
+				}
+				b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(steps), "ms/step")
+			}
+		})
 	}
 }
