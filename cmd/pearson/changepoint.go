@@ -508,7 +508,7 @@ func (p *cpPlot) write(path string, j *cpJob, columns []string) error {
 	title := fmt.Sprintf("change points: %d detected (window %d, embed %d, α = %g)",
 		len(p.points), orDefault(j.s.Window, changepoint.DefaultWindow), orDefault(j.s.Embed, changepoint.DefaultEmbed), j.alpha)
 	if p.series.stride > 1 {
-		title += fmt.Sprintf("; 1 row in %d drawn", p.series.stride)
+		timeName += fmt.Sprintf(" (1 row in %d drawn)", p.series.stride)
 	}
 	threshold := j.s.Threshold
 	if threshold == 0 {

@@ -56,6 +56,12 @@ func WriteChangePoints(path string, c ChangePoints) error {
 		return fmt.Errorf("plots: %d score times for %d scores", len(c.ScoreTimes), len(c.Scores))
 	}
 	top, bottom := changePointPlots(c)
+	return writeStacked(path, top, bottom)
+}
+
+// writeStacked draws two plots, one above the other with their axes
+// aligned, to path: 6 in by 6 in.
+func writeStacked(path string, top, bottom *plot.Plot) error {
 	return write(path, width, samplesHeight, func(dc draw.Canvas) {
 		t := draw.Tiles{
 			Rows: 2, Cols: 1,
