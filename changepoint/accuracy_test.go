@@ -58,7 +58,7 @@ func TestBenchmarks(t *testing.T) {
 	for i, bm := range benchmarks {
 		x := bm.gen(rand.New(rand.NewPCG(2013, uint64(i))), rows)
 		run := func(exact bool) (*changepoint.Result, float64) {
-			res, err := changepoint.Scores(context.Background(), x, &changepoint.Settings{Step: 2, Exact: exact, Src: rand.NewPCG(1, uint64(i))})
+			res, err := changepoint.Scores(context.Background(), x, changepoint.DefaultAlpha, &changepoint.Settings{Step: 2, Exact: exact, Src: rand.NewPCG(1, uint64(i))})
 			if err != nil {
 				t.Fatal(err)
 			}

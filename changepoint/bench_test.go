@@ -8,6 +8,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/sublinear/pearson/changepoint"
@@ -17,7 +18,7 @@ import (
 // Step = 1) of a Detector whose windows are already full.
 func benchStep(b *testing.B, s changepoint.Settings) {
 	ctx := context.Background()
-	d, err := changepoint.NewDetector(1, &s)
+	d, err := changepoint.NewDetector(1, changepoint.DefaultAlpha, &s)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -66,8 +67,36 @@ func BenchmarkMillionRows(b *testing.B) {
 	rnd := rand.New(rand.NewPCG(1, 2))
 	x := scalingVariance(rnd, 1_000_000) // the covariance recipe leaves |ρ| < 1 only for 10⁴ rows
 	for b.Loop() {
-		if _, err := changepoint.Scores(context.Background(), x, &changepoint.Settings{Window: 1000, Step: 100}); err != nil {
+		if _, err := changepoint.Scores(context.Background(), x, changepoint.DefaultAlpha, &changepoint.Settings{Window: 1000, Step: 100}); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkRetune measures the ROC AUC of TestBenchmarks' protocol (2000
+// rows, Step 2, the paper's k, n and α) and the time per scored step when σ
+// and λ are re-tuned at every step, at an interval commensurate with the
+// changes (50 rows, half their period), at one that is not (37 rows), and
+// once; run it once (-benchtime=1x). The AUC of each series is reported as
+// a metric.
+func BenchmarkRetune(b *testing.B) {
+	const rows, tol = 2000, 10
+	cps := changes(rows)
+	for _, retune := range []int{0, 37, 50, -1} {
+		b.Run(fmt.Sprintf("retune=%d", retune), func(b *testing.B) {
+			for b.Loop() {
+				var steps int
+				for i, bm := range benchmarks {
+					x := bm.gen(rand.New(rand.NewPCG(2013, uint64(i))), rows)
+					res, err := changepoint.Scores(context.Background(), x, changepoint.DefaultAlpha, &changepoint.Settings{Step: 2, Retune: retune, Src: rand.NewPCG(1, uint64(i))})
+					if err != nil {
+						b.Fatal(err)
+					}
+					steps += len(res.Scores)
+					b.ReportMetric(rocAUC(res.Scores, cps, tol), "AUC-"+strings.ReplaceAll(bm.name, " ", "-"))
+				}
+				b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(steps), "ms/step")
+			}
+		})
 	}
 }

@@ -26,23 +26,25 @@ func TestSettingsErrors(t *testing.T) {
 	for _, c := range []struct {
 		field string
 		s     changepoint.Settings
+		alpha float64
 	}{
-		{"Embed", changepoint.Settings{Embed: -1}},
-		{"Window", changepoint.Settings{Window: 3}},
-		{"Step", changepoint.Settings{Step: -2}},
-		{"Alpha", changepoint.Settings{Alpha: 1}},
-		{"Alpha", changepoint.Settings{Alpha: math.NaN()}},
-		{"K", changepoint.Settings{K: -1}},
-		{"M", changepoint.Settings{M: -1}},
-		{"Draws", changepoint.Settings{Draws: -1}},
-		{"Sigma", changepoint.Settings{Sigma: math.Inf(1)}},
-		{"Lambda", changepoint.Settings{Lambda: -1}},
-		{"Threshold", changepoint.Settings{Threshold: math.NaN()}},
-		{"MinDistance", changepoint.Settings{MinDistance: -1}},
-		{"Workers", changepoint.Settings{Workers: -1}},
-		{"Window", changepoint.Settings{Window: divergence.MaxExact + 1, Exact: true}},
+		{"Embed", changepoint.Settings{Embed: -1}, changepoint.DefaultAlpha},
+		{"Window", changepoint.Settings{Window: 3}, changepoint.DefaultAlpha},
+		{"Step", changepoint.Settings{Step: -2}, changepoint.DefaultAlpha},
+		{"alpha", changepoint.Settings{}, 1},
+		{"alpha", changepoint.Settings{}, -0.1},
+		{"alpha", changepoint.Settings{}, math.NaN()},
+		{"K", changepoint.Settings{K: -1}, changepoint.DefaultAlpha},
+		{"M", changepoint.Settings{M: -1}, changepoint.DefaultAlpha},
+		{"Draws", changepoint.Settings{Draws: -1}, changepoint.DefaultAlpha},
+		{"Sigma", changepoint.Settings{Sigma: math.Inf(1)}, changepoint.DefaultAlpha},
+		{"Lambda", changepoint.Settings{Lambda: -1}, changepoint.DefaultAlpha},
+		{"Threshold", changepoint.Settings{Threshold: math.NaN()}, changepoint.DefaultAlpha},
+		{"MinDistance", changepoint.Settings{MinDistance: -1}, changepoint.DefaultAlpha},
+		{"Workers", changepoint.Settings{Workers: -1}, changepoint.DefaultAlpha},
+		{"Window", changepoint.Settings{Window: divergence.MaxExact + 1, Exact: true}, changepoint.DefaultAlpha},
 	} {
-		_, err := changepoint.Scores(context.Background(), x, &c.s)
+		_, err := changepoint.Scores(context.Background(), x, c.alpha, &c.s)
 		var se *changepoint.SettingsError
 		if !errors.As(err, &se) || se.Field != c.field || !errors.Is(err, changepoint.ErrSettings) {
 			t.Errorf("%+v: got %v, want a SettingsError for %s", c.s, err, c.field)
@@ -56,11 +58,11 @@ func TestSettingsErrors(t *testing.T) {
 func TestTooFew(t *testing.T) {
 	s := &changepoint.Settings{Window: 20, Embed: 5}
 	need := 2*20 + 5 - 1
-	_, err := changepoint.Scores(context.Background(), mat.NewDense(need-1, 2, nil), s)
+	_, err := changepoint.Scores(context.Background(), mat.NewDense(need-1, 2, nil), changepoint.DefaultAlpha, s)
 	if !errors.Is(err, changepoint.ErrTooFew) || !strings.Contains(err.Error(), "44") {
 		t.Errorf("got %v, want ErrTooFew naming the 44 rows needed", err)
 	}
-	d, err := changepoint.NewDetector(1, s)
+	d, err := changepoint.NewDetector(1, changepoint.DefaultAlpha, s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +79,7 @@ func TestTooFew(t *testing.T) {
 		x.Set(i, 0, rnd.NormFloat64())
 		x.Set(i, 1, rnd.NormFloat64())
 	}
-	res, err := changepoint.Scores(context.Background(), x, s)
+	res, err := changepoint.Scores(context.Background(), x, changepoint.DefaultAlpha, s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,12 +91,12 @@ func TestTooFew(t *testing.T) {
 func TestNonFinite(t *testing.T) {
 	x := mat.NewDense(300, 2, nil)
 	x.Set(123, 1, math.NaN())
-	_, err := changepoint.Scores(context.Background(), x, nil)
+	_, err := changepoint.Scores(context.Background(), x, changepoint.DefaultAlpha, nil)
 	var de *changepoint.DataError
 	if !errors.As(err, &de) || de.Row != 123 || de.Column != 1 || !errors.Is(err, changepoint.ErrNonFinite) {
 		t.Fatalf("got %v, want a DataError at row 123, column 1", err)
 	}
-	d, _ := changepoint.NewDetector(2, nil)
+	d, _ := changepoint.NewDetector(2, changepoint.DefaultAlpha, nil)
 	if _, _, err := d.Push(context.Background(), []float64{1}); !errors.Is(err, changepoint.ErrDimension) {
 		t.Errorf("short row: got %v, want ErrDimension", err)
 	}
@@ -103,6 +105,28 @@ func TestNonFinite(t *testing.T) {
 	}
 	if d.Rows() != 0 {
 		t.Errorf("a refused row was kept: %d rows", d.Rows())
+	}
+}
+
+// α = 0, the plain Pearson divergence, is a valid argument: a mean shift
+// scores higher than the windows without one.
+func TestPlainPearson(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(9, 9))
+	x := mat.NewDense(300, 1, nil)
+	for i := range 300 {
+		v := rnd.NormFloat64()
+		if i >= 150 {
+			v += 3
+		}
+		x.Set(i, 0, v)
+	}
+	res, err := changepoint.Scores(context.Background(), x, 0, &changepoint.Settings{Embed: 1, Window: 30, Step: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	top := slices.MaxFunc(res.Scores, func(a, b changepoint.Score) int { return cmp.Compare(a.Value, b.Value) })
+	if abs(top.Time-150) > 10 {
+		t.Errorf("the highest plain-Pearson score is at %d, want near 150", top.Time)
 	}
 }
 
@@ -124,7 +148,7 @@ func TestConstant(t *testing.T) {
 	for i := range 200 {
 		x.Set(i, 0, 7)
 	}
-	res, err := changepoint.Scores(context.Background(), x, &changepoint.Settings{Window: 20})
+	res, err := changepoint.Scores(context.Background(), x, changepoint.DefaultAlpha, &changepoint.Settings{Window: 20})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,7 +180,7 @@ func TestPlacement(t *testing.T) {
 			}
 			x.Set(i, 0, v)
 		}
-		res, err := changepoint.Scores(context.Background(), x, &changepoint.Settings{Embed: k, Window: 40})
+		res, err := changepoint.Scores(context.Background(), x, changepoint.DefaultAlpha, &changepoint.Settings{Embed: k, Window: 40})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -172,12 +196,12 @@ func TestPlacement(t *testing.T) {
 func TestStreamingMatchesBatch(t *testing.T) {
 	x := switchingCovariance(rand.New(rand.NewPCG(5, 6)), 400)
 	s := changepoint.Settings{Window: 30, Step: 3, Src: rand.NewPCG(7, 8)}
-	res, err := changepoint.Scores(context.Background(), x, &s)
+	res, err := changepoint.Scores(context.Background(), x, changepoint.DefaultAlpha, &s)
 	if err != nil {
 		t.Fatal(err)
 	}
 	s.Src = rand.NewPCG(7, 8)
-	d, err := changepoint.NewDetector(2, &s)
+	d, err := changepoint.NewDetector(2, changepoint.DefaultAlpha, &s)
 	if err != nil {
 		t.Fatal(err)
 	}

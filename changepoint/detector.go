@@ -80,10 +80,12 @@ type Detector struct {
 	scored   bool
 }
 
-// NewDetector returns a Detector for rows of dim columns. s may be nil: all
-// defaults. A setting out of range gives a *SettingsError.
-func NewDetector(dim int, s *Settings) (*Detector, error) {
-	p, err := s.resolve()
+// NewDetector returns a Detector for rows of dim columns whose score is the
+// symmetrised PE_α, α ∈ [0, 1) (DefaultAlpha is the paper's; α = 0 the plain
+// Pearson divergence, whose ratio is unbounded). s may be nil: all
+// defaults. A setting or α out of range gives a *SettingsError.
+func NewDetector(dim int, alpha float64, s *Settings) (*Detector, error) {
+	p, err := s.resolve(alpha)
 	if err != nil {
 		return nil, err
 	}

@@ -28,7 +28,8 @@ var (
 // SettingsError reports a field of Settings out of range. It unwraps to
 // ErrSettings.
 type SettingsError struct {
-	// Field is the Go name of the field ("Window", "Alpha", …).
+	// Field is the Go name of the field ("Window", "Step", …), or "alpha"
+	// for the argument α.
 	Field string
 	// Value is the value given.
 	Value any

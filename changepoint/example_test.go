@@ -27,7 +27,7 @@ func ExampleScores() {
 		}
 		y[t] = sd * rnd.NormFloat64()
 	}
-	res, err := changepoint.Scores(context.Background(), mat.NewVecDense(len(y), y), &changepoint.Settings{Embed: 1, Window: 50})
+	res, err := changepoint.Scores(context.Background(), mat.NewVecDense(len(y), y), changepoint.DefaultAlpha, &changepoint.Settings{Embed: 1, Window: 50})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -45,7 +45,7 @@ func ExampleScores() {
 // rows after it are in.
 func ExampleDetector() {
 	rnd := rand.New(rand.NewPCG(1, 2))
-	d, err := changepoint.NewDetector(1, &changepoint.Settings{Embed: 1, Window: 50, Step: 5})
+	d, err := changepoint.NewDetector(1, changepoint.DefaultAlpha, &changepoint.Settings{Embed: 1, Window: 50, Step: 5})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -25,17 +25,17 @@ type Result struct {
 }
 
 // Scores scores every candidate time of a series whose rows are in time
-// order (one or more columns), by a Detector fed one row at a time, and
-// detects its change points. A series with fewer than 2n + k − 1 rows
+// order (one or more columns) by the symmetrised PE_α (see NewDetector for
+// α), with a Detector fed one row at a time, and detects its change points. A series with fewer than 2n + k − 1 rows
 // (n = Window, k = Embed) gives an error wrapping ErrTooFew; a NaN or
 // infinite value a *DataError naming its row and column; a setting out of
 // range a *SettingsError. s may be nil: all defaults.
-func Scores(ctx context.Context, series mat.Matrix, s *Settings) (*Result, error) {
+func Scores(ctx context.Context, series mat.Matrix, alpha float64, s *Settings) (*Result, error) {
 	if series == nil {
 		return nil, fmt.Errorf("changepoint: %w: the series is nil", ErrTooFew)
 	}
 	rows, dim := series.Dims()
-	d, err := NewDetector(dim, s)
+	d, err := NewDetector(dim, alpha, s)
 	if err != nil {
 		return nil, err
 	}

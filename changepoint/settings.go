@@ -24,9 +24,10 @@ const (
 	// MinWindow is the smallest window: the cross-validation of σ and λ
 	// needs a few points in each of its folds.
 	MinWindow = 10
-	// DefaultAlpha is α when Settings.Alpha is zero, as in the synthetic
-	// experiments of Liu et al. (2013). Each direction of the score then
-	// lies in [0, (1−α)/α] = [0, 9].
+	// DefaultAlpha is the α of the synthetic experiments of Liu et al.
+	// (2013), the value to pass to Scores and NewDetector unless there is a
+	// reason for another. Each direction of the score then lies in
+	// [0, (1−α)/α] = [0, 9].
 	DefaultAlpha = 0.1
 	// DefaultK is the number of centres per draw when Settings.K is zero:
 	// at the default window, every subsequence of the numerator window
@@ -45,7 +46,8 @@ const (
 )
 
 // Settings are the options of Scores and NewDetector. The zero value of
-// every field asks for its default, and a nil pointer for all of them.
+// every field asks for its default, and a nil pointer for all of them. α is
+// not among them: it chooses the quantity scored, and is an argument.
 //
 // At each candidate time the n subsequences of Embed rows that start in the
 // Window rows before it are compared with the n that start at it and after;
@@ -62,11 +64,6 @@ type Settings struct {
 	// Step is the number of rows between candidate times. Zero means 1:
 	// every time is scored.
 	Step int
-	// Alpha is the α of the relative Pearson divergence, in (0, 1). Zero
-	// means DefaultAlpha; the plain Pearson divergence (α = 0), whose
-	// ratio is unbounded, is not offered.
-	Alpha float64
-
 	// K is the number of centres of each draw, at most qmin.MaxK (and
 	// capped at Window). Zero means DefaultK.
 	K int
@@ -141,8 +138,8 @@ func orDefault(v, def int) int {
 	return v
 }
 
-// resolve validates s and fills in its defaults.
-func (s *Settings) resolve() (*params, error) {
+// resolve validates s and α and fills in the defaults.
+func (s *Settings) resolve(alpha float64) (*params, error) {
 	if s == nil {
 		s = &Settings{}
 	}
@@ -156,8 +153,8 @@ func (s *Settings) resolve() (*params, error) {
 		return nil, bad("Window", s.Window, fmt.Sprintf("need %d subsequences or more (0: DefaultWindow)", MinWindow))
 	case s.Step < 0:
 		return nil, bad("Step", s.Step, "need 1 row or more (0: every row)")
-	case !(s.Alpha >= 0 && s.Alpha < 1):
-		return nil, bad("Alpha", s.Alpha, "α must lie in (0, 1) (0: DefaultAlpha)")
+	case !(alpha >= 0 && alpha < 1):
+		return nil, bad("alpha", alpha, "α must lie in [0, 1) (0: the plain Pearson divergence, whose ratio is unbounded)")
 	case s.K < 0 || s.K > qmin.MaxK:
 		return nil, bad("K", s.K, fmt.Sprintf("need 1 to %d centres (0: DefaultK)", qmin.MaxK))
 	case s.M < 0:
@@ -179,7 +176,7 @@ func (s *Settings) resolve() (*params, error) {
 		embed:     orDefault(s.Embed, DefaultEmbed),
 		window:    orDefault(s.Window, DefaultWindow),
 		step:      orDefault(s.Step, 1),
-		alpha:     s.Alpha,
+		alpha:     alpha,
 		k:         orDefault(s.K, DefaultK),
 		m:         orDefault(s.M, DefaultM),
 		draws:     orDefault(s.Draws, DefaultDraws),
@@ -189,9 +186,6 @@ func (s *Settings) resolve() (*params, error) {
 		threshold: s.Threshold,
 		src:       s.Src,
 		workers:   s.Workers,
-	}
-	if p.alpha == 0 {
-		p.alpha = DefaultAlpha
 	}
 	p.retune = s.Retune
 	if p.threshold == 0 {

@@ -133,6 +133,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 			testCommand(),
 			miCommand(),
 			rankCommand(),
+			changepointCommand(),
 			qminCommand(),
 		},
 		// Exit codes are decided by Run, never by os.Exit inside the library.

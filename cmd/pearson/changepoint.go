@@ -1,0 +1,569 @@
+// Copyright ©2026 The pearson Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package main
+
+import (
+	"context"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/sublinear/pearson/changepoint"
+	"github.com/sublinear/pearson/dataset"
+	"github.com/sublinear/pearson/divergence"
+	"github.com/sublinear/pearson/internal/plots"
+)
+
+// changepointFormats are the output formats of changepoint, in the order
+// the help lists them: those of the other commands and JSON Lines.
+var changepointFormats = []string{"text", "json", "jsonl", "csv"}
+
+func changepointCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "changepoint",
+		Usage:     "find the times at which the distribution of a time series changes",
+		UsageText: "pearson changepoint [--columns COLS] [--time COL] [--embed 10] [--window 50] [--step 1] [--threshold 1] [options] series.csv",
+		Description: "Scores each time of a series (rows in time order) by how much the window of subsequences\n" +
+			"before it differs from the window after it: PE_α(after‖before) + PE_α(before‖after), each\n" +
+			"term estimated in constant time (Liu, Yamada, Collier & Sugiyama 2013, with the estimator of\n" +
+			"Hayashi & Yoshida 2016). A subsequence is --embed consecutive rows stacked into one point; each\n" +
+			"window holds --window of them. Change points are the scores above --threshold that are the\n" +
+			"highest within --min-distance rows on either side.\n" +
+			"\n" +
+			"The input is read as a stream (\"-\" is standard input): scores are written as the rows arrive,\n" +
+			"and memory holds the two windows, not the series. Output: csv and jsonl write one line per\n" +
+			"score and per confirmed change point as they come (a change point is confirmed once the\n" +
+			"scores --min-distance rows after it are in), with a kind column or key: score or\n" +
+			"change_point; jsonl ends with a summary line. json writes one object, its \"scores\" array as\n" +
+			"they come, then \"change_points\" and the run's details. text prints the run's details and a\n" +
+			"table of the change points at the end. Times are rows counted from 0 (the first data row),\n" +
+			"or the values of --time.",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "columns", Usage: "comma-separated `COLS` of the series (default: every numeric column; a column is numeric when its first non-empty cell is a number)"},
+			&cli.StringFlag{Name: "time", Usage: "a numeric `COL`umn of time labels, strictly increasing, to report times in (needs --columns); default: the row, from 0"},
+			countFlag("embed", changepoint.DefaultEmbed, "rows per subsequence"),
+			countFlag("window", changepoint.DefaultWindow, "subsequences in each of the windows before and after a time (at least 10)"),
+			countFlag("step", 1, "rows between scored times"),
+			&cli.Float64Flag{Name: "alpha", Value: changepoint.DefaultAlpha, Usage: "α of the relative ratio, in [0, 1); each term of the score lies in [0, (1−α)/α]; 0 is the plain Pearson divergence, unbounded"},
+			countFlag("k", changepoint.DefaultK, "centres per draw"),
+			countFlag("m", changepoint.DefaultM, "points of both windows averaged per draw"),
+			countFlag("draws", changepoint.DefaultDraws, "independent draws per term"),
+			&cli.BoolFlag{Name: "exact", Usage: "RuLSIF's all-centre solution at every step, as the reference implementations: O(n³), windows up to 5000; --k, --m and --draws do not apply"},
+			&cli.Float64Flag{Name: "sigma", Usage: "kernel width σ on the standardised subsequences (0: cross-validate)"},
+			&cli.Float64Flag{Name: "lambda", Usage: "all-centre regularisation λ (0: cross-validate)"},
+			&cli.IntFlag{Name: "retune", Usage: "rows between choices of σ and λ by cross-validation (0: at every scored time; negative: once, on the first windows)"},
+			&cli.Float64Flag{Name: "threshold", Value: changepoint.DefaultThreshold, Usage: "score a change point must exceed (0 means the default; negative: every peak)"},
+			&cli.IntFlag{Name: "min-distance", Usage: "rows on either side within which a change point has the highest score (0: the window)"},
+			seedFlag(),
+			delimFlag(),
+			progressFlag(),
+			&cli.StringFlag{Name: "format", Value: changepointFormats[0], Usage: "output format: " + strings.Join(changepointFormats, ", ")},
+			&cli.StringFlag{Name: "plot", Usage: "draw the series, the score and the change points to `FILE`.png or FILE.svg"},
+		},
+		Action: runChangepoint,
+	}
+}
+
+// changepointFlags are the flags of changepoint's own settings, by the
+// Field of changepoint's *SettingsError; the others are settingFlags'.
+var changepointFlags = map[string]string{
+	"Embed":       "--embed",
+	"Window":      "--window",
+	"Step":        "--step",
+	"Threshold":   "--threshold",
+	"MinDistance": "--min-distance",
+}
+
+// changepointError turns changepoint's complaints about settings, which
+// come from flags, into usage errors naming the flag; other errors are
+// passed to libraryError.
+func changepointError(c *cli.Context, err error) error {
+	var se *changepoint.SettingsError
+	if !errors.As(err, &se) {
+		return libraryError(c, err)
+	}
+	flag, ok := changepointFlags[se.Field]
+	if !ok {
+		flag, ok = settingFlags[se.Field]
+	}
+	if !ok {
+		return usagef(c, "%v", err)
+	}
+	allowed := goDefault.ReplaceAllString(se.Allowed, "(0: the default)")
+	allowed = strings.ReplaceAll(allowed, "(0: Window)", "(0: the window)")
+	return usagef(c, "%s %v: %s", flag, se.Value, allowed)
+}
+
+// cpJob is a run of changepoint: what the flags say, and the state of the
+// stream.
+type cpJob struct {
+	path    string
+	columns []string // --columns; empty: every numeric column
+	timeCol string   // --time; empty: times are rows
+	alpha   float64
+	s       changepoint.Settings
+	out     cpWriter
+	plot    *cpPlot // nil unless --plot
+
+	ctx    context.Context
+	d      *changepoint.Detector
+	times  changepoint.TimeChecker
+	labels []float64 // time labels of the last len(labels) rows, by row mod len
+	rows   int
+	found  int // change points written
+}
+
+func runChangepoint(c *cli.Context) error {
+	j, err := newCPJob(c)
+	if err != nil {
+		return err
+	}
+	plotPath := c.String("plot")
+	if err := checkOutputs(c, []string{j.path}, output{"--plot", plotPath}); err != nil {
+		return err
+	}
+	var plotFile *outFile
+	if plotPath != "" {
+		if plotFile, err = createOut("--plot", plotPath); err != nil {
+			return err
+		}
+		defer plotFile.discard()
+		j.plot = new(cpPlot)
+	}
+	prog, err := newProgress(c)
+	if err != nil {
+		return err
+	}
+	// Every row passes through: there is no reservoir to size.
+	r, err := newReader(c, prog, &divergence.Settings{Exact: true})
+	if err != nil {
+		return err
+	}
+	var q dataset.Query
+	if len(j.columns) > 0 {
+		q.Columns = append(q.Columns, j.columns...)
+		if j.timeCol != "" {
+			q.Columns = append([]string{j.timeCol}, j.columns...)
+		}
+	}
+	t, err := r.scan(j.path, q, j.row)
+	if err != nil {
+		return changepointError(c, err)
+	}
+	last, err := j.d.Flush()
+	if err != nil {
+		return fmt.Errorf("%s: %w", t.Name, err)
+	}
+	for _, p := range last {
+		if err := j.point(p); err != nil {
+			return err
+		}
+	}
+	cols := t.Columns
+	if j.timeCol != "" {
+		cols = cols[1:]
+	}
+	if err := j.out.end(j.summary(t.Name, cols, c.Uint64("seed"))); err != nil {
+		return err
+	}
+	if plotFile != nil && len(j.plot.scores.y) > 0 {
+		if err := j.plot.write(plotFile.name(), j, cols); err != nil {
+			return err
+		}
+		return plotFile.commit()
+	}
+	return nil
+}
+
+// newCPJob reads and checks the flags and the argument of changepoint, and
+// has the library check the settings, before any input is read.
+func newCPJob(c *cli.Context) (*cpJob, error) {
+	j := &cpJob{
+		columns: splitList(c.String("columns")),
+		timeCol: strings.TrimSpace(c.String("time")),
+		alpha:   c.Float64("alpha"),
+		ctx:     c.Context,
+		s: changepoint.Settings{
+			Embed:       c.Int("embed"),
+			Window:      c.Int("window"),
+			Step:        c.Int("step"),
+			K:           c.Int("k"),
+			M:           c.Int("m"),
+			Draws:       c.Int("draws"),
+			Exact:       c.Bool("exact"),
+			Sigma:       c.Float64("sigma"),
+			Lambda:      c.Float64("lambda"),
+			Retune:      c.Int("retune"),
+			Threshold:   c.Float64("threshold"),
+			MinDistance: c.Int("min-distance"),
+		},
+	}
+	format := c.String("format")
+	switch format {
+	case "text":
+		j.out = &cpText{w: c.App.Writer}
+	case "json":
+		j.out = &cpJSON{w: c.App.Writer}
+	case "jsonl":
+		j.out = &cpJSON{w: c.App.Writer, lines: true}
+	case "csv":
+		j.out = &cpCSV{w: csv.NewWriter(c.App.Writer)}
+	default:
+		return nil, usagef(c, "unknown --format %q: use %s", format, strings.Join(changepointFormats, ", "))
+	}
+	if p := c.String("plot"); p != "" {
+		if err := plots.CheckPath(p); err != nil {
+			return nil, usagef(c, "--plot: %v", err)
+		}
+	}
+	var err error
+	if j.path, err = oneInput(c); err != nil {
+		return nil, err
+	}
+	switch {
+	case j.timeCol != "" && len(j.columns) == 0:
+		// The default selection is known only once the whole input is
+		// read, too late to tell the time column from the series.
+		return nil, usagef(c, "--time %s needs --columns: name the columns of the series", j.timeCol)
+	case slices.Contains(j.columns, j.timeCol):
+		return nil, usagef(c, "--time %s is also in --columns: the time labels are not part of the series", j.timeCol)
+	}
+	if j.s.Exact {
+		for _, name := range []string{"k", "m", "draws"} {
+			if c.IsSet(name) {
+				return nil, usagef(c, "--%s and --exact: the all-centre solution uses every subsequence of both windows; leave --%s out", name, name)
+			}
+		}
+	}
+	// A detector for one column checks the settings.
+	if _, err := changepoint.NewDetector(1, j.alpha, &j.s); err != nil {
+		return nil, changepointError(c, err)
+	}
+	j.s.Src = seedSource(c.Uint64("seed"))
+	return j, nil
+}
+
+// row takes the next row of the input: it checks its time label, pushes
+// it to the detector, and writes the score and the change points that
+// arrive.
+func (j *cpJob) row(_ string, line int, v []float64) error {
+	label := float64(j.rows)
+	if j.timeCol != "" {
+		label = v[0]
+		if err := j.times.Next(label); err != nil {
+			return fmt.Errorf("%s: line %d: %w", displayPath(j.path), line, err)
+		}
+		v = v[1:]
+	}
+	if j.d == nil {
+		var err error
+		if j.d, err = changepoint.NewDetector(len(v), j.alpha, &j.s); err != nil {
+			return err
+		}
+		if j.timeCol != "" {
+			// A change point is confirmed at most MinDistance + Step rows
+			// after its time, which is at most MinRows rows before the
+			// row that completes its score.
+			window := orDefault(j.s.Window, changepoint.DefaultWindow)
+			j.labels = make([]float64, j.d.MinRows()+orDefault(j.s.MinDistance, window)+orDefault(j.s.Step, 1)+1)
+		}
+	}
+	if j.labels != nil {
+		j.labels[j.rows%len(j.labels)] = label
+	}
+	if j.plot != nil {
+		j.plot.series.add(label, v)
+	}
+	j.rows++
+	s, ok, err := j.d.Push(j.ctx, v)
+	if err != nil || !ok {
+		return err
+	}
+	if j.plot != nil {
+		j.plot.scores.add(j.label(s.Time), []float64{s.Value})
+	}
+	if err := j.out.score(j.label(s.Time), s); err != nil {
+		return err
+	}
+	for _, p := range j.d.ChangePoints() {
+		if err := j.point(p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// point writes a change point.
+func (j *cpJob) point(p changepoint.Score) error {
+	j.found++
+	if j.plot != nil {
+		j.plot.points = append(j.plot.points, j.label(p.Time))
+	}
+	return j.out.point(j.label(p.Time), p)
+}
+
+// label returns the time of a row: its --time label, or the row itself.
+func (j *cpJob) label(row int) float64 {
+	if j.labels == nil {
+		return float64(row)
+	}
+	return j.labels[row%len(j.labels)]
+}
+
+// summary is the record of the run's details.
+func (j *cpJob) summary(name string, columns []string, seed uint64) *record {
+	timeName := j.timeCol
+	if timeName == "" {
+		timeName = "row"
+	}
+	window := orDefault(j.s.Window, changepoint.DefaultWindow)
+	threshold := j.s.Threshold
+	if threshold == 0 {
+		threshold = changepoint.DefaultThreshold
+	}
+	return new(record).
+		add("input", name).
+		add("columns", columns).
+		add("time", timeName).
+		add("rows", j.rows).
+		add("embed", orDefault(j.s.Embed, changepoint.DefaultEmbed)).
+		add("window", window).
+		add("step", orDefault(j.s.Step, 1)).
+		add("alpha", j.alpha).
+		add("retune", j.s.Retune).
+		add("threshold", threshold).
+		add("min_distance", orDefault(j.s.MinDistance, window)).
+		add("seed", seed).
+		add("detected", j.found)
+}
+
+// cpWriter writes changepoint's output in one format, as the scores
+// arrive.
+type cpWriter interface {
+	// score writes the score of a time.
+	score(time float64, s changepoint.Score) error
+	// point writes a change point, once confirmed.
+	point(time float64, s changepoint.Score) error
+	// end writes what is left: the run's details.
+	end(summary *record) error
+}
+
+// scoreRecord is a score or a change point as the formats write it.
+func scoreRecord(time float64, s changepoint.Score) *record {
+	return new(record).add("time", time).add("score", s.Value).add("before", s.Before).add("after", s.After)
+}
+
+// cpText keeps the change points and prints them, with the run's details,
+// at the end.
+type cpText struct {
+	w      io.Writer
+	points []*record
+}
+
+func (t *cpText) score(float64, changepoint.Score) error { return nil }
+
+func (t *cpText) point(time float64, s changepoint.Score) error {
+	t.points = append(t.points, scoreRecord(time, s))
+	return nil
+}
+
+func (t *cpText) end(summary *record) error {
+	if err := (textWriter{}).record(t.w, summary); err != nil {
+		return err
+	}
+	if len(t.points) == 0 {
+		_, err := fmt.Fprintln(t.w, "\nno change point: no score above the threshold is the highest within min_distance rows")
+		return err
+	}
+	if _, err := fmt.Fprintln(t.w); err != nil {
+		return err
+	}
+	return (textWriter{}).table(t.w, &table{rows: t.points})
+}
+
+// cpCSV writes a header and then a row per score and per change point, as
+// they arrive, with a kind column: "score" or "change_point".
+type cpCSV struct {
+	w      *csv.Writer
+	header bool
+}
+
+func (c *cpCSV) write(kind string, time float64, s changepoint.Score) error {
+	if !c.header {
+		c.w.Write([]string{"kind", "time", "score", "before", "after"})
+		c.header = true
+	}
+	c.w.Write([]string{kind, formatFloat(time), formatFloat(s.Value), formatFloat(s.Before), formatFloat(s.After)})
+	c.w.Flush()
+	return c.w.Error()
+}
+
+func (c *cpCSV) score(time float64, s changepoint.Score) error {
+	return c.write("score", time, s)
+}
+
+func (c *cpCSV) point(time float64, s changepoint.Score) error {
+	return c.write("change_point", time, s)
+}
+
+// end writes the header if no row came: the run's details are not part of
+// the CSV output.
+func (c *cpCSV) end(*record) error {
+	if c.header {
+		return nil
+	}
+	c.w.Write([]string{"kind", "time", "score", "before", "after"})
+	c.w.Flush()
+	return c.w.Error()
+}
+
+// cpJSON writes JSON Lines (lines), a line per score and per change point
+// as they arrive, with a "kind" key, and a last line of kind "summary" with
+// the run's details; or one object whose "scores" array is written as the
+// scores arrive, followed by "change_points" and the run's details.
+type cpJSON struct {
+	w      io.Writer
+	lines  bool
+	scores int
+	points []*record // for the object: written at the end
+}
+
+func (j *cpJSON) line(kind string, r *record) error {
+	b, err := (&record{keys: append([]string{"kind"}, r.keys...), vals: append([]any{kind}, r.vals...)}).MarshalJSON()
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(j.w, "%s\n", b)
+	return err
+}
+
+func (j *cpJSON) score(time float64, s changepoint.Score) error {
+	if j.lines {
+		return j.line("score", scoreRecord(time, s))
+	}
+	b, err := scoreRecord(time, s).MarshalJSON()
+	if err != nil {
+		return err
+	}
+	sep := ","
+	if j.scores == 0 {
+		sep = `{"scores":[`
+	}
+	j.scores++
+	_, err = fmt.Fprintf(j.w, "%s%s", sep, b)
+	return err
+}
+
+func (j *cpJSON) point(time float64, s changepoint.Score) error {
+	if j.lines {
+		return j.line("change_point", scoreRecord(time, s))
+	}
+	j.points = append(j.points, scoreRecord(time, s))
+	return nil
+}
+
+func (j *cpJSON) end(summary *record) error {
+	if j.lines {
+		return j.line("summary", summary)
+	}
+	if j.scores == 0 {
+		if _, err := io.WriteString(j.w, `{"scores":[`); err != nil {
+			return err
+		}
+	}
+	rest := &record{keys: append([]string{"change_points"}, summary.keys...), vals: append([]any{j.points}, summary.vals...)}
+	if j.points == nil {
+		rest.vals[0] = []*record{}
+	}
+	b, err := rest.MarshalJSON()
+	if err != nil {
+		return err
+	}
+	// b is {"change_points":…}: it closes the scores and goes on.
+	_, err = fmt.Fprintf(j.w, "],%s\n", b[1:])
+	return err
+}
+
+// cpPlot keeps what the picture of a run shows: at most 2·plotPoints
+// points of the series and of the scores, evenly thinned, and every change
+// point, so that its memory does not grow with the series either.
+type cpPlot struct {
+	series, scores thinned
+	points         []float64
+}
+
+// write draws the picture to path.
+func (p *cpPlot) write(path string, j *cpJob, columns []string) error {
+	timeName := j.timeCol
+	if timeName == "" {
+		timeName = "row"
+	}
+	title := fmt.Sprintf("change points: %d detected (window %d, embed %d, α = %g)",
+		len(p.points), orDefault(j.s.Window, changepoint.DefaultWindow), orDefault(j.s.Embed, changepoint.DefaultEmbed), j.alpha)
+	if p.series.stride > 1 {
+		timeName += fmt.Sprintf(" (1 row in %d drawn)", p.series.stride)
+	}
+	threshold := j.s.Threshold
+	if threshold == 0 {
+		threshold = changepoint.DefaultThreshold
+	}
+	return plots.WriteChangePoints(path, plots.ChangePoints{
+		Title:      title,
+		Time:       timeName,
+		Names:      columns,
+		Times:      p.series.x,
+		Values:     p.series.y,
+		ScoreTimes: p.scores.x,
+		Scores:     p.scores.y[0],
+		Threshold:  threshold,
+		Points:     p.points,
+	})
+}
+
+// thinned keeps every stride-th of a sequence of points (x, y[0], y[1], …),
+// doubling the stride, and dropping every other point kept, whenever
+// 2·plotPoints are kept.
+type thinned struct {
+	stride, seen int
+	x            []float64
+	y            [][]float64 // y[j][i] is coordinate j of point i
+}
+
+func (t *thinned) add(x float64, y []float64) {
+	if t.stride == 0 {
+		t.stride = 1
+		t.y = make([][]float64, len(y))
+	}
+	if t.seen%t.stride == 0 {
+		t.x = append(t.x, x)
+		for j, v := range y {
+			t.y[j] = append(t.y[j], v)
+		}
+	}
+	t.seen++
+	if len(t.x) < 2*plotPoints {
+		return
+	}
+	t.stride *= 2
+	t.x = everyOther(t.x)
+	for j := range t.y {
+		t.y[j] = everyOther(t.y[j])
+	}
+}
+
+// everyOther keeps the elements of s at even indices, in place.
+func everyOther(s []float64) []float64 {
+	n := 0
+	for i := 0; i < len(s); i += 2 {
+		s[n] = s[i]
+		n++
+	}
+	return s[:n]
+}

@@ -1,0 +1,417 @@
+// Copyright ©2026 The pearson Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/sublinear/pearson/internal/race"
+)
+
+// seriesCSV is a CSV series "t,x,y" of rows rows: t = 1000 + 2·row, x
+// jumps by 3 standard deviations at row change, y is noise.
+func seriesCSV(rows, change int) string {
+	var b strings.Builder
+	b.WriteString("t,x,y\n")
+	rnd := rand.New(rand.NewPCG(16, 16))
+	for i := range rows {
+		x := rnd.NormFloat64()
+		if i >= change {
+			x += 3
+		}
+		fmt.Fprintf(&b, "%d,%.4f,%.4f\n", 1000+2*i, x, rnd.NormFloat64())
+	}
+	return b.String()
+}
+
+func TestChangepointFormats(t *testing.T) {
+	t.Parallel()
+	path := writeFile(t, "series.csv", seriesCSV(600, 300))
+	args := []string{"changepoint", "--columns", "x", "--time", "t", "--step", "5", path}
+	outputs := map[string]string{}
+	for _, f := range changepointFormats {
+		code, out, errs := run(t, append(args, "--format", f)...)
+		if code != 0 || errs != "" {
+			t.Fatalf("%s: code %d, stderr %q", f, code, errs)
+		}
+		outputs[f] = out
+	}
+
+	// CSV: a score every 5 rows, from the first complete windows, and the
+	// change at row 300 (t = 1600) found within 5 rows.
+	recs, err := csv.NewReader(strings.NewReader(outputs["csv"])).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(recs[0], ",") != "kind,time,score,before,after" {
+		t.Fatalf("CSV header %v", recs[0])
+	}
+	var scores int
+	var points []float64
+	for _, r := range recs[1:] {
+		tm, _ := strconv.ParseFloat(r[1], 64)
+		switch r[0] {
+		case "score":
+			if want := 1000 + 2*(50+10/2+5*scores); scores < 3 && tm != float64(want) {
+				t.Errorf("score %d at time %v, want %d", scores, tm, want)
+			}
+			scores++
+		case "change_point":
+			points = append(points, tm)
+		default:
+			t.Errorf("kind %q", r[0])
+		}
+	}
+	// Rows 50 … 540 (the last after window starts at 600 − 50 − 9), every
+	// 5th: 99 scores.
+	if scores != 99 {
+		t.Errorf("%d scores, want 99", scores)
+	}
+	found := false
+	for _, p := range points {
+		found = found || (p >= 1590 && p <= 1610)
+	}
+	if !found {
+		t.Errorf("change points at %v, want one within 5 rows of t = 1600", points)
+	}
+
+	// JSON: one object with the same scores and change points.
+	var obj struct {
+		Scores       []map[string]float64 `json:"scores"`
+		ChangePoints []map[string]float64 `json:"change_points"`
+		Rows         int                  `json:"rows"`
+		Time         string               `json:"time"`
+		Columns      []string             `json:"columns"`
+		Detected     int                  `json:"detected"`
+	}
+	if err := json.Unmarshal([]byte(outputs["json"]), &obj); err != nil {
+		t.Fatalf("JSON: %v\n%s", err, outputs["json"])
+	}
+	if len(obj.Scores) != scores || len(obj.ChangePoints) != len(points) || obj.Detected != len(points) ||
+		obj.Rows != 600 || obj.Time != "t" || strings.Join(obj.Columns, ",") != "x" {
+		t.Errorf("JSON: %d scores, %d change points (detected %d), rows %d, time %q, columns %v",
+			len(obj.Scores), len(obj.ChangePoints), obj.Detected, obj.Rows, obj.Time, obj.Columns)
+	}
+
+	// JSON Lines: a line per score and change point, then the summary.
+	lines := strings.Split(strings.TrimSuffix(outputs["jsonl"], "\n"), "\n")
+	if len(lines) != scores+len(points)+1 {
+		t.Errorf("%d JSON lines, want %d", len(lines), scores+len(points)+1)
+	}
+	for i, l := range lines {
+		var v map[string]any
+		if err := json.Unmarshal([]byte(l), &v); err != nil {
+			t.Fatalf("line %d: %v: %s", i+1, err, l)
+		}
+		if last := i == len(lines)-1; last != (v["kind"] == "summary") {
+			t.Errorf("line %d of %d has kind %v", i+1, len(lines), v["kind"])
+		}
+	}
+
+	// Text: the details and a table of the change points.
+	if !strings.Contains(outputs["text"], fmt.Sprintf("detected      %d\n", len(points))) ||
+		!strings.Contains(outputs["text"], "time  score") {
+		t.Errorf("text output:\n%s", outputs["text"])
+	}
+
+	// The same seed, the same bytes.
+	if _, again, _ := run(t, append(args, "--format", "csv")...); again != outputs["csv"] {
+		t.Error("two runs with the same seed differ")
+	}
+}
+
+func TestChangepointBadInput(t *testing.T) {
+	t.Parallel()
+	good := writeFile(t, "good.csv", seriesCSV(200, 100))
+	for _, c := range []struct {
+		name string
+		in   string // file content; "" for good
+		args []string
+		code int
+		want []string
+	}{
+		{"non-monotone time", "t,x\n1,0.5\n3,0.1\n2,0.7\n", []string{"--time", "t", "--columns", "x"}, 1, []string{"line 4", "row 2 (2) is not after that of row 1 (3)"}},
+		{"too few rows", seriesCSV(108, 50), []string{"--columns", "x"}, 1, []string{"108 rows", "at least 109"}},
+		{"too few rows, small window", seriesCSV(40, 20), []string{"--columns", "x", "--window", "20", "--embed", "2"}, 1, []string{"40 rows", "at least 41"}},
+		{"NaN", "x,y\n1,2\n3,NaN\n", nil, 1, []string{"line 3", `column "y"`, "not a finite number"}},
+		{"non-numeric column", "t,x\n1,0.5\n2,a\n", []string{"--columns", "x"}, 1, []string{"line 3", `column "x"`, `"a"`}},
+		{"unknown column", "", []string{"--columns", "z"}, 1, []string{`"z"`}},
+		{"window", "", []string{"--window", "5"}, 2, []string{"--window 5: need 10 subsequences or more"}},
+		{"alpha", "", []string{"--alpha", "1"}, 2, []string{"--alpha 1: α must lie in [0, 1)"}},
+		{"step", "", []string{"--step", "-1"}, 2, []string{"--step -1"}},
+		{"k", "", []string{"--k", "-3"}, 2, []string{"--k -3"}},
+		{"min distance", "", []string{"--min-distance", "-1"}, 2, []string{"--min-distance -1", "(0: the window)"}},
+		{"exact window", "", []string{"--exact", "--window", "6000"}, 2, []string{"--window 6000"}},
+		{"exact and k", "", []string{"--exact", "--k", "20"}, 2, []string{"--k and --exact"}},
+		{"time without columns", "", []string{"--time", "t"}, 2, []string{"--time t needs --columns"}},
+		{"time in columns", "", []string{"--time", "t", "--columns", "t,x"}, 2, []string{"also in --columns"}},
+		{"format", "", []string{"--format", "xml"}, 2, []string{`unknown --format "xml"`, "jsonl"}},
+		{"plot", "", []string{"--plot", "a.jpg"}, 2, []string{"--plot", ".png or .svg"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			path := good
+			if c.in != "" {
+				path = writeFile(t, "in.csv", c.in)
+			}
+			code, out, errs := run(t, append(append([]string{"changepoint"}, c.args...), path)...)
+			if code != c.code {
+				t.Fatalf("code %d, want %d; stderr %q", code, c.code, errs)
+			}
+			if c.code == 2 && out != "" {
+				t.Errorf("a usage error wrote output: %q", out)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(errs, w) {
+					t.Errorf("stderr %q lacks %q", errs, w)
+				}
+			}
+		})
+	}
+}
+
+// signalWriter passes writes to w and closes first when the output holds a
+// line of a score.
+type signalWriter struct {
+	w     io.Writer
+	buf   bytes.Buffer
+	first chan struct{}
+	seen  bool
+}
+
+func (s *signalWriter) Write(p []byte) (int, error) {
+	s.buf.Write(p)
+	if !s.seen && strings.Contains(s.buf.String(), "score,") {
+		s.seen = true
+		close(s.first)
+	}
+	return s.w.Write(p)
+}
+
+// The scores of a stream come as its rows arrive: the first is written
+// before the input ends. The writer of the input waits for it, so that a
+// command waiting for the end of the input would never write it.
+func TestChangepointStreams(t *testing.T) {
+	t.Parallel()
+	pr, pw := io.Pipe()
+	var out bytes.Buffer
+	sw := &signalWriter{w: &out, first: make(chan struct{})}
+	series := seriesCSV(400, 200)
+	firstPart := strings.Join(strings.SplitAfter(series, "\n")[:150], "") // header and 149 rows: enough for windows of 20
+	fed := make(chan error, 1)
+	go func() {
+		if _, err := io.WriteString(pw, firstPart); err != nil {
+			fed <- err
+			return
+		}
+		select {
+		case <-sw.first:
+		case <-time.After(60 * time.Second):
+			pw.CloseWithError(fmt.Errorf("no score after 149 rows"))
+			fed <- fmt.Errorf("no score was written before the input ended")
+			return
+		}
+		_, err := io.WriteString(pw, series[len(firstPart):])
+		pw.Close()
+		fed <- err
+	}()
+	var errb bytes.Buffer
+	code := Run(context.Background(), []string{"pearson", "changepoint", "--columns", "x,y", "--window", "20", "--embed", "3", "--format", "csv", "-"}, pr, sw, &errb)
+	if err := <-fed; err != nil {
+		t.Fatal(err)
+	}
+	if code != 0 {
+		t.Fatalf("code %d: %s", code, errb.String())
+	}
+	if n := strings.Count(out.String(), "\nscore,"); n != 400-2*20-3+2 {
+		t.Errorf("%d scores, want %d", n, 400-2*20-3+2)
+	}
+}
+
+// seriesStream generates a CSV series "x" of rows rows, row by row,
+// without holding it.
+type seriesStream struct {
+	rows, done int
+	rnd        *rand.Rand
+	buf        bytes.Buffer
+}
+
+func (s *seriesStream) Read(p []byte) (int, error) {
+	for s.buf.Len() < len(p) && s.done <= s.rows {
+		if s.done == 0 {
+			s.buf.WriteString("x\n")
+		} else {
+			level := float64(s.done / 50_000 % 2) // a change every 50 000 rows
+			fmt.Fprintf(&s.buf, "%.4f\n", level+s.rnd.NormFloat64())
+		}
+		s.done++
+	}
+	if s.buf.Len() == 0 {
+		return 0, io.EOF
+	}
+	return s.buf.Read(p)
+}
+
+// peakHeap runs fn and returns the heap in use before, after a garbage
+// collection, and its peak while fn ran, sampled every 10 ms.
+func peakHeap(fn func()) (before, peak uint64) {
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	before = ms.HeapInuse
+	var top atomic.Uint64
+	stop, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		var ms runtime.MemStats
+		for {
+			runtime.ReadMemStats(&ms)
+			for p := top.Load(); ms.HeapInuse > p && !top.CompareAndSwap(p, ms.HeapInuse); p = top.Load() {
+			}
+			select {
+			case <-stop:
+				return
+			case <-time.After(10 * time.Millisecond):
+			}
+		}
+	}()
+	fn()
+	close(stop)
+	<-done
+	return before, top.Load()
+}
+
+// kindCounter counts the lines of JSON Lines output by kind, without
+// keeping them; each Write is one line.
+type kindCounter struct{ kinds map[string]int }
+
+func (k *kindCounter) Write(p []byte) (int, error) {
+	var v struct{ Kind string }
+	if err := json.Unmarshal(p, &v); err != nil {
+		return 0, err
+	}
+	if k.kinds == nil {
+		k.kinds = map[string]int{}
+	}
+	k.kinds[v.Kind]++
+	return len(p), nil
+}
+
+func TestChangepointMemoryBounded(t *testing.T) {
+	// 5·10⁶ rows through standard input, scored at every 1000th row, with
+	// a picture: the heap must stay bounded by the windows and the thinned
+	// copy the picture keeps (2·5000 points), not grow with the rows
+	// (keeping them would take 40 MB, twice that while the slice grows).
+	// Not parallel: other tests would share the heap measured.
+	if testing.Short() || race.Enabled {
+		t.Skip("streams 5·10⁶ rows")
+	}
+	plot := filepath.Join(t.TempDir(), "long.png")
+	var out kindCounter
+	var errb bytes.Buffer
+	in := &seriesStream{rows: 5_000_000, rnd: rand.New(rand.NewPCG(4, 4))}
+	var code int
+	// Fixed σ and λ and a small budget keep the 5000 scores quick: the
+	// reading is what is measured.
+	before, peak := peakHeap(func() {
+		code = Run(context.Background(), []string{"pearson", "changepoint", "--step", "1000", "--embed", "1", "--window", "1000",
+			"--sigma", "1", "--lambda", "0.1", "--k", "20", "--m", "50", "--draws", "1", "--format", "jsonl", "--plot", plot, "-"}, in, &out, &errb)
+	})
+	if code != 0 {
+		t.Fatalf("code %d: %s", code, errb.String())
+	}
+	scores, points := out.kinds["score"], out.kinds["change_point"]
+	mb := float64(peak) / (1 << 20)
+	t.Logf("5·10⁶ rows: %d scores, %d change points, heap in use %.1f MB before, %.1f MB at the peak", scores, points, float64(before)/(1<<20), mb)
+	if scores != 4999 {
+		t.Errorf("%d scores, want 4999", scores)
+	}
+	if points < 50 {
+		t.Errorf("%d change points of the 99 changes", points)
+	}
+	if mb > 24 {
+		t.Errorf("peak heap %.1f MB: it grows with the rows", mb)
+	}
+	if fi, err := os.Stat(plot); err != nil || fi.Size() == 0 {
+		t.Errorf("no picture: %v", err)
+	}
+}
+
+func TestChangepointPlot(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	path := writeFile(t, "series.csv", seriesCSV(600, 300))
+	for _, args := range [][]string{{"--columns", "x", "--time", "t"}, {"--columns", "x,y"}} {
+		plot := filepath.Join(dir, "cp.png")
+		code, _, errs := run(t, append(append([]string{"changepoint", "--step", "10", "--plot", plot}, args...), path)...)
+		if code != 0 {
+			t.Fatalf("%v: code %d: %s", args, code, errs)
+		}
+		b, err := os.ReadFile(plot)
+		if err != nil || !bytes.HasPrefix(b, []byte("\x89PNG")) {
+			t.Errorf("%v: not a PNG: %v", args, err)
+		}
+	}
+}
+
+// BenchmarkChangepointMillionRows runs the command end to end on a file of
+// 10⁶ rows (the scaling-variance recipe of the changepoint tests: an AR(2)
+// series whose noise changes its spread every 100 rows), scored every
+// 100th row with windows of 1000 subsequences, with σ and λ re-tuned at
+// every scored time (the default) and chosen once. Run it once
+// (-benchtime=1x); the file is written to a temporary directory.
+func BenchmarkChangepointMillionRows(b *testing.B) {
+	const rows = 1_000_000
+	path := filepath.Join(b.TempDir(), "million.csv")
+	f, err := os.Create(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	w := bufio.NewWriter(f)
+	w.WriteString("x\n")
+	rnd := rand.New(rand.NewPCG(1, 2))
+	var y1, y2 float64
+	for t := range rows {
+		sd := 1.0
+		if seg := t/100 + 1; seg%2 == 0 {
+			sd = math.Log(math.E + float64(seg)/4)
+		}
+		y := 0.6*y1 - 0.5*y2 + sd*rnd.NormFloat64()
+		y1, y2 = y, y1
+		fmt.Fprintf(w, "%.6g\n", y)
+	}
+	if err := w.Flush(); err != nil {
+		b.Fatal(err)
+	}
+	f.Close()
+	for _, retune := range []string{"0", "-1"} {
+		b.Run("retune="+retune, func(b *testing.B) {
+			for b.Loop() {
+				var out, errb bytes.Buffer
+				code := Run(context.Background(), []string{"pearson", "changepoint", "--window", "1000", "--step", "100", "--retune", retune, "--format", "csv", path}, nil, &out, &errb)
+				if code != 0 {
+					b.Fatalf("code %d: %s", code, errb.String())
+				}
+				b.ReportMetric(float64(strings.Count(out.String(), "\nscore,")), "scores")
+			}
+		})
+	}
+}
