@@ -1,7 +1,8 @@
 // Package plots draws the pictures of the pearson and reproduce commands: two
 // samples with a fitted relative density ratio ([WriteSamples]), the null
 // distribution of a permutation test ([WriteNull]), a horizontal bar chart
-// ([WriteBars]) and lines of errors against a parameter ([WriteLines]).
+// ([WriteBars]), lines of errors against a parameter ([WriteLines]) and a
+// series with its change-point score beneath ([WriteChangePoints]).
 //
 // The pictures are drawn with gonum.org/v1/plot and written to a file whose
 // extension chooses the format: .png (96 dpi) or .svg, case-insensitively
