@@ -14,7 +14,8 @@
 #
 # Usage: scripts/e2e-bench.sh [ROWS...]   (default: 1000000 10000000 100000000)
 # Environment: RUNS (default 3), DIR (default: a new directory under /tmp),
-# KEEP=1 keeps the generated files, DUCKDB_MODULES (default
+# KEEP=1 keeps the generated files, MODES (default "sampled scanned"),
+# PARQUET=0 skips Parquet, DUCKDB_MODULES (default
 # /tmp/research/node_modules: where @duckdb/node-api is installed; without
 # it the Parquet rows are skipped).
 #
@@ -45,7 +46,9 @@ else
 	log "cannot drop the page cache (needs root): warm runs only"
 fi
 parquet=0
-if [[ -d "$DUCKDB_MODULES/@duckdb/node-api" ]] && command -v node >/dev/null; then
+if [[ "${PARQUET:-1}" == 0 ]]; then
+	:
+elif [[ -d "$DUCKDB_MODULES/@duckdb/node-api" ]] && command -v node >/dev/null; then
 	parquet=1
 else
 	log "no @duckdb/node-api in $DUCKDB_MODULES: Parquet skipped"
@@ -83,37 +86,39 @@ toParquet() {
 median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
 # measure FILE COLD [FLAGS...] runs pearson RUNS times and prints
-# "wall_s rss_mb", medians; COLD=1 drops the page cache before each run.
-# A failed run prints "failed".
+# "wall_s cpu_s rss_mb", medians (cpu: user + system time, which the load
+# of a shared machine disturbs less than the wall time); COLD=1 drops the
+# page cache before each run. A failed run prints "failed".
 measure() {
 	local file=$1 coldrun=$2
 	shift 2
-	local walls=() rsss=() out r
+	local walls=() cpus=() rsss=() r w u s m
 	for ((r = 0; r < RUNS; r++)); do
 		if [[ $coldrun == 1 ]]; then
 			sync
 			echo 3 >/proc/sys/vm/drop_caches
 		fi
-		if ! /usr/bin/time -o "$dir/time" -f '%e %M' "$dir/pearson" divergence --group group "$@" "$file" >/dev/null 2>"$dir/stderr"; then
+		if ! /usr/bin/time -o "$dir/time" -f '%e %U %S %M' "$dir/pearson" divergence --group group "$@" "$file" >/dev/null 2>"$dir/stderr"; then
 			log "$(basename "$file") $*: $(tail -1 "$dir/stderr")"
 			echo failed
 			return
 		fi
-		out=$(tail -1 "$dir/time")
-		walls+=("${out% *}")
-		rsss+=("${out#* }")
+		read -r w u s m <<<"$(tail -1 "$dir/time")"
+		walls+=("$w")
+		cpus+=("$(awk -v u="$u" -v s="$s" 'BEGIN { printf "%.2f", u + s }')")
+		rsss+=("$m")
 	done
-	echo "$(median "${walls[@]}") $(awk -v k="$(median "${rsss[@]}")" 'BEGIN { printf "%.0f", k / 1024 }')"
+	echo "$(median "${walls[@]}") $(median "${cpus[@]}") $(awk -v k="$(median "${rsss[@]}")" 'BEGIN { printf "%.0f", k / 1024 }')"
 }
 
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg); $(nproc) cores; medians of $RUNS runs"
 echo
 if [[ $cold == 1 ]]; then
-	echo "| rows | input | size | read | wall, warm | peak RSS, warm | wall, cold | peak RSS, cold |"
-	echo "|---|---|---|---|---|---|---|---|"
+	echo "| rows | input | size | asked (done) | wall, warm | CPU, warm | peak RSS, warm | wall, cold | CPU, cold | peak RSS, cold |"
+	echo "|---|---|---|---|---|---|---|---|---|---|"
 else
-	echo "| rows | input | size | read | wall, warm | peak RSS, warm |"
-	echo "|---|---|---|---|---|---|"
+	echo "| rows | input | size | asked (done) | wall, warm | CPU, warm | peak RSS, warm |"
+	echo "|---|---|---|---|---|---|---|"
 fi
 for n in "${ROWS[@]}"; do
 	csv="$dir/data-$n.csv"
@@ -126,19 +131,23 @@ for n in "${ROWS[@]}"; do
 	fi
 	for f in "${inputs[@]}"; do
 		size=$(awk -v b="$(stat -c %s "$f")" 'BEGIN { printf "%.0f", b / 1e6 }')
-		for mode in sampled scanned; do
+		for mode in ${MODES:-sampled scanned}; do
 			flags=()
 			[[ $mode == scanned ]] && flags=(--scan)
 			log "$(basename "$f") $mode"
-			# One untimed run puts the file in the page cache.
-			"$dir/pearson" divergence --group group "${flags[@]}" "$f" >/dev/null 2>&1 || true
-			read -r w m <<<"$(measure "$f" 0 "${flags[@]}")"
-			row="| $n | ${f##*.} | ${size} MB | $mode | ${w} s | ${m:-} MB |"
-			if [[ $cold == 1 ]]; then
-				read -r cw cm <<<"$(measure "$f" 1 "${flags[@]}")"
-				row+=" ${cw} s | ${cm:-} MB |"
+			# One untimed run puts the file in the page cache and says how
+			# the file was read: a file too small for sampling is scanned.
+			how=$("$dir/pearson" divergence --group group --format json "${flags[@]}" "$f" 2>/dev/null |
+				sed -n 's/.*"read_p":"\([a-z]*\)".*/\1/p') || true
+			read -r w c m <<<"$(measure "$f" 0 "${flags[@]}")"
+			row="| $n | ${f##*.} | ${size} MB | $mode (${how:-?}) | ${w} s | ${c:-} s | ${m:-} MB |"
+			if [[ $w == failed ]]; then
+				row="| $n | ${f##*.} | ${size} MB | $mode | failed | | |"
+				[[ $cold == 1 ]] && row+=" | | |"
+			elif [[ $cold == 1 ]]; then
+				read -r w c m <<<"$(measure "$f" 1 "${flags[@]}")"
+				row+=" ${w} s | ${c} s | ${m} MB |"
 			fi
-			[[ $w == failed ]] && row="| $n | ${f##*.} | ${size} MB | $mode | failed | | | |"
 			echo "$row"
 		done
 	done
