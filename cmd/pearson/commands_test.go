@@ -92,11 +92,11 @@ func TestJSONContract(t *testing.T) {
 		args []string
 		keys []string
 	}{
-		{[]string{"divergence", shiftP, shiftQ}, []string{"pe", "stderr", "alpha", "sigma", "lambda", "k", "m", "n_p", "n_q", "seed", "warnings", "timing"}},
+		{[]string{"divergence", shiftP, shiftQ}, []string{"pe", "stderr", "alpha", "sigma", "lambda", "k", "m", "n_p", "n_q", "n_p_stderr", "n_q_stderr", "read_p", "read_q", "rows_read_p", "rows_read_q", "seed", "warnings", "timing"}},
 		{[]string{"test", "--permutations", "50", shiftP, shiftQ}, []string{"pe", "stderr", "alpha", "sigma", "lambda", "k", "m", "n_p", "n_q", "seed", "warnings", "timing", "p_value", "permutations"}},
-		{[]string{"mi", "--x", "x1", "--y", "y", "--k", "50", "--m", "1000", regression}, []string{"smi", "stderr", "sigma_x", "sigma_y", "lambda", "k", "m", "n", "seed", "warnings", "timing"}},
+		{[]string{"mi", "--x", "x1", "--y", "y", "--k", "50", "--m", "1000", regression}, []string{"smi", "stderr", "sigma_x", "sigma_y", "lambda", "k", "m", "n", "n_stderr", "read", "rows_read", "seed", "warnings", "timing"}},
 		{[]string{"mi", "--x", "x1", "--y", "y", "--permutations", "20", "--k", "50", "--m", "1000", regression}, []string{"smi", "p_value", "permutations"}},
-		{[]string{"rank", "--target", "y", "--k", "50", "--m", "1000", regression}, []string{"target", "features"}},
+		{[]string{"rank", "--target", "y", "--k", "50", "--m", "1000", regression}, []string{"target", "n", "n_stderr", "read", "rows_read", "features"}},
 	} {
 		code, out, _ := run(t, append(tc.args, "--format", "json")...)
 		var v map[string]any

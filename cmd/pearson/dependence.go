@@ -93,11 +93,18 @@ func split(c *cli.Context, t *dataset.Table, all sample, xs, ys []string) (mat.M
 	return sample{x: x, rows: all.rows}.matrix(), sample{x: y, rows: all.rows}.matrix()
 }
 
+// addRead adds to out the keys that say how the one input of mi and rank
+// was read, after n: n_stderr, read, rows_read.
+func addRead(out *record, in sample) *record {
+	return out.add("n_stderr", in.rowsStdErr).add("read", in.readAs()).add("rows_read", in.rowsRead)
+}
+
 // miCmd is the mi command.
 type miCmd struct {
 	pairedCmd
 	noOutputs
 	xs, ys []string
+	in     sample // the input's rows, for how it was read
 	res    *divergence.LSMIResult
 	test   *divergence.IndependenceResult // with --permutations
 }
@@ -129,6 +136,7 @@ func (m *miCmd) read(c *cli.Context, r *reader) (mat.Matrix, mat.Matrix, error) 
 	if err != nil {
 		return nil, nil, err
 	}
+	m.in = all
 	x, y := split(c, t, all, m.xs, m.ys)
 	return x, y, nil
 }
@@ -163,7 +171,8 @@ func (m *miCmd) result(seed uint64) result {
 		add("k", m.res.K).
 		add("m", m.res.M).
 		add("draws", len(m.res.Draws)).
-		add("n", m.res.N).
+		add("n", m.res.N)
+	addRead(out, m.in).
 		add("x", m.xs).
 		add("y", m.ys).
 		add("exact", m.res.Exact).
@@ -188,7 +197,7 @@ type rankCmd struct {
 	target   string
 	features []string // nil until read: every numeric column but the target
 	top      int
-	rows     int
+	in       sample // the input's rows, for n and how it was read
 	res      *divergence.RankResult
 }
 
@@ -228,7 +237,7 @@ func (k *rankCmd) read(c *cli.Context, r *reader) (mat.Matrix, mat.Matrix, error
 			return nil, nil, fmt.Errorf("%s: no numeric column besides the target %q", t.Name, k.target)
 		}
 	}
-	k.rows = all.rows
+	k.in = all
 	x, y := split(c, t, all, k.features, []string{k.target})
 	return x, y, nil
 }
@@ -249,7 +258,7 @@ func (k *rankCmd) scores() []divergence.FeatureScore {
 }
 
 func (k *rankCmd) result(seed uint64) result {
-	run := new(record).add("target", k.target).add("n", k.rows).add("seed", seed).add("permutations", k.res.Permutations)
+	run := addRead(new(record).add("target", k.target).add("n", k.in.rows), k.in).add("seed", seed).add("permutations", k.res.Permutations)
 	return ranking(run, k.features, k.scores(), k.res.Permutations > 0)
 }
 

@@ -29,7 +29,8 @@ func inputFlags() []cli.Flag {
 		delimFlag(),
 		&cli.BoolFlag{Name: "drop-missing", Usage: "skip rows with an empty cell in a used column (counted on standard error) instead of failing"},
 		&cli.BoolFlag{Name: "standardize", Usage: "scale each column to zero mean and unit variance first (for two samples, by the pooled mean and variance)"},
-		&cli.IntFlag{Name: "reservoir", Usage: "rows kept per sample while reading a file (0: 4·(draws+2)·(k+m); --exact keeps every row)"},
+		&cli.IntFlag{Name: "reservoir", Usage: "rows kept per sample, drawn at random from a file or kept while reading every row (0: (draws+2)·(k+m), what the estimate uses; --exact keeps every row)"},
+		&cli.BoolFlag{Name: "scan", Usage: "read and validate every row of the input files instead of drawing the rows the estimate needs at random positions (standard input, pipes and compressed files are always read in full)"},
 	}
 }
 
@@ -37,7 +38,22 @@ func inputFlags() []cli.Flag {
 type sample struct {
 	name string     // for output: a file name, or column=value for a group
 	x    *mat.Dense // the kept rows
-	rows int        // the rows of the file(s) it stands for
+	rows int        // the rows of the file it stands for: estimated when sampled
+	// rowsStdErr is the standard error of rows when it is an estimate, 0
+	// when it is a count.
+	rowsStdErr float64
+	sampled    bool // the rows were drawn at random positions, not all read
+	rowsRead   int  // the data rows of its input file read and validated
+}
+
+// readAs says how the sample's input was read: "sampled" (rows drawn at
+// random positions, the row count estimated) or "scanned" (every row read
+// and counted).
+func (s sample) readAs() string {
+	if s.sampled {
+		return "sampled"
+	}
+	return "scanned"
 }
 
 // matrix returns the sample for the estimators: a Subsample when the
@@ -54,15 +70,17 @@ type reader struct {
 	ctx       context.Context // stops a long read
 	stdin     io.Reader       // what the file name "-" reads
 	delim     rune
-	reservoir int // rows kept per group; 0 keeps every row
+	reservoir int  // rows kept per group; 0 keeps every row
+	seek      bool // draw the rows of a seekable file at random positions
 	drop      bool
 	seed      uint64
 	prog      *progress.Bars
 	stderr    io.Writer
 }
 
-// newReader reads the input flags. keepAll asks for every row (--exact, or
-// a budget that needs them).
+// newReader reads the input flags. s.Exact asks for every row; so does
+// --ratio-out, whose second pass reads every row anyway: the first then
+// validates them all before the estimate is printed.
 func newReader(c *cli.Context, prog *progress.Bars, s *divergence.Settings) (*reader, error) {
 	delim, err := delimiter(c)
 	if err != nil {
@@ -79,15 +97,21 @@ func newReader(c *cli.Context, prog *progress.Bars, s *divergence.Settings) (*re
 	default:
 		r.reservoir = defaultReservoir(s)
 	}
+	r.seek = r.reservoir > 0 && !c.Bool("scan") && c.String("ratio-out") == ""
 	return r, nil
 }
 
-// defaultReservoir is 4·(draws + 2)·(k + m) rows: every draw, and the
-// cross-validation and test designs, find fresh rows among them. Zero
-// (every row) when that does not fit an int.
+// defaultReservoir is (draws + 2)·(k + m) rows per sample, what the
+// estimate uses: each draw takes at most k + m rows of a sample (k centres
+// and m averaging points, shared by the two samples of a divergence), the
+// cross-validation k + m more, and the median heuristic and a test's design
+// at most k + m together. A file sampled by seeking reads about that many
+// rows; a file read in full keeps them all the same, so that a scan and a
+// sample of the same data draw the estimate from the same number of rows.
+// Zero (every row) when that does not fit an int32.
 func defaultReservoir(s *divergence.Settings) int {
 	k, m, d := orDefault(s.K, divergence.DefaultK), orDefault(s.M, divergence.DefaultM), orDefault(s.Draws, divergence.DefaultDraws)
-	r := 4 * float64(d+2) * float64(k+m)
+	r := float64(d+2) * float64(k+m)
 	if r > math.MaxInt32 {
 		return 0
 	}
@@ -114,14 +138,15 @@ func (r *reader) open(path string) (dataset.Source, func(), error) {
 }
 
 // read reads a sample of --reservoir rows of each group of the rows q
-// selects in the table at path.
+// selects in the table at path: drawn at random positions when the reader
+// seeks and the file allows it, otherwise kept while every row is read.
 func (r *reader) read(path string, q dataset.Query) (*dataset.Table, error) {
 	src, closeFn, err := r.open(path)
 	if err != nil {
 		return nil, err
 	}
 	q.DropMissing = r.drop
-	t, err := src.Sample(r.ctx, q, dataset.Sampling{Size: r.reservoir, Src: rand.NewPCG(r.seed, 0x72657365727665)})
+	t, err := src.Sample(r.ctx, q, dataset.Sampling{Size: r.reservoir, Src: rand.NewPCG(r.seed, 0x72657365727665), Seek: r.seek})
 	closeFn()
 	return r.noted(path, t, err)
 }
@@ -139,16 +164,27 @@ func (r *reader) scan(path string, q dataset.Query, fn dataset.RowFunc) (*datase
 	return r.noted(path, t, err)
 }
 
-// noted returns the outcome of a read, after saying on standard error which
-// rows were dropped and which columns left out.
+// noted returns the outcome of a read, after saying on standard error why a
+// file that could have been sampled was read in full, or that it was
+// sampled, which rows were dropped and which columns left out.
 func (r *reader) noted(path string, t *dataset.Table, err error) (*dataset.Table, error) {
 	if err != nil {
 		return nil, err
 	}
-	if t.Dropped > 0 {
-		fmt.Fprintf(r.stderr, "pearson: %s: dropped %d rows with empty cells\n", displayPath(path), t.Dropped)
+	name := displayPath(path)
+	if t.Fallback != "" {
+		fmt.Fprintf(r.stderr, "pearson: %s: reading every row: %s\n", name, t.Fallback)
 	}
-	noteSkipped(r.stderr, displayPath(path), t.Skipped)
+	if t.Sampled {
+		fmt.Fprintf(r.stderr, "pearson: %s: sampled: %d rows read at random positions and validated, the row counts estimated (--scan reads every row)\n", name, t.RowsRead)
+	}
+	switch {
+	case t.Dropped > 0 && t.Sampled:
+		fmt.Fprintf(r.stderr, "pearson: %s: dropped about %d rows with empty cells (estimated from the rows drawn)\n", name, t.Dropped)
+	case t.Dropped > 0:
+		fmt.Fprintf(r.stderr, "pearson: %s: dropped %d rows with empty cells\n", name, t.Dropped)
+	}
+	noteSkipped(r.stderr, name, t.Skipped)
 	return t, nil
 }
 
@@ -185,9 +221,10 @@ func quoteShort(s string) string {
 	return strconv.Quote(s[:cut]) + fmt.Sprintf("... (%d bytes)", len(s))
 }
 
-// groupSample turns a group of a table into a sample.
-func groupSample(name string, g dataset.Group, cols int) sample {
-	return sample{name: name, x: mat.NewDense(g.Len(), cols, g.Data), rows: g.Rows}
+// groupSample turns a group of the table t into a sample.
+func groupSample(name string, t *dataset.Table, g dataset.Group) sample {
+	return sample{name: name, x: mat.NewDense(g.Len(), len(t.Columns), g.Data), rows: g.Rows,
+		rowsStdErr: g.RowsStdErr, sampled: t.Sampled, rowsRead: t.RowsRead}
 }
 
 // splitList splits a comma-separated list of column names.
@@ -209,7 +246,7 @@ func readColumns(r *reader, path string, names []string) (*dataset.Table, sample
 	if err != nil {
 		return nil, sample{}, err
 	}
-	return t, groupSample(displayPath(path), t.Groups[0], len(t.Columns)), nil
+	return t, groupSample(displayPath(path), t, t.Groups[0]), nil
 }
 
 // columnsOf returns the columns of x whose names are given, as a new matrix.

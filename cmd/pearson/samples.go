@@ -43,8 +43,8 @@ func readTwoSamples(c *cli.Context, r *reader) (*twoSamples, error) {
 			return nil, err
 		}
 		ts.columns = tp.Columns
-		ts.p = groupSample(displayPath(args[0]), tp.Groups[0], len(tp.Columns))
-		ts.q = groupSample(displayPath(args[1]), tq.Groups[0], len(tq.Columns))
+		ts.p = groupSample(displayPath(args[0]), tp, tp.Groups[0])
+		ts.q = groupSample(displayPath(args[1]), tq, tq.Groups[0])
 	} else {
 		// Only the rows of two values are kept: the two named, or the first
 		// two met (a third is an error then).
@@ -61,8 +61,8 @@ func readTwoSamples(c *cli.Context, r *reader) (*twoSamples, error) {
 		if err != nil {
 			return nil, err
 		}
-		ts.p = groupSample(group+"="+t.Groups[pi].Key, t.Groups[pi], len(t.Columns))
-		ts.q = groupSample(group+"="+t.Groups[qi].Key, t.Groups[qi], len(t.Columns))
+		ts.p = groupSample(group+"="+t.Groups[pi].Key, t, t.Groups[pi])
+		ts.q = groupSample(group+"="+t.Groups[qi].Key, t, t.Groups[qi])
 	}
 	if c.Bool("standardize") {
 		ts.scale = standardize(ts.p.x, ts.q.x)

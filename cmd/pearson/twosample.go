@@ -96,6 +96,12 @@ func (t *twoSampleCmd) record(res *divergence.PEResult, seed uint64, more ...str
 		add("draws", len(res.Draws)).
 		add("n_p", res.NP).
 		add("n_q", res.NQ).
+		add("n_p_stderr", t.in.p.rowsStdErr).
+		add("n_q_stderr", t.in.q.rowsStdErr).
+		add("read_p", t.in.p.readAs()).
+		add("read_q", t.in.q.readAs()).
+		add("rows_read_p", t.in.p.rowsRead).
+		add("rows_read_q", t.in.q.rowsRead).
 		add("numerator", t.in.p.name).
 		add("denominator", t.in.q.name).
 		add("columns", t.in.columns).
