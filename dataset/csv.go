@@ -9,6 +9,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"slices"
 	"strconv"
 	"strings"
@@ -152,10 +153,13 @@ func (c *CSV) Sample(ctx context.Context, q Query, s Sampling) (*Table, error) {
 	}
 	reason := ""
 	if s.Seek && s.Size > 0 && c.ra != nil {
+		rewind := rewinder(s.Src)
 		t, why, err := c.seekSample(ctx, q, s)
 		if t != nil || err != nil {
 			return t, err
 		}
+		// The full read keeps the rows a run without Seek would keep.
+		rewind()
 		reason = why
 	}
 	t, err := c.read(ctx, q, newSampler(s), nil)
@@ -163,6 +167,27 @@ func (c *CSV) Sample(ctx context.Context, q Query, s Sampling) (*Table, error) {
 		t.Fallback = reason
 	}
 	return t, err
+}
+
+// rewinder returns a function that puts src back in the state it has now,
+// so that a read which falls back to a full pass after seeking draws the
+// same random numbers as one that never sought. It does so for sources that
+// can save their state (rand.PCG and rand.ChaCha8 can); for others the
+// fallback continues the stream, still reproducibly.
+func rewinder(src rand.Source) func() {
+	type state interface {
+		MarshalBinary() ([]byte, error)
+		UnmarshalBinary([]byte) error
+	}
+	st, ok := src.(state)
+	if !ok {
+		return func() {}
+	}
+	saved, err := st.MarshalBinary()
+	if err != nil {
+		return func() {}
+	}
+	return func() { st.UnmarshalBinary(saved) }
 }
 
 // Scan reads every row that q selects and calls fn for each valid row in
