@@ -14,6 +14,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/sublinear/pearson/crossval"
+	"github.com/sublinear/pearson/internal/summary"
 )
 
 // foldStats are the training and held-out moments of one fold.
@@ -22,31 +23,28 @@ type foldStats struct {
 	gTr, gTe *mat.SymDense
 }
 
-// heldOutScores returns, for each regularisation λₖ, the held-out score
-// averaged over the folds:
+// heldOutScores returns each fold's held-out score at the regularisation λ:
 //
-//	score = ½ θᵀ H_te θ − h_teᵀ θ,   θ = (H_tr + λₖ I)⁻¹ h_tr,
+//	score = ½ θᵀ H_te θ − h_teᵀ θ,   θ = (H_tr + λ I)⁻¹ h_tr,
 //
 // which for RuLSIF is α/2·mean_te g(x)² + (1−α)/2·mean_te g(y)² − mean_te g(x)
 // and for LSMI its analogue; lower is better. A fold whose system cannot be
 // solved scores +Inf.
-func heldOutScores(folds []foldStats, lambdas []float64) []float64 {
-	scores := make([]float64, len(lambdas))
-	for _, f := range folds {
+func heldOutScores(folds []foldStats, lambda float64) []float64 {
+	scores := make([]float64, len(folds))
+	for i, f := range folds {
 		k := len(f.hTr)
 		rs := newRidgeSolver(f.gTr)
 		theta := make([]float64, k)
 		ht := mat.NewVecDense(k, nil)
-		for j, l := range lambdas {
-			copy(theta, f.hTr)
-			if !rs.factor(l) {
-				scores[j] = math.Inf(1)
-				continue
-			}
-			rs.solve(theta)
-			ht.MulVec(f.gTe, mat.NewVecDense(k, theta))
-			scores[j] += (0.5*floats.Dot(theta, ht.RawVector().Data) - floats.Dot(f.hTe, theta)) / float64(len(folds))
+		copy(theta, f.hTr)
+		if !rs.factor(lambda) {
+			scores[i] = math.Inf(1)
+			continue
 		}
+		rs.solve(theta)
+		ht.MulVec(f.gTe, mat.NewVecDense(k, theta))
+		scores[i] = 0.5*floats.Dot(theta, ht.RawVector().Data) - floats.Dot(f.hTe, theta)
 	}
 	return scores
 }
@@ -67,14 +65,23 @@ func foldBlocks(p *points, rows []int, folds int) ([]*mat.Dense, error) {
 }
 
 // foldScorer returns, for one setting of the kernel widths (one width per
-// kernel), the held-out score averaged over the folds as a function of the
+// kernel), each fold's held-out score as a function of the
 // cross-validation problem's regularisation.
-type foldScorer func(ctx context.Context, widths []float64) (func(ridge float64) float64, error)
+type foldScorer func(ctx context.Context, widths []float64) (func(ridge float64) []float64, error)
 
-// peScores returns the held-out score of the folds' moments as a function of
-// the regularisation.
-func peScores(folds []foldStats) func(ridge float64) float64 {
-	return func(ridge float64) float64 { return heldOutScores(folds, []float64{ridge})[0] }
+// peScores returns each fold's held-out score of the folds' moments as a
+// function of the regularisation.
+func peScores(folds []foldStats) func(ridge float64) []float64 {
+	return func(ridge float64) []float64 { return heldOutScores(folds, ridge) }
+}
+
+// foldMean returns the mean of the fold scores, summed in fold order.
+func foldMean(s []float64) float64 {
+	m := 0.0
+	for _, v := range s {
+		m += v / float64(len(s))
+	}
+	return m
 }
 
 // Limits of the self-widening grid (docs/DESIGN.md §4). Widths are in
@@ -102,6 +109,14 @@ type searchGrid struct {
 	lambdas     []float64   // λ/N, increasing
 	widenLambda bool
 	ridgeFactor float64 // the cross-validation problem's regularisation is ridgeFactor × column
+	// noise, when positive, makes a gain count only if it also exceeds
+	// noise standard errors of the best point's score over the folds: a
+	// smaller gain would move the estimate by less than its own sampling
+	// error, so the score is flat that way for the estimate's purpose
+	// (docs/DESIGN.md §4).
+	noise float64
+	// minGain is an absolute gain below which an edge is flat, with noise.
+	minGain float64
 }
 
 // edgeStop is an edge of the grid on which the best point lies although the
@@ -118,23 +133,26 @@ type edgeStop struct {
 // and λ, however often the grid widens. Rows of the returned table are width
 // vectors; columns are the regularisation in the caller's units.
 func (g searchGrid) search(ctx context.Context, workers int, folds foldScorer) (*crossval.Table[[]float64], []edgeStop, error) {
-	stats := newMemo[string, func(float64) float64]()
-	scores := newMemo[string, float64]()
+	stats := newMemo[string, func(float64) []float64]()
+	scores := newMemo[string, []float64]()
 	axes := slices.Clone(g.axes)
 	lambdas := slices.Clone(g.lambdas)
 	for round := 0; ; round++ {
 		rows := product(axes)
+		perFold := make([][][]float64, len(rows))
 		t, err := crossval.Search(ctx, rows, lambdas, func(ctx context.Context, i int) ([]float64, error) {
 			key := fmt.Sprint(rows[i])
-			score, err := stats.get(key, func() (func(float64) float64, error) { return folds(ctx, rows[i]) })
+			score, err := stats.get(key, func() (func(float64) []float64, error) { return folds(ctx, rows[i]) })
 			if err != nil {
 				return nil, err
 			}
 			out := make([]float64, len(lambdas))
+			perFold[i] = make([][]float64, len(lambdas))
 			for j, l := range lambdas {
-				out[j], _ = scores.get(fmt.Sprint(key, l), func() (float64, error) {
+				perFold[i][j], _ = scores.get(fmt.Sprint(key, l), func() ([]float64, error) {
 					return score(g.ridgeFactor * l), nil
 				})
+				out[j] = foldMean(perFold[i][j])
 			}
 			return out, nil
 		}, workers)
@@ -146,22 +164,33 @@ func (g searchGrid) search(ctx context.Context, workers int, folds foldScorer) (
 		best := rows[t.BestRow]
 		bestScore := t.Scores[t.BestRow][t.BestCol]
 		// improves reports whether the best point gains on its neighbour
-		// (score s) by more than the flat tolerance.
-		improves := func(s float64) bool { return s-bestScore > flatTolerance*math.Abs(bestScore) }
+		// (row r, column c) by more than the flat tolerance and, with
+		// g.noise, by more than the folds' scatter of the best score.
+		improves := func(r, c int) bool {
+			gain := t.Scores[r][c] - bestScore
+			if gain <= flatTolerance*math.Abs(bestScore) {
+				return false
+			}
+			if g.noise == 0 {
+				return true
+			}
+			_, se := summary.MeanStdErr(perFold[t.BestRow][t.BestCol])
+			return gain > g.noise*se && gain > g.minGain
+		}
 		stride := 1 // rows between neighbours along axis a (the last varies fastest)
 		for a := len(axes) - 1; a >= 0; a-- {
 			ax := axes[a]
 			if len(ax) > 1 {
 				i := slices.Index(ax, best[a])
 				switch {
-				case i == 0 && improves(t.Scores[t.BestRow+stride][t.BestCol]):
+				case i == 0 && improves(t.BestRow+stride, t.BestCol):
 					next, ok := widenDown(ax, 2, 1/float64(widenLimit))
 					if ok && g.widen[a] && round < maxWidenRounds {
 						axes[a], extended = next, true
 					} else {
 						stops = append(stops, edgeStop{axis: a, atLimit: g.widen[a]})
 					}
-				case i == len(ax)-1 && improves(t.Scores[t.BestRow-stride][t.BestCol]):
+				case i == len(ax)-1 && improves(t.BestRow-stride, t.BestCol):
 					next, ok := widenUp(ax, 2, widenLimit)
 					if ok && g.widen[a] && round < maxWidenRounds {
 						axes[a], extended = next, true
@@ -177,16 +206,15 @@ func (g searchGrid) search(ctx context.Context, workers int, folds foldScorer) (
 			stride *= len(ax)
 		}
 		if nl := len(lambdas); nl > 1 {
-			row := t.Scores[t.BestRow]
 			switch {
-			case t.BestCol == 0 && improves(row[1]):
+			case t.BestCol == 0 && improves(t.BestRow, 1):
 				next, ok := widenDown(lambdas, 10, ridgeLow/g.ridgeFactor)
 				if ok && g.widenLambda && round < maxWidenRounds {
 					lambdas, extended = next, true
 				} else {
 					stops = append(stops, edgeStop{axis: -1, atLimit: g.widenLambda})
 				}
-			case t.BestCol == nl-1 && improves(row[nl-2]):
+			case t.BestCol == nl-1 && improves(t.BestRow, nl-2):
 				next, ok := widenUp(lambdas, 10, ridgeHigh/g.ridgeFactor)
 				if ok && g.widenLambda && round < maxWidenRounds {
 					lambdas, extended = next, true

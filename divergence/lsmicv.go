@@ -22,6 +22,14 @@ import (
 // over to k centres through (k/n)²λ.
 const lsmiCVCentres = 32
 
+// lsmiWidenNoise is the number of standard errors of the folds' scatter by
+// which a gain towards an edge of LSMI's grid must exceed it for the grid
+// to widen (see searchGrid.noise). Under independence the score is flat up
+// to noise, and without this test the grid of a feature that does not
+// matter wanders to its limits, at three times the cost of the grid it
+// started from.
+const lsmiWidenNoise = 1
+
 // lsmiCV is the design of LSMI's cross-validation: kcv centre rows and
 // averaging rows (none a centre) split into folds, with the kernel statistics
 // of y cached per width. Rank draws one design for every feature, so that
@@ -154,8 +162,14 @@ func (m *lsmiModel) crossValidate(ctx context.Context, s *LSMISettings, d *lsmiC
 		lambdas:     lambdas,
 		widenLambda: s.LambdaScales == nil,
 		ridgeFactor: kk,
+		noise:       lsmiWidenNoise,
+		// Under independence a fit's held-out score differs from the
+		// constant fit's by chance alone by about its number of
+		// effective parameters over the rows: gains below 2/rows are
+		// of that order.
+		minGain: 2 / float64(len(d.rows)),
 	}
-	return g.search(ctx, s.Workers, func(_ context.Context, w []float64) (func(float64) float64, error) {
+	return g.search(ctx, s.Workers, func(_ context.Context, w []float64) (func(float64) []float64, error) {
 		ax, err := cx(w[0])
 		if err != nil {
 			return nil, err
@@ -168,7 +182,7 @@ func (m *lsmiModel) crossValidate(ctx context.Context, s *LSMISettings, d *lsmiC
 	})
 }
 
-// lsmiScores returns the held-out score of the product basis
+// lsmiScores returns each fold's held-out score of the product basis
 // (docs/DESIGN.md §3) as a function of the regularisation ρ: in fold f, with
 // the training factors Hx = Ux Λx Uxᵀ and Hy = Uy Λy Uyᵀ and the cross
 // moment h (a k×k matrix over pairs of centres), θ̃ = Uxᵀ h_tr Uy ./ (λx⊗λy + ρ)
@@ -177,7 +191,7 @@ func (m *lsmiModel) crossValidate(ctx context.Context, s *LSMISettings, d *lsmiC
 //	score_f = ½ tr(θ̃ᵀ Ãx θ̃ Ãy) − ⟨Uxᵀ h_te Uy, θ̃⟩,
 //
 // Ãx, Ãy the held-out factors in the training eigenbases.
-func lsmiScores(ax, ay lsmiAxis, counts []float64) func(ridge float64) float64 {
+func lsmiScores(ax, ay lsmiAxis, counts []float64) func(ridge float64) []float64 {
 	folds := len(counts)
 	k, _ := ax.kt[0].Dims()
 	cross := make([]*mat.Dense, folds)
@@ -198,14 +212,14 @@ func lsmiScores(ax, ay lsmiAxis, counts []float64) func(ridge float64) float64 {
 		hte[f] = rotate(ax.train[f], ay.train[f], cross[f])
 		hte[f].Scale(1/counts[f], hte[f])
 	}
-	return func(ridge float64) float64 {
-		score := 0.0
+	return func(ridge float64) []float64 {
+		score := make([]float64, folds)
 		var left, right mat.Dense
 		for f := range folds {
 			th := kronTheta(htr[f], ax.train[f], ay.train[f], ridge)
 			left.Mul(ax.test[f], th)
 			right.Mul(th, ay.test[f])
-			score += (0.5*mat.Sum(elemMul(&left, &right)) - mat.Sum(elemMul(hte[f], th))) / float64(folds)
+			score[f] = 0.5*mat.Sum(elemMul(&left, &right)) - mat.Sum(elemMul(hte[f], th))
 		}
 		return score
 	}

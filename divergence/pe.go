@@ -442,7 +442,7 @@ func (m *peModel) crossValidate(ctx context.Context, s *PESettings, rnd *rand.Ra
 		widenLambda: s.LambdaScales == nil,
 		ridgeFactor: float64(kcv), // the kcv-centre problem's own regularisation is kcv·λ/N
 	}
-	return g.search(ctx, s.Workers, func(_ context.Context, w []float64) (func(float64) float64, error) {
+	return g.search(ctx, s.Workers, func(_ context.Context, w []float64) (func(float64) []float64, error) {
 		return peScores(m.foldStats(kernel.Gaussian{Sigma: w[0]}, c, xp, xq)), nil
 	})
 }

@@ -181,7 +181,10 @@ func (m *miCmd) result(seed uint64) result {
 	if m.test != nil {
 		out.add("statistic", m.test.Statistic).
 			add("p_value", m.test.PValue).
-			add("permutations", m.test.Permutations)
+			add("p_value_low", m.test.PValueLow).
+			add("p_value_high", m.test.PValueHigh).
+			add("permutations", m.test.Permutations).
+			add("width_smi", m.test.WidthSMI)
 	}
 	return out
 }
@@ -284,7 +287,7 @@ func ranking(run *record, names []string, scores []divergence.FeatureScore, test
 			add("smi", f.SMI).
 			add("stderr", f.StdErr)
 		if tested {
-			r.add("p_value", f.PValue)
+			r.add("p_value", f.PValue).add("q_value", f.QValue)
 		}
 		rows[i] = r.add("sigma_x", f.SigmaX).
 			add("sigma_y", f.SigmaY).

@@ -88,6 +88,7 @@ func (t *twoSampleCmd) record(res *divergence.PEResult, seed uint64, more ...str
 	return new(record).
 		add("pe", res.PE).
 		add("stderr", res.StdErr).
+		add("draw_stderr", res.DrawStdErr).
 		add("alpha", res.Alpha).
 		add("sigma", res.Sigma).
 		add("lambda", res.Lambda).
@@ -172,8 +173,11 @@ func (t *testCmd) result(seed uint64) result {
 	return t.record(t.res.PE, seed, t.res.Warnings...).
 		add("statistic", t.res.Statistic).
 		add("p_value", t.res.PValue).
+		add("p_value_low", t.res.PValueLow).
+		add("p_value_high", t.res.PValueHigh).
 		add("permutations", t.res.Permutations).
 		add("test_sigmas", t.res.Sigmas).
+		add("width_pe", t.res.WidthPE).
 		add("test_lambda", t.res.Lambda)
 }
 
