@@ -210,17 +210,30 @@ func (d *Detector) pe(ctx context.Context, num, den window, w *Width, retune boo
 	if d.p.lambda != 0 {
 		s.Settings.Lambda = d.p.lambda
 	}
-	var p, q mat.Matrix = num, den
-	if retune && !d.p.exact && d.g.n > tuneRows && (s.Sigma == 0 || s.Settings.Lambda == 0) {
-		// A uniform sample of each window stands for it: λ keeps its
-		// meaning for n subsequences, and the estimate's draws are
-		// uniform over the window all the same. The all-centre solution
-		// (Exact) reads every subsequence.
-		num.rows = indices.Sample(d.g.n, tuneRows, false, d.rnd)
-		den.rows = indices.Sample(d.g.n, tuneRows, false, d.rnd)
-		p, q = divergence.Subsample{Matrix: num, Rows: d.g.n}, divergence.Subsample{Matrix: den, Rows: d.g.n}
+	if retune && (s.Sigma == 0 || s.Settings.Lambda == 0) {
+		// Choose σ and λ once on the windows, then score with them held:
+		// with one draw RelativePE cross-validates once, on the windows'
+		// own design, where with several each draw would tune on its own
+		// share of the budget (docs/DESIGN.md §9).
+		var p, q mat.Matrix = num, den
+		if !d.p.exact && d.g.n > tuneRows {
+			// A uniform sample of each window stands for it: λ keeps its
+			// meaning for n subsequences. The all-centre solution (Exact)
+			// reads every subsequence.
+			tn, td := num, den
+			tn.rows = indices.Sample(d.g.n, tuneRows, false, d.rnd)
+			td.rows = indices.Sample(d.g.n, tuneRows, false, d.rnd)
+			p, q = divergence.Subsample{Matrix: tn, Rows: d.g.n}, divergence.Subsample{Matrix: td, Rows: d.g.n}
+		}
+		t := *s
+		t.Draws = 1
+		res, err := divergence.RelativePE(ctx, p, q, d.p.alpha, &t)
+		if err != nil {
+			return 0, fmt.Errorf("changepoint: time %d: %w", time, err)
+		}
+		s.Sigma, s.Settings.Lambda = res.Sigma, res.Lambda
 	}
-	res, err := divergence.RelativePE(ctx, p, q, d.p.alpha, s)
+	res, err := divergence.RelativePE(ctx, num, den, d.p.alpha, s)
 	if err != nil {
 		return 0, fmt.Errorf("changepoint: time %d: %w", time, err)
 	}
