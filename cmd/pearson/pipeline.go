@@ -123,6 +123,9 @@ func runPipeline(c *cli.Context, cmd command) error {
 	if err := checkMemory(c, cmd, j.settings, shapeOf(a, b), j.budget, " on the rows read"); err != nil {
 		return err
 	}
+	if err := checkMagnitude(a, b); err != nil {
+		return err
+	}
 	load := time.Since(start)
 	s := j.settings
 	done := func() {}
@@ -135,6 +138,9 @@ func runPipeline(c *cli.Context, cmd command) error {
 		return libraryError(c, err)
 	}
 	res := cmd.result(j.seed)
+	if !j.settings.Exact && j.settings.Draws == 1 {
+		withoutStdErr(res)
+	}
 	res.summary().add("timing", timing{load: load, estimate: time.Since(start) - load})
 
 	// The files first, the result last: an output that fails (a full
