@@ -36,7 +36,8 @@ import (
 // |TestSigmaScales|·(2k·m + 3k²), w·(k·m + 3k²) of scratch, and
 // B·(|TestSigmaScales| + 4) for the null distribution; Rank runs w features
 // at once, each an LSMI (with its test), and caches the target's kernel
-// values for every draw and width, D·G·(k·m + k²).
+// values for every draw and the widths the features chose (at most 3),
+// 3D·(k·m/2 + k²).
 //
 // The formulas describe the implementation, not a contract: they change
 // with it, and the tests check them against the allocations measured.
@@ -110,7 +111,7 @@ func (s *TwoSampleSettings) Memory(np, nq, d int) float64 {
 // worker's scratch and the null distribution.
 func testWords(s *Settings, k, m float64, b int) float64 {
 	g := float64(len(TestSigmaScales))
-	return g*(2*k*m+3*k*k) + s.workers()*(k*m+3*k*k) + float64(b)*(g+4)
+	return g*(2*k*m+3*k*k) + s.workers()*(k*m+3*k*k) + float64(b)*(g+40)
 }
 
 // lsmiWords is LSMI's share beyond the common part.
@@ -156,7 +157,9 @@ func (s *RankSettings) Memory(n, p, dy int) float64 {
 	}
 	k := float64(min(s.k(), n))
 	m := math.Min(float64(s.m()), float64(n))
-	g := gridSize(s.SigmaScales, DefaultLSMISigmaScales)
-	cache := float64(s.draws()) * g * (k*m + k*k)
+	// The final draws of the features share the target's kernel values at
+	// the widths they chose: a few, of the grid's.
+	g := math.Min(3, gridSize(s.SigmaScales, DefaultLSMISigmaScales))
+	cache := float64(s.draws()) * g * (k*m/2 + k*k)
 	return math.Min(s.workers(), float64(p))*one + words*(cache+float64(p)*64)
 }

@@ -207,10 +207,7 @@ func EstimateContext(ctx context.Context, p Problem, s *Settings) (*Result, erro
 	res := &Result{N: n, K: k, Draws: make([]Draw, r), Certified: true}
 	errs := make([]error, r)
 	scale := (float64(n) / float64(k)) * (float64(n) / float64(k))
-	parallel.For(r, parallel.Workers(s.Workers), func(i int) {
-		if ctx.Err() != nil {
-			return
-		}
+	stopped := parallel.ForContext(ctx, r, parallel.Workers(s.Workers), func(i int) {
 		dr := rand.New(rand.NewPCG(seeds[i][0], seeds[i][1]))
 		idx := Sample(n, k, !s.WithoutReplacement, dr)
 		sol, err := solveRestricted(p, idx, s.Box, s.restarts(), dr)
@@ -220,8 +217,8 @@ func EstimateContext(ctx context.Context, p Problem, s *Settings) (*Result, erro
 		}
 		res.Draws[i] = Draw{Indices: idx, Restricted: sol, Value: scale * sol.Value}
 	})
-	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("qmin: %w", err)
+	if stopped != nil {
+		return nil, fmt.Errorf("qmin: %w", stopped)
 	}
 	values := make([]float64, r)
 	for i, err := range errs {

@@ -7,6 +7,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -17,6 +18,7 @@ import (
 	"github.com/urfave/cli/v2"
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/sublinear/pearson/dataset"
 	"github.com/sublinear/pearson/divergence"
 )
 
@@ -31,7 +33,7 @@ const defaultBudget = 2 << 30
 
 // baseMemory is what a run holds besides the estimate and the rows kept:
 // the runtime, the program, the readers' buffers and the output writers.
-const baseMemory = 48 << 20
+const baseMemory = 64 << 20
 
 func maxMemoryFlag() *cli.StringFlag {
 	return &cli.StringFlag{Name: "max-memory", Usage: "the memory a run may need, as `SIZE` (bytes, or with K, M, G or T: powers of 1024); a run whose estimate needs more is refused before any work",
@@ -110,6 +112,11 @@ func formatSize(b float64) string {
 	return fmt.Sprintf("%.0f KiB", b/(1<<10))
 }
 
+// unknownRows stands for the rows of an input whose size says nothing of
+// them (a stream, a compressed file) before it is read: the estimator's
+// sizes are then bounded by its settings alone.
+const unknownRows = math.MaxInt32
+
 // shape is the size of an estimate's two samples: rows and columns of the
 // first and the second (for mi and rank, of x and y, paired).
 type shape struct{ ra, ca, rb, cb int }
@@ -150,7 +157,13 @@ func estimateMemory(cmd command, s divergence.Settings, sh shape) (float64, bool
 // and 8 a row for its line number, twice for mi and rank, whose columns
 // are copied out of the table.
 func sampleBytes(cmd command, sh shape) float64 {
-	b := 8 * (float64(sh.ra)*float64(sh.ca+1) + float64(sh.rb)*float64(sh.cb+1))
+	known := func(r int) float64 {
+		if r >= unknownRows {
+			return 0 // a stream's rows are its own
+		}
+		return float64(r)
+	}
+	b := 8 * (known(sh.ra)*float64(sh.ca+1) + known(sh.rb)*float64(sh.cb+1))
 	switch cmd.(type) {
 	case *miCmd, *rankCmd:
 		b *= 2
@@ -231,9 +244,9 @@ func checkMemory(c *cli.Context, cmd command, s divergence.Settings, sh shape, b
 }
 
 // preShape is the largest shape the samples may take before they are read:
-// the rows the reservoir keeps (when it keeps every row, the rows a file of
-// its size may hold, two bytes a value at least; unknown for a stream or a
-// compressed file), and the columns named (one when not named).
+// the rows a file of its size may hold (two bytes a value at least;
+// unknownRows for a stream or a compressed file), at most those the
+// reservoir keeps, and the columns named (one when not named).
 func preShape(c *cli.Context, cmd command, inputs []string, reservoir int, exact bool) shape {
 	cols := 1
 	switch t := cmd.(type) {
@@ -255,21 +268,21 @@ func preShape(c *cli.Context, cmd command, inputs []string, reservoir int, exact
 // two samples (of two files, or of the groups of one).
 func fileShape(inputs []string, reservoir, ca, cb int, paired, exact bool) shape {
 	rows := func(path string, cols int) int {
+		most := unknownRows
+		if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() && !isCompressed(path) {
+			most = int(min(float64(fi.Size())/float64(2*cols), unknownRows))
+		}
 		switch {
-		case reservoir > 0:
-			return reservoir
 		case exact:
 			// More is refused by the estimator, before its work.
 			if n, ok := estimateRows(path); ok {
 				return min(n+n/4, divergence.MaxExact)
 			}
-			return divergence.MaxExact
+			return min(most, divergence.MaxExact)
+		case reservoir > 0:
+			return min(reservoir, most)
 		}
-		fi, err := os.Stat(path)
-		if err != nil || !fi.Mode().IsRegular() || isCompressed(path) {
-			return 0
-		}
-		return int(min(float64(fi.Size())/float64(2*cols), math.MaxInt32))
+		return most
 	}
 	if paired || len(inputs) < 2 {
 		r := 0
@@ -350,4 +363,35 @@ func checkExact(c *cli.Context, cmd command, inputs []string) error {
 		return usagef(c, "--exact: %s holds about %d rows (from its size and the lines of its start); the exact solution takes at most %d: leave --exact out", displayPath(path), rows, divergence.MaxExact)
 	}
 	return nil
+}
+
+// diagnoseRead adds to a read error "no data row" the likely cause when an
+// input's lines end with a carriage return alone (classic Mac OS), which
+// makes the whole file one line.
+func diagnoseRead(err error, inputs []string) error {
+	if !errors.Is(err, dataset.ErrNoRows) {
+		return err
+	}
+	for _, path := range inputs {
+		if crOnly(path) {
+			return fmt.Errorf("%w; %s ends its lines with a carriage return alone (CR, classic Mac OS): convert them to LF or CRLF", err, displayPath(path))
+		}
+	}
+	return err
+}
+
+// crOnly reports whether the start of the plain file at path holds
+// carriage returns and no line feed.
+func crOnly(path string) bool {
+	if path == "-" || isCompressed(path) {
+		return false
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	buf := make([]byte, headBytes)
+	n, _ := io.ReadFull(f, buf)
+	return bytes.IndexByte(buf[:n], '\r') >= 0 && bytes.IndexByte(buf[:n], '\n') < 0
 }

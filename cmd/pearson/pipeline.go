@@ -118,7 +118,7 @@ func runPipeline(c *cli.Context, cmd command) error {
 
 	a, b, err := cmd.read(c, j.reader)
 	if err != nil {
-		return err
+		return diagnoseRead(err, inputs)
 	}
 	if err := checkMemory(c, cmd, j.settings, shapeOf(a, b), j.budget, " on the rows read"); err != nil {
 		return err
@@ -210,6 +210,9 @@ func newJob(c *cli.Context) (*job, error) {
 	}
 	if j.reader, err = newReader(c, j.prog, &j.settings); err != nil {
 		return nil, err
+	}
+	if r := c.Int("reservoir"); r == 1 {
+		return nil, usagef(c, "--reservoir 1: an estimate needs at least 2 rows per sample (0: the default)")
 	}
 	return j, nil
 }
