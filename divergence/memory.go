@@ -11,8 +11,8 @@ import (
 	"github.com/sublinear/pearson/kernel"
 )
 
-// Memory bounds, in bytes, what an estimate holds at its peak beyond its
-// samples, from its settings and the sizes of the samples alone, so that a
+// Bounds of memory. The Memory methods bound, in bytes, what an estimate
+// holds at its peak beyond its samples, from its settings and the sizes of the samples alone, so that a
 // caller can refuse settings that would exhaust the machine before any work.
 // The bounds are upper bounds of the estimators' allocations (the live heap;
 // the process's resident size adds the runtime's own and the samples), and
