@@ -297,7 +297,8 @@ type reader struct {
 	delim   rune
 	cr      *csv.Reader
 	header  []string
-	hline   int // line of the header
+	fields  map[string][2]int // header index by name: the first two fields of that name (-1: none)
+	hline   int               // line of the header
 	cols    []column
 	gcol    int       // index of the group column, -1 without grouping
 	row     []float64 // scratch: the values of the current row
@@ -386,21 +387,26 @@ func (rd *reader) setColumns() {
 	rd.row = make([]float64, len(rd.cols))
 }
 
-// lookup returns the index of the header field called name.
+// lookup returns the index of the header field called name, by a map of
+// the header built once, so that looking up every column of a wide header
+// takes time linear in its width.
 func (rd *reader) lookup(name, what string) (int, error) {
-	found := -1
-	for i, h := range rd.header {
-		if h != name {
-			continue
+	if rd.fields == nil {
+		rd.fields = make(map[string][2]int, len(rd.header))
+		for i, h := range rd.header {
+			if at, ok := rd.fields[h]; !ok {
+				rd.fields[h] = [2]int{i, -1}
+			} else if at[1] < 0 {
+				rd.fields[h] = [2]int{at[0], i}
+			}
 		}
-		if found >= 0 {
-			return 0, &ParseError{File: rd.name, Line: rd.hline, Column: name, Index: i + 1, Err: ErrDuplicateColumn,
-				msg: fmt.Sprintf("the header has two columns with this name (fields %d and %d)", found+1, i+1)}
-		}
-		found = i
 	}
-	if found >= 0 {
-		return found, nil
+	if at, ok := rd.fields[name]; ok {
+		if at[1] >= 0 {
+			return 0, &ParseError{File: rd.name, Line: rd.hline, Column: name, Index: at[1] + 1, Err: ErrDuplicateColumn,
+				msg: fmt.Sprintf("the header has two columns with this name (fields %d and %d)", at[0]+1, at[1]+1)}
+		}
+		return at[0], nil
 	}
 	var msg strings.Builder
 	fmt.Fprintf(&msg, "unknown %s: the header has ", what)

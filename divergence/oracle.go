@@ -111,7 +111,7 @@ func (o *oracle) solve(ctx context.Context, k, draws int, replace, exact bool, s
 		}
 		draw = []qmin.Draw{{Indices: indices.Range(o.n), Restricted: sol, Value: sol.Value}}
 	} else {
-		res, err := qmin.Estimate(o, &qmin.Settings{K: k, Draws: draws, WithoutReplacement: !replace, Src: src, Workers: workers})
+		res, err := qmin.EstimateContext(ctx, o, &qmin.Settings{K: k, Draws: draws, WithoutReplacement: !replace, Src: src, Workers: workers})
 		if err != nil {
 			return nil, unwrapData(err)
 		}

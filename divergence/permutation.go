@@ -72,7 +72,7 @@ func permutations(ctx context.Context, b int, s *Settings, rnd *rand.Rand, stat 
 	var mu sync.Mutex
 	reported := 0 // the largest count reported, under mu: never backwards
 	step := max(1, b/200)
-	parallel.For(b, parallel.Workers(s.Workers), func(i int) {
+	parallel.ForContext(ctx, b, parallel.Workers(s.Workers), func(i int) {
 		if ctx.Err() != nil {
 			return
 		}

@@ -277,10 +277,11 @@ func (s *Settings) validate() error {
 }
 
 // checkWidth accepts zero (cross-validate) and positive finite values of a
-// kernel width or regularisation.
+// kernel width or regularisation, down to the smallest normal float64: a
+// subnormal one has lost its precision, and the data divided by it overflow.
 func checkWidth(field string, v float64) error {
-	if v < 0 || math.IsNaN(v) || math.IsInf(v, 0) {
-		return &SettingsError{Field: field, Value: v, Allowed: "must be a positive finite number (or zero to cross-validate)"}
+	if v < 0 || math.IsNaN(v) || math.IsInf(v, 0) || (v > 0 && v < smallestNormal) {
+		return &SettingsError{Field: field, Value: v, Allowed: fmt.Sprintf("must be zero (cross-validate) or a positive finite number from %g to %g", smallestNormal, math.MaxFloat64)}
 	}
 	return nil
 }

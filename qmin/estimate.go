@@ -5,6 +5,7 @@
 package qmin
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -183,6 +184,13 @@ type Result struct {
 // ErrNonFinite when a queried entry is NaN or infinite, and ErrShape,
 // ErrSettings or ErrTooLarge for bad sizes or settings. s may be nil.
 func Estimate(p Problem, s *Settings) (*Result, error) {
+	return EstimateContext(context.Background(), p, s)
+}
+
+// EstimateContext is Estimate, stopping early when ctx is cancelled: the
+// draws not yet begun are skipped and the error wraps ctx.Err(). The draws
+// run to the end are the same as Estimate's.
+func EstimateContext(ctx context.Context, p Problem, s *Settings) (*Result, error) {
 	if s == nil {
 		s = &Settings{}
 	}
@@ -199,7 +207,7 @@ func Estimate(p Problem, s *Settings) (*Result, error) {
 	res := &Result{N: n, K: k, Draws: make([]Draw, r), Certified: true}
 	errs := make([]error, r)
 	scale := (float64(n) / float64(k)) * (float64(n) / float64(k))
-	parallel.For(r, parallel.Workers(s.Workers), func(i int) {
+	stopped := parallel.ForContext(ctx, r, parallel.Workers(s.Workers), func(i int) {
 		dr := rand.New(rand.NewPCG(seeds[i][0], seeds[i][1]))
 		idx := Sample(n, k, !s.WithoutReplacement, dr)
 		sol, err := solveRestricted(p, idx, s.Box, s.restarts(), dr)
@@ -209,6 +217,9 @@ func Estimate(p Problem, s *Settings) (*Result, error) {
 		}
 		res.Draws[i] = Draw{Indices: idx, Restricted: sol, Value: scale * sol.Value}
 	})
+	if stopped != nil {
+		return nil, fmt.Errorf("qmin: %w", stopped)
+	}
 	values := make([]float64, r)
 	for i, err := range errs {
 		if err != nil {

@@ -27,6 +27,10 @@ const (
 	exitOK    = 0 // success; a test's verdict is in its output
 	exitData  = 1 // a data or runtime error
 	exitUsage = 2 // a usage error: unknown flag, missing argument, bad flag value
+	// exitInterrupt is the code of a run stopped by SIGINT or SIGTERM (or
+	// its context cancelled): 128 + SIGINT's 2, as shells report a
+	// command an interrupt ended.
+	exitInterrupt = 130
 )
 
 // defaultSeed is the seed of every command's randomness unless --seed is
@@ -36,11 +40,12 @@ const defaultSeed = 1
 // Run runs pearson with the command line args (args[0] is the program's
 // name), reading the file name "-" from stdin, writing data to stdout and
 // diagnostics to stderr, and returns the exit code: 0 on success, 1 for a
-// data or runtime error (an interruption included), 2 for a usage error.
-// Cancelling ctx stops long work. Run holds no state between calls: calls
-// may run concurrently.
+// data or runtime error, 2 for a usage error, 130 when ctx was cancelled
+// (an interrupt): the run then stops within a fraction of a second, even
+// in a read of stdin that blocks, and leaves every output file as it was.
+// Run holds no state between calls: calls may run concurrently.
 func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	app := newApp(stdin, stdout, stderr)
+	app := newApp(newCtxReader(ctx, stdin), stdout, stderr)
 	return exitCode(app.RunContext(ctx, flagsFirst(app, args)), stderr)
 }
 
@@ -114,7 +119,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 			"squared-loss mutual information between variables by Algorithm 1 of Hayashi & Yoshida,\n" +
 			"\"Minimizing Quadratic Functions in Constant Time\" (NIPS 2016): the cost does not grow\n" +
 			"with the number of rows. Data go to standard output, diagnostics to standard error.\n" +
-			"Exit codes: 0 success, 1 a data or runtime error, 2 a usage error.",
+			"Exit codes: 0 success, 1 a data or runtime error, 2 a usage error, 130 interrupted.",
 		Reader:    stdin,
 		Writer:    stdout,
 		ErrWriter: stderr,
@@ -231,7 +236,7 @@ func exitCode(err error, stderr io.Writer) int {
 	}
 	if errors.Is(err, context.Canceled) {
 		fmt.Fprintln(stderr, "pearson: interrupted")
-		return exitData
+		return exitInterrupt
 	}
 	fmt.Fprintf(stderr, "pearson: %v\n", err)
 	return exitData

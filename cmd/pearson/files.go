@@ -11,7 +11,9 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"syscall"
 
 	"github.com/urfave/cli/v2"
 )
@@ -40,8 +42,20 @@ func createOut(flag, path string) (*outFile, error) {
 	switch {
 	case err == nil && fi.IsDir():
 		return nil, fmt.Errorf("%s %s: is a directory", flag, path)
+	case err == nil && fi.Mode()&fs.ModeSocket != 0:
+		return nil, fmt.Errorf("%s %s: is a socket: give a file, a pipe or a device", flag, path)
+	case err == nil && fi.Mode()&fs.ModeNamedPipe != 0:
+		// A pipe: written in place, and only when a reader has it open,
+		// lest the run hang at the end (opening without a reader fails).
+		if o.f, err = os.OpenFile(o.dest, os.O_WRONLY|syscall.O_NONBLOCK, 0); err != nil {
+			if errors.Is(err, syscall.ENXIO) {
+				return nil, fmt.Errorf("%s %s: the pipe has no reader: start the reader first", flag, path)
+			}
+			return nil, fmt.Errorf("%s: %w", flag, err)
+		}
+		return o, nil
 	case err == nil && !fi.Mode().IsRegular():
-		// A device or a pipe: written in place, never replaced.
+		// A device: written in place, never replaced.
 		if o.f, err = os.OpenFile(o.dest, os.O_WRONLY, 0); err != nil {
 			return nil, fmt.Errorf("%s: %w", flag, err)
 		}
@@ -161,4 +175,50 @@ func checkOutputs(c *cli.Context, inputs []string, outs ...output) error {
 		given = append(given, o)
 	}
 	return nil
+}
+
+// checkStreams returns a usage error when an output is the file standard
+// output goes to (--ratio-out /dev/stdout, or --ratio-out res.txt >
+// res.txt), or the file standard input reads when an input is "-": the
+// same device and inode, whatever the names, so that the result or the
+// input would be overwritten.
+func checkStreams(c *cli.Context, inputs []string, outs []output) error {
+	stdout := fileInfo(c.App.Writer)
+	var stdin fs.FileInfo
+	if slices.Contains(inputs, "-") {
+		stdin = fileInfo(c.App.Reader)
+	}
+	for _, o := range outs {
+		if o.path == "" {
+			continue
+		}
+		fi, err := os.Stat(o.path)
+		if err != nil {
+			continue
+		}
+		if stdout != nil && os.SameFile(fi, stdout) {
+			return usagef(c, "%s %s is the file standard output goes to, which carries the result: give another file", o.flag, o.path)
+		}
+		if stdin != nil && os.SameFile(fi, stdin) {
+			return usagef(c, "%s %s is the file standard input reads, an input: it would be overwritten", o.flag, o.path)
+		}
+	}
+	return nil
+}
+
+// fileInfo returns the file information of a stream that is a file (or
+// reads one through a ctxReader), or nil.
+func fileInfo(s any) fs.FileInfo {
+	if cr, ok := s.(*ctxReader); ok {
+		s = cr.r
+	}
+	f, ok := s.(interface{ Stat() (fs.FileInfo, error) })
+	if !ok {
+		return nil
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		return nil
+	}
+	return fi
 }

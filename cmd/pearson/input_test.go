@@ -46,7 +46,7 @@ func TestReadInterrupted(t *testing.T) {
 	cancel()
 	var out, errb bytes.Buffer
 	code := Run(ctx, []string{"pearson", "divergence", "-", writeFile(t, "q.csv", "x\n1\n2\n")}, &rows{max: 1_000_000}, &out, &errb)
-	if code != exitData || out.Len() != 0 || !strings.HasPrefix(errb.String(), "pearson: interrupted") {
+	if code != exitInterrupt || out.Len() != 0 || !strings.HasPrefix(errb.String(), "pearson: interrupted") {
 		t.Errorf("code %d, stdout %q, stderr %q", code, out.String(), errb.String())
 	}
 }

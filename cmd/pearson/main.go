@@ -8,13 +8,17 @@ import (
 	"context"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"syscall"
 )
 
 // main runs pearson on the process's arguments and streams; an interrupt
-// (SIGINT) or SIGTERM cancels the run, which then exits with code 1.
+// (SIGINT) or SIGTERM cancels the run, which then exits with code 130
+// (docs/DESIGN.md §7). The memory budget is also the runtime's soft limit,
+// so that the collector keeps the resident size near the live heap.
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	debug.SetMemoryLimit(int64(processBudget(os.Args)))
 	code := Run(ctx, os.Args, os.Stdin, os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)

@@ -59,6 +59,7 @@ type job struct {
 	reader   *reader
 	prog     *progress.Bars
 	plot     string
+	budget   float64 // --max-memory, in bytes
 }
 
 // action returns the cli action that runs cmd, a new one per run, through
@@ -71,8 +72,8 @@ func action(newCmd func() command) cli.ActionFunc {
 // arguments, the settings and the output files before any work, creates the
 // output files, reads the inputs, estimates, prints the result, writes the
 // other outputs and the plot, and renames the output files into place once
-// everything succeeded; on failure it removes them, leaving the
-// destinations as they were.
+// everything succeeded, after the result is printed; on failure or
+// interruption it removes them, leaving the destinations as they were.
 func runPipeline(c *cli.Context, cmd command) error {
 	start := time.Now()
 	j, err := newJob(c)
@@ -86,8 +87,19 @@ func runPipeline(c *cli.Context, cmd command) error {
 	if err := checkSettings(c, cmd, j.settings); err != nil {
 		return err
 	}
+	if j.settings.Exact {
+		if err := checkExact(c, cmd, inputs); err != nil {
+			return err
+		}
+	}
+	if err := checkMemory(c, cmd, j.settings, preShape(c, cmd, inputs, j.reader.reservoir, j.settings.Exact), j.budget, ""); err != nil {
+		return err
+	}
 	outs = append(outs, output{"--plot", j.plot})
 	if err := checkOutputs(c, inputs, outs...); err != nil {
+		return err
+	}
+	if err := checkStreams(c, inputs, outs); err != nil {
 		return err
 	}
 	files := make([]*outFile, len(outs))
@@ -106,6 +118,12 @@ func runPipeline(c *cli.Context, cmd command) error {
 
 	a, b, err := cmd.read(c, j.reader)
 	if err != nil {
+		return diagnoseRead(err, inputs)
+	}
+	if err := checkMemory(c, cmd, j.settings, shapeOf(a, b), j.budget, " on the rows read"); err != nil {
+		return err
+	}
+	if err := checkMagnitude(a, b); err != nil {
 		return err
 	}
 	load := time.Since(start)
@@ -120,11 +138,14 @@ func runPipeline(c *cli.Context, cmd command) error {
 		return libraryError(c, err)
 	}
 	res := cmd.result(j.seed)
-	res.summary().add("timing", timing{load: load, estimate: time.Since(start) - load})
-	if err := res.writeTo(c.App.Writer, j.format); err != nil {
-		return err
+	if !j.settings.Exact && j.settings.Draws == 1 {
+		withoutStdErr(res)
 	}
+	res.summary().add("timing", timing{load: load, estimate: time.Since(start) - load})
 
+	// The files first, the result last: an output that fails (a full
+	// disk, /dev/full) or an interrupt during the second pass leaves
+	// nothing printed, and nothing replaced.
 	extra, plot := files[:len(files)-1], files[len(files)-1]
 	if err := cmd.writeOutputs(j.reader, extra); err != nil {
 		return err
@@ -133,6 +154,12 @@ func runPipeline(c *cli.Context, cmd command) error {
 		if err := cmd.plot(plot.name(), j.seed); err != nil {
 			return err
 		}
+	}
+	if err := c.Context.Err(); err != nil {
+		return err
+	}
+	if err := res.writeTo(c.App.Writer, j.format); err != nil {
+		return err
 	}
 	for _, f := range files {
 		if err := f.commit(); err != nil {
@@ -150,6 +177,9 @@ func newJob(c *cli.Context) (*job, error) {
 	j := &job{seed: c.Uint64("seed"), plot: c.String("plot")}
 	var err error
 	if j.format, err = checkFormat(c); err != nil {
+		return nil, err
+	}
+	if j.budget, err = memoryBudget(c); err != nil {
 		return nil, err
 	}
 	if j.prog, err = newProgress(c); err != nil {
@@ -180,6 +210,9 @@ func newJob(c *cli.Context) (*job, error) {
 	}
 	if j.reader, err = newReader(c, j.prog, &j.settings); err != nil {
 		return nil, err
+	}
+	if r := c.Int("reservoir"); r == 1 {
+		return nil, usagef(c, "--reservoir 1: an estimate needs at least 2 rows per sample (0: the default)")
 	}
 	return j, nil
 }

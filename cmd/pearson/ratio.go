@@ -22,11 +22,7 @@ import (
 func writeRatio(f io.Writer, r *divergence.Ratio, in *twoSamples, rd *reader) error {
 	bw := bufio.NewWriter(f)
 	w := csv.NewWriter(bw)
-	header := []string{"file", "line"}
-	if in.group != "" {
-		header = append(header, in.group)
-	}
-	w.Write(append(append(header, in.columns...), "ratio"))
+	w.Write(ratioHeader(in.group, in.columns))
 	dim := len(in.columns)
 	type row struct {
 		group string
@@ -62,9 +58,13 @@ func writeRatio(f io.Writer, r *divergence.Ratio, in *twoSamples, rd *reader) er
 		pending = pending[:0]
 		return w.Error()
 	}
-	for _, p := range in.paths {
+	for i, p := range in.paths {
 		file = displayPath(p)
+		seen := 0
 		_, err := rd.scan(p, dataset.Query{Group: in.group, Columns: in.columns}, func(g string, line int, values []float64) error {
+			if countsForRatio(in, i, g) {
+				seen++
+			}
 			copy(buf.RawRowView(len(pending)), values)
 			pending = append(pending, row{g, line})
 			if len(pending) == block {
@@ -73,6 +73,9 @@ func writeRatio(f io.Writer, r *divergence.Ratio, in *twoSamples, rd *reader) er
 			return nil
 		})
 		if err != nil {
+			return err
+		}
+		if err := checkSecondPass(in, i, seen); err != nil {
 			return err
 		}
 		if err := flush(); err != nil {

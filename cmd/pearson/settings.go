@@ -10,7 +10,6 @@ import (
 	"regexp"
 
 	"github.com/urfave/cli/v2"
-	"gonum.org/v1/gonum/mat"
 
 	"github.com/sublinear/pearson/divergence"
 )
@@ -55,20 +54,30 @@ func estimatorFlags(kind int, permutations int) []cli.Flag {
 		flags = append(flags, &cli.IntFlag{Name: "permutations", Usage: "permutations for a p-value (0: none)"})
 	}
 	flags = append(flags, inputFlags()...)
-	return append(flags, progressFlag(), formatFlag(),
+	return append(flags, maxMemoryFlag(), progressFlag(), formatFlag(),
 		&cli.StringFlag{Name: "plot", Usage: "draw a picture to `FILE`.png or FILE.svg"})
 }
 
-// checkSettings has the library check the settings before any input is
-// read: cmd's estimate on empty samples fails on a setting out of range (a
-// usage error naming the flag) or, the settings being valid, on the empty
-// samples (ErrTooFew), which is what a valid command line gets here. The
-// estimators check their settings before their samples, and divergence
-// exports no other way to check them.
+// checkSettings has the library check the settings of cmd before any
+// input is read, as its estimator would first thing: a setting out of range
+// is a usage error naming the flag.
 func checkSettings(c *cli.Context, cmd command, s divergence.Settings) error {
-	s.Src = nil // the run's source stays untouched
-	none := &mat.Dense{}
-	if err := cmd.estimate(c.Context, s, none, none); errors.Is(err, divergence.ErrSettings) {
+	var err error
+	switch t := cmd.(type) {
+	case *peCmd:
+		ps := t.settings(s)
+		err = errors.Join(divergence.ValidateAlpha(t.alpha), ps.Validate())
+	case *testCmd:
+		ts := divergence.TwoSampleSettings{PESettings: t.settings(s), Permutations: t.permutations}
+		err = errors.Join(divergence.ValidateAlpha(t.alpha), ts.Validate())
+	case *miCmd:
+		is := divergence.IndependenceSettings{LSMISettings: t.settings(s), Permutations: t.permutations}
+		err = is.Validate()
+	case *rankCmd:
+		rs := divergence.RankSettings{LSMISettings: t.settings(s), PValuePermutations: t.permutations}
+		err = rs.Validate()
+	}
+	if err != nil {
 		return libraryError(c, err)
 	}
 	return nil

@@ -10,8 +10,14 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// affine is the transform x ↦ (x − mean)/sd of each column.
-type affine struct{ mean, sd []float64 }
+// affine is the transform x ↦ (x/scale − mean)/sd of each column; scale
+// is a power of two, 1 unless the column holds values beyond ±hugeValue,
+// so that x/scale is exact and x/scale − mean cannot overflow.
+type affine struct{ scale, mean, sd []float64 }
+
+// hugeValue is the magnitude from which standardize first divides a
+// column by a power of two: a difference of two values then overflows.
+const hugeValue = 0x1p1000
 
 // apply transforms a row in place.
 func (a *affine) apply(row []float64) {
@@ -19,7 +25,7 @@ func (a *affine) apply(row []float64) {
 		return
 	}
 	for j := range row {
-		row[j] = (row[j] - a.mean[j]) / a.sd[j]
+		row[j] = (row[j]/a.scale[j] - a.mean[j]) / a.sd[j]
 	}
 }
 
@@ -30,16 +36,25 @@ func (a *affine) apply(row []float64) {
 // neither overflow nor lose the variance.
 func standardize(xs ...*mat.Dense) *affine {
 	_, cols := xs[0].Dims()
-	a := &affine{mean: make([]float64, cols), sd: make([]float64, cols)}
+	a := &affine{scale: make([]float64, cols), mean: make([]float64, cols), sd: make([]float64, cols)}
+	scale := 1.0
 	each := func(j int, f func(v float64)) {
 		for _, x := range xs {
 			r, _ := x.Dims()
 			for i := range r {
-				f(x.At(i, j))
+				f(x.At(i, j) / scale)
 			}
 		}
 	}
 	for j := range cols {
+		scale = 1
+		var top float64
+		each(j, func(v float64) { top = math.Max(top, math.Abs(v)) })
+		if top > hugeValue {
+			_, e := math.Frexp(top)
+			scale = math.Ldexp(1, e-1) // |x|/scale < 2
+		}
+		a.scale[j] = scale
 		var n, mean, big float64
 		each(j, func(v float64) { n++; mean += (v - mean) / n })
 		each(j, func(v float64) { big = math.Max(big, math.Abs(v-mean)) })

@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -96,12 +97,29 @@ func formatFloat(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) 
 // human is true: numbers then have six significant digits.
 func text(v any, human bool) string {
 	switch v := v.(type) {
+	case noValue:
+		if human {
+			return "n/a"
+		}
+		return ""
+	case string:
+		if human {
+			return printable(v)
+		}
+		return v
 	case float64:
 		if human {
 			return strconv.FormatFloat(v, 'g', 6, 64)
 		}
 		return formatFloat(v)
 	case []string:
+		if human {
+			p := make([]string, len(v))
+			for i, s := range v {
+				p[i] = printable(s)
+			}
+			v = p
+		}
 		return strings.Join(v, "; ")
 	case []float64:
 		parts := make([]string, len(v))
@@ -212,7 +230,8 @@ func (jsonWriter) table(w io.Writer, t *table) error {
 }
 
 // MarshalJSON writes the record as an object with its keys in order; a nil
-// list is an empty array.
+// list is an empty array, and a number that is not finite, which JSON
+// cannot hold, is null.
 func (r *record) MarshalJSON() ([]byte, error) {
 	var b bytes.Buffer
 	b.WriteByte('{')
@@ -224,8 +243,19 @@ func (r *record) MarshalJSON() ([]byte, error) {
 		b.Write(kb)
 		b.WriteByte(':')
 		v := r.vals[i]
-		if s, ok := v.([]string); ok && s == nil {
-			v = []string{}
+		switch x := v.(type) {
+		case []string:
+			if x == nil {
+				v = []string{}
+			}
+		case float64:
+			v = finite(x)
+		case []float64:
+			f := make([]any, len(x))
+			for i, e := range x {
+				f[i] = finite(e)
+			}
+			v = f
 		}
 		vb, err := json.Marshal(v)
 		if err != nil {
@@ -235,4 +265,24 @@ func (r *record) MarshalJSON() ([]byte, error) {
 	}
 	b.WriteByte('}')
 	return b.Bytes(), nil
+}
+
+// finite returns v, or noValue (null) when it is NaN or infinite.
+func finite(v float64) any {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return noValue{}
+	}
+	return v
+}
+
+// printable returns s for the text format: as it is, or quoted with Go's
+// escapes when it holds a line end, a tab or another control character,
+// which would break the lines and columns (a header name with a newline).
+func printable(s string) string {
+	for _, r := range s {
+		if r < ' ' || r == 0x7f || r == 0x2028 || r == 0x2029 {
+			return strconv.Quote(s)
+		}
+	}
+	return s
 }

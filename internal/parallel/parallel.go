@@ -15,8 +15,8 @@
 package parallel
 
 import (
+	"context"
 	"runtime"
-	"sync"
 )
 
 // Workers returns w when it is positive and runtime.GOMAXPROCS(0) otherwise.
@@ -31,27 +31,5 @@ func Workers(w int) int {
 // goroutines (fewer when n is smaller; in the calling goroutine when one
 // suffices), and returns when all calls have returned.
 func For(n, workers int, f func(i int)) {
-	workers = min(workers, n)
-	if workers <= 1 {
-		for i := range n {
-			f(i)
-		}
-		return
-	}
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				f(i)
-			}
-		}()
-	}
-	for i := range n {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	ForContext(context.Background(), n, workers, f)
 }

@@ -1,0 +1,397 @@
+// Copyright ©2026 The pearson Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/sublinear/pearson/dataset"
+	"github.com/sublinear/pearson/divergence"
+)
+
+// The memory budget: a run whose estimate would need more than this is
+// refused before any work, unless --max-memory raises it (docs/DESIGN.md
+// §7). Two GiB runs every command with its defaults some forty times over
+// and k up to about 1500, on a laptop as on a shared server, where a run
+// killed by the kernel at 24 GB resident, or one that pushes its neighbours
+// into swap, is the failure to avoid; on a machine with less than 4 GiB of
+// physical memory the default is half of it.
+const defaultBudget = 2 << 30
+
+// baseMemory is what a run holds besides the estimate and the rows kept:
+// the runtime, the program, the readers' buffers and the output writers.
+const baseMemory = 64 << 20
+
+func maxMemoryFlag() *cli.StringFlag {
+	return &cli.StringFlag{Name: "max-memory", Usage: "the memory a run may need, as `SIZE` (bytes, or with K, M, G or T: powers of 1024); a run whose estimate needs more is refused before any work",
+		DefaultText: "2G, or half the physical memory when less"}
+}
+
+// memoryBudget returns --max-memory in bytes, or the default budget.
+func memoryBudget(c *cli.Context) (float64, error) {
+	s := c.String("max-memory")
+	if s == "" {
+		return defaultMemoryBudget(), nil
+	}
+	b, err := parseSize(s)
+	if err != nil {
+		return 0, usagef(c, "--max-memory %q: %v", s, err)
+	}
+	return b, nil
+}
+
+// defaultMemoryBudget returns defaultBudget, or half the physical memory
+// when that is less.
+func defaultMemoryBudget() float64 {
+	if phys := physicalMemory(); phys > 0 && phys/2 < defaultBudget {
+		return phys / 2
+	}
+	return defaultBudget
+}
+
+// physicalMemory returns the machine's memory in bytes, from
+// /proc/meminfo, or 0 when it is not known.
+func physicalMemory() float64 {
+	f, err := os.Open("/proc/meminfo")
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if rest, ok := strings.CutPrefix(sc.Text(), "MemTotal:"); ok {
+			kb, err := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 64)
+			if err == nil {
+				return kb * 1024
+			}
+		}
+	}
+	return 0
+}
+
+// parseSize reads a size in bytes: a number, optionally followed by K, M,
+// G or T (powers of 1024; "KB", "KiB" and lower case are read alike).
+func parseSize(s string) (float64, error) {
+	t := strings.ToUpper(strings.TrimSpace(s))
+	t = strings.TrimSuffix(strings.TrimSuffix(t, "B"), "I")
+	mult := 1.0
+	if n := len(t); n > 0 {
+		if i := strings.IndexByte("KMGT", t[n-1]); i >= 0 {
+			mult = math.Pow(1024, float64(i+1))
+			t = strings.TrimSpace(t[:n-1])
+		}
+	}
+	v, err := strconv.ParseFloat(t, 64)
+	if err != nil || !(v > 0) || math.IsInf(v*mult, 0) {
+		return 0, fmt.Errorf("want a positive size such as 4G, 512M or 1000000")
+	}
+	return v * mult, nil
+}
+
+// formatSize writes a size in bytes for messages.
+func formatSize(b float64) string {
+	switch {
+	case b >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", b/(1<<30))
+	case b >= 1<<20:
+		return fmt.Sprintf("%.0f MiB", b/(1<<20))
+	}
+	return fmt.Sprintf("%.0f KiB", b/(1<<10))
+}
+
+// unknownRows stands for the rows of an input whose size says nothing of
+// them (a stream, a compressed file) before it is read: the estimator's
+// sizes are then bounded by its settings alone.
+const unknownRows = math.MaxInt32
+
+// shape is the size of an estimate's two samples: rows and columns of the
+// first and the second (for mi and rank, of x and y, paired).
+type shape struct{ ra, ca, rb, cb int }
+
+// shapeOf returns the shape of the samples read.
+func shapeOf(a, b mat.Matrix) shape {
+	ra, ca := a.Dims()
+	rb, cb := b.Dims()
+	return shape{ra, ca, rb, cb}
+}
+
+// estimateMemory returns the library's bound of the memory cmd's estimate
+// needs with settings s on samples of shape sh (see divergence's Memory
+// methods), and false for a command it does not know.
+func estimateMemory(cmd command, s divergence.Settings, sh shape) (float64, bool) {
+	switch t := cmd.(type) {
+	case *peCmd:
+		ps := t.settings(s)
+		return ps.Memory(sh.ra, sh.rb, sh.ca), true
+	case *testCmd:
+		ts := divergence.TwoSampleSettings{PESettings: t.settings(s), Permutations: t.permutations}
+		return ts.Memory(sh.ra, sh.rb, sh.ca), true
+	case *miCmd:
+		ls := t.settings(s)
+		if t.permutations == 0 {
+			return ls.Memory(sh.ra, sh.ca, sh.cb), true
+		}
+		is := divergence.IndependenceSettings{LSMISettings: ls, Permutations: t.permutations}
+		return is.Memory(sh.ra, sh.ca, sh.cb), true
+	case *rankCmd:
+		rs := divergence.RankSettings{LSMISettings: t.settings(s), PValuePermutations: t.permutations}
+		return rs.Memory(sh.ra, sh.ca, sh.cb), true
+	}
+	return 0, false
+}
+
+// sampleBytes is the memory of the rows kept of shape sh: 8 bytes a value
+// and 8 a row for its line number, twice for mi and rank, whose columns
+// are copied out of the table.
+func sampleBytes(cmd command, sh shape) float64 {
+	known := func(r int) float64 {
+		if r >= unknownRows {
+			return 0 // a stream's rows are its own
+		}
+		return float64(r)
+	}
+	b := 8 * (known(sh.ra)*float64(sh.ca+1) + known(sh.rb)*float64(sh.cb+1))
+	switch cmd.(type) {
+	case *miCmd, *rankCmd:
+		b *= 2
+	}
+	return b
+}
+
+// memoryNeed is the bound of a run's memory on samples of shape sh.
+func memoryNeed(cmd command, s divergence.Settings, sh shape) float64 {
+	est, _ := estimateMemory(cmd, s, sh)
+	return baseMemory + sampleBytes(cmd, sh) + est
+}
+
+// knobs are the flags whose lowering saves memory, with the setting each
+// would take at its least; the message names the one that saves most.
+var knobs = []struct {
+	flag string
+	set  func(s *divergence.Settings, cmd command, sh *shape)
+}{
+	{"--k", func(s *divergence.Settings, _ command, _ *shape) { s.K = 1 }},
+	{"--draws", func(s *divergence.Settings, _ command, _ *shape) { s.Draws = 1 }},
+	{"--m", func(s *divergence.Settings, _ command, _ *shape) { s.M = 1 }},
+	{"--folds", func(s *divergence.Settings, _ command, _ *shape) { s.Folds = 2 }},
+	{"--permutations", func(_ *divergence.Settings, cmd command, _ *shape) { setPermutations(cmd, 1) }},
+}
+
+// setPermutations sets the permutations of the commands that have them.
+func setPermutations(cmd command, b int) {
+	switch t := cmd.(type) {
+	case *testCmd:
+		t.permutations = b
+	case *miCmd:
+		t.permutations = b
+	case *rankCmd:
+		t.permutations = b
+	}
+}
+
+// permutationsOf returns the permutations of cmd, 0 when it has none.
+func permutationsOf(cmd command) int {
+	switch t := cmd.(type) {
+	case *testCmd:
+		return t.permutations
+	case *miCmd:
+		return t.permutations
+	case *rankCmd:
+		return t.permutations
+	}
+	return 0
+}
+
+// checkMemory returns a usage error when the run's bound on samples of
+// shape sh exceeds the budget: how much it would need, and which flag to
+// lower. when says at which point ("" before reading, or the samples read).
+func checkMemory(c *cli.Context, cmd command, s divergence.Settings, sh shape, budget float64, when string) error {
+	need := memoryNeed(cmd, s, sh)
+	if need <= budget {
+		return nil
+	}
+	best, saved := "", 0.0
+	b := permutationsOf(cmd)
+	for _, kn := range knobs {
+		s2, sh2 := s, sh
+		kn.set(&s2, cmd, &sh2)
+		if v := need - memoryNeed(cmd, s2, sh2); v > saved {
+			best, saved = kn.flag, v
+		}
+		setPermutations(cmd, b)
+	}
+	if v := sampleBytes(cmd, sh); v > saved {
+		best = "--reservoir" // the rows kept, not the estimate's
+	}
+	advice := "raise --max-memory"
+	if best != "" {
+		advice = "lower " + best + ", or raise --max-memory"
+	}
+	return usagef(c, "the run would need about %s of memory%s, more than the budget of %s: %s", formatSize(need), when, formatSize(budget), advice)
+}
+
+// preShape is the largest shape the samples may take before they are read:
+// the rows a file of its size may hold (two bytes a value at least;
+// unknownRows for a stream or a compressed file), at most those the
+// reservoir keeps, and the columns named (one when not named).
+func preShape(c *cli.Context, cmd command, inputs []string, reservoir int, exact bool) shape {
+	cols := 1
+	switch t := cmd.(type) {
+	case *miCmd:
+		return fileShape(inputs, reservoir, len(t.xs), len(t.ys), true, exact)
+	case *rankCmd:
+		if t.features != nil {
+			cols = len(t.features)
+		}
+		return fileShape(inputs, reservoir, cols, 1, true, exact)
+	}
+	if n := len(splitList(c.String("columns"))); n > 0 {
+		cols = n
+	}
+	return fileShape(inputs, reservoir, cols, cols, false, exact)
+}
+
+// fileShape is preShape's shape for files of ca and cb columns, paired or
+// two samples (of two files, or of the groups of one).
+func fileShape(inputs []string, reservoir, ca, cb int, paired, exact bool) shape {
+	rows := func(path string, cols int) int {
+		most := unknownRows
+		if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() && !isCompressed(path) {
+			most = int(min(float64(fi.Size())/float64(2*cols), unknownRows))
+		}
+		switch {
+		case exact:
+			// More is refused by the estimator, before its work.
+			if n, ok := estimateRows(path); ok {
+				return min(n+n/4, divergence.MaxExact)
+			}
+			return min(most, divergence.MaxExact)
+		case reservoir > 0:
+			return min(reservoir, most)
+		}
+		return most
+	}
+	if paired || len(inputs) < 2 {
+		r := 0
+		if len(inputs) > 0 {
+			r = rows(inputs[0], ca+cb)
+		}
+		return shape{r, ca, r, cb}
+	}
+	return shape{rows(inputs[0], ca), ca, rows(inputs[1], cb), cb}
+}
+
+// isCompressed reports whether the file's name says it is compressed, so
+// that its size says nothing of its rows.
+func isCompressed(path string) bool {
+	for _, ext := range []string{".gz", ".zst", ".zstd"} {
+		if strings.HasSuffix(strings.ToLower(path), ext) {
+			return true
+		}
+	}
+	return false
+}
+
+// exactSample is the file whose rows --exact takes as centres, and how it
+// is named: the numerator file of two, or the paired file; "" when a group
+// of one file is (its rows are not known before reading).
+func exactSample(cmd command, inputs []string) string {
+	switch cmd.(type) {
+	case *miCmd, *rankCmd:
+		return inputs[0]
+	}
+	if len(inputs) == 2 {
+		return inputs[0]
+	}
+	return ""
+}
+
+// headBytes is how much of a file estimateRows reads.
+const headBytes = 64 << 10
+
+// estimateRows estimates the data rows of a plain file from the lines in
+// its first headBytes and its size (exact for a smaller file), and reports
+// false when it cannot: a stream, a compressed file, no line end in the
+// head.
+func estimateRows(path string) (int, bool) {
+	if path == "-" || isCompressed(path) {
+		return 0, false
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, false
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
+		return 0, false
+	}
+	buf := make([]byte, headBytes)
+	n, _ := io.ReadFull(f, buf)
+	lines := bytes.Count(buf[:n], []byte{'\n'})
+	if lines == 0 {
+		return 0, false
+	}
+	if int64(n) == fi.Size() {
+		return lines - 1, true // less the header
+	}
+	return int(float64(fi.Size()) * float64(lines) / float64(n)), true
+}
+
+// checkExact refuses --exact before reading when the file of the centres
+// clearly holds more rows than the exact solution takes (its estimate
+// above 1.25·MaxExact); the estimator checks the rows read too.
+func checkExact(c *cli.Context, cmd command, inputs []string) error {
+	path := exactSample(cmd, inputs)
+	if path == "" {
+		return nil
+	}
+	if rows, ok := estimateRows(path); ok && float64(rows) > 1.25*divergence.MaxExact {
+		return usagef(c, "--exact: %s holds about %d rows (from its size and the lines of its start); the exact solution takes at most %d: leave --exact out", displayPath(path), rows, divergence.MaxExact)
+	}
+	return nil
+}
+
+// diagnoseRead adds to a read error "no data row" the likely cause when an
+// input's lines end with a carriage return alone (classic Mac OS), which
+// makes the whole file one line.
+func diagnoseRead(err error, inputs []string) error {
+	if !errors.Is(err, dataset.ErrNoRows) {
+		return err
+	}
+	for _, path := range inputs {
+		if crOnly(path) {
+			return fmt.Errorf("%w; %s ends its lines with a carriage return alone (CR, classic Mac OS): convert them to LF or CRLF", err, displayPath(path))
+		}
+	}
+	return err
+}
+
+// crOnly reports whether the start of the plain file at path holds
+// carriage returns and no line feed.
+func crOnly(path string) bool {
+	if path == "-" || isCompressed(path) {
+		return false
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	buf := make([]byte, headBytes)
+	n, _ := io.ReadFull(f, buf)
+	return bytes.IndexByte(buf[:n], '\r') >= 0 && bytes.IndexByte(buf[:n], '\n') < 0
+}
