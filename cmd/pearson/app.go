@@ -114,7 +114,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 			"squared-loss mutual information between variables by Algorithm 1 of Hayashi & Yoshida,\n" +
 			"\"Minimizing Quadratic Functions in Constant Time\" (NIPS 2016): the cost does not grow\n" +
 			"with the number of rows. Data go to standard output, diagnostics to standard error.\n" +
-			"Exit codes: 0 success, 1 a data or runtime error, 2 a usage error.",
+			"Exit codes: 0 success, 1 a data or runtime error, 2 a usage error, 3 drift found (drift --fail-on-drift).",
 		Reader:    stdin,
 		Writer:    stdout,
 		ErrWriter: stderr,
@@ -134,6 +134,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 			miCommand(),
 			rankCommand(),
 			qminCommand(),
+			driftCommand(),
 		},
 		// Exit codes are decided by Run, never by os.Exit inside the library.
 		ExitErrHandler: func(*cli.Context, error) {},
@@ -231,6 +232,11 @@ func exitCode(err error, stderr io.Writer) int {
 	if errors.Is(err, context.Canceled) {
 		fmt.Fprintln(stderr, "pearson: interrupted")
 		return exitData
+	}
+	var coded interface{ ExitCode() int } // a verdict a pipeline acts on (drift's --fail-on-drift)
+	if errors.As(err, &coded) {
+		fmt.Fprintf(stderr, "pearson: %v\n", err)
+		return coded.ExitCode()
 	}
 	fmt.Fprintf(stderr, "pearson: %v\n", err)
 	return exitData
