@@ -313,6 +313,8 @@ type reader struct {
 	firstData int   // the line of the first data row
 	rowsSeen  int   // data rows read before the current one
 	delivered bool  // each has been called
+
+	mixed *mixed // Query.Mixed: the kinds and labels of the columns; nil otherwise
 }
 
 // checkQuery validates the query and the delimiter before reading.
@@ -366,7 +368,19 @@ func (rd *reader) readHeader() error {
 		}
 		rd.cols = append(rd.cols, column{name: c, index: i})
 	}
-	if len(rd.q.Columns) == 0 {
+	if len(rd.q.Columns) == 0 && rd.q.mixed() {
+		var all []int
+		for i, h := range rd.header {
+			if i != rd.gcol && h != "" {
+				all = append(all, i)
+			}
+		}
+		if len(all) > 0 {
+			if err := rd.addColumns(all, nil, 0); err != nil {
+				return err
+			}
+		}
+	} else if len(rd.q.Columns) == 0 {
 		rd.deflt = true
 		for i, h := range rd.header {
 			if i != rd.gcol && h != "" {
@@ -375,6 +389,9 @@ func (rd *reader) readHeader() error {
 		}
 	}
 	rd.setColumns()
+	if rd.q.mixed() {
+		return rd.startMixed()
+	}
 	return nil
 }
 
@@ -524,6 +541,9 @@ func (rd *reader) add(key string, missing bool, line int) error {
 		other = true
 	}
 	rd.table.RowsRead++
+	if rd.mixed != nil && !other && !missing && gs != nil {
+		rd.mixed.count(&gs.g, rd.row)
+	}
 	switch {
 	case other:
 		return nil
@@ -559,6 +579,14 @@ func (rd *reader) parseRow(rec []string, fail func(i int, kind error) error) (ke
 		}
 	}
 	for j, c := range rd.cols {
+		if rd.mixed != nil {
+			v, err := rd.mixed.cell(j, rec[c.index])
+			if err != nil {
+				return "", false, fail(c.index, err)
+			}
+			rd.row[j] = v
+			continue
+		}
 		v, err := parseNumber(rec[c.index])
 		if err != nil {
 			if err == ErrEmptyCell && rd.q.DropMissing {
@@ -617,6 +645,9 @@ func (rd *reader) finish(dataRows int) error {
 			sortByLine(&gs.g, len(t.Columns))
 		}
 		t.Groups = append(t.Groups, gs.g)
+	}
+	if rd.mixed != nil {
+		rd.mixed.done(t)
 	}
 	if len(t.Groups) == 0 { // grouping, every row dropped for an empty group value
 		return &ParseError{File: rd.name, Err: ErrNoRows,

@@ -45,6 +45,9 @@ type pqPlan struct {
 // are decided by the first.
 func (p *Parquet) plan(q Query) (*pqPlan, error) {
 	rd := &reader{name: p.name, q: q, delim: ','}
+	if err := checkMixed(p.name, q); err != nil {
+		return nil, err
+	}
 	if err := rd.checkQuery(); err != nil {
 		return nil, err
 	}

@@ -117,7 +117,7 @@ func (sk *seeker) sample(always bool) (*Table, error) {
 	rd := sk.rd
 	d := rd.delim
 	sk.lmin = int64(len(rd.header)-1)*int64(utf8.RuneLen(d)) + 1
-	if !rd.q.DropMissing {
+	if !rd.q.DropMissing && rd.mixed == nil { // a mixed table's cells may be empty
 		sk.lmin += int64(len(rd.cols))
 		if rd.gcol >= 0 {
 			sk.lmin++
@@ -418,7 +418,13 @@ func (sk *seeker) table(draws int, span int64) *Table {
 		gr := Group{Key: g.key, Rows: max(int(math.Round(n)), len(g.offsets)), RowsStdErr: se,
 			Data: g.data, Lines: make([]int, len(g.offsets)), Offsets: g.offsets}
 		gr.Data, gr.Offsets = sortRows(gr.Data, gr.Offsets, c)
+		if rd.mixed != nil {
+			rd.mixed.estimate(&gr, c)
+		}
 		t.Groups = append(t.Groups, gr)
+	}
+	if rd.mixed != nil {
+		rd.mixed.done(t)
 	}
 	return t
 }

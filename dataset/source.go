@@ -97,7 +97,20 @@ type Query struct {
 	// DropMissing skips rows in which a kept column (or the group column) is empty, counting them,
 	// instead of failing.
 	DropMissing bool
+	// Mixed asks for a mixed table (CSV only; see the package
+	// documentation): every selected column is kept, numeric or text, and
+	// rows with empty cells are kept, their empty cells missing values (NaN,
+	// counted in Group.Missing). Text cells are held as codes of the labels
+	// in Table.Categories. False keeps numeric columns only and fails on an
+	// empty cell (or drops its row, with DropMissing).
+	Mixed bool
+	// Text names columns of a mixed table read as text whatever their
+	// cells (digits as labels); it implies Mixed.
+	Text []string
 }
+
+// mixed reports whether q asks for a mixed table.
+func (q *Query) mixed() bool { return q.Mixed || len(q.Text) > 0 }
 
 // Sampling says how Source.Sample samples the rows of each group.
 type Sampling struct {
@@ -172,6 +185,12 @@ type Table struct {
 	// Units is how many distinct units (row groups or pages) a two-stage
 	// sample of a Parquet input read (see NewParquetAt); 0 otherwise.
 	Units int
+
+	// Categories holds, for a mixed table (Query.Mixed), one entry per
+	// kept column: the labels of a text column in code order (the value v
+	// of a cell in Group.Data is the label Categories[j][int(v)], NaN a
+	// missing one), nil for a numeric column. Nil without Query.Mixed.
+	Categories [][]string
 }
 
 // MaxOthers is how many group values whose rows are not kept Table.Others
@@ -213,6 +232,11 @@ type Group struct {
 	// the draws, not the rows, as the independent observations (see
 	// NewParquetAt).
 	Units []int
+	// Missing is, for a mixed table (Query.Mixed), the number of the
+	// group's Rows in which each kept column is empty: counted when every
+	// row was read, estimated from the kept rows when Table.Sampled
+	// (Rows·(missing kept)/(rows kept), rounded). Nil without Query.Mixed.
+	Missing []int
 }
 
 // Len returns the number of kept rows.

@@ -119,7 +119,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 			"squared-loss mutual information between variables by Algorithm 1 of Hayashi & Yoshida,\n" +
 			"\"Minimizing Quadratic Functions in Constant Time\" (NIPS 2016): the cost does not grow\n" +
 			"with the number of rows. Data go to standard output, diagnostics to standard error.\n" +
-			"Exit codes: 0 success, 1 a data or runtime error, 2 a usage error, 130 interrupted.",
+			"Exit codes: 0 success, 1 a data or runtime error, 2 a usage error, 3 drift found (drift --fail-on-drift), 130 interrupted.",
 		Reader:    stdin,
 		Writer:    stdout,
 		ErrWriter: stderr,
@@ -140,6 +140,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 			rankCommand(),
 			changepointCommand(),
 			qminCommand(),
+			driftCommand(),
 		},
 		// Exit codes are decided by Run, never by os.Exit inside the library.
 		ExitErrHandler: func(*cli.Context, error) {},
@@ -237,6 +238,11 @@ func exitCode(err error, stderr io.Writer) int {
 	if errors.Is(err, context.Canceled) {
 		fmt.Fprintln(stderr, "pearson: interrupted")
 		return exitInterrupt
+	}
+	var coded interface{ ExitCode() int } // a verdict a pipeline acts on (drift's --fail-on-drift)
+	if errors.As(err, &coded) {
+		fmt.Fprintf(stderr, "pearson: %v\n", err)
+		return coded.ExitCode()
 	}
 	fmt.Fprintf(stderr, "pearson: %v\n", err)
 	return exitData

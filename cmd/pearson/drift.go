@@ -1,0 +1,621 @@
+// Copyright ©2026 The pearson Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/sublinear/pearson/dataset"
+	"github.com/sublinear/pearson/divergence"
+	"github.com/sublinear/pearson/drift"
+)
+
+// exitDrift is the exit code of a run with --fail-on-drift whose verdict is
+// drift. 0, 1 and 2 keep their meanings.
+const exitDrift = 3
+
+// driftFound is the error of a run with --fail-on-drift that found drift:
+// Run prints it and exits with exitDrift.
+type driftFound struct{ msg string }
+
+func (e *driftFound) Error() string { return e.msg }
+
+// ExitCode returns exitDrift.
+func (e *driftFound) ExitCode() int { return exitDrift }
+
+func driftCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "drift",
+		Usage: "did any column change? compare every column of a current table with a reference, with a verdict",
+		UsageText: "pearson drift [options] REF CUR\n" +
+			"   pearson drift [options] --group COL [--numerator CUR --denominator REF] data.csv\n" +
+			"   pearson drift [options] --save-reference FILE REF\n" +
+			"   pearson drift [options] --reference FILE CUR...",
+		Description: "Compares every selected column of the current table CUR with the reference table REF on its\n" +
+			"own: numeric columns by PE_½(CUR‖REF) with its error bar and a permutation p-value (two stages:\n" +
+			"--screen-permutations, then --permutations for the columns that may drift), text columns by\n" +
+			"their category frequencies, and the share of empty cells of every column that has any. The\n" +
+			"p-values are adjusted for their number (--adjust); a column drifts when its q-value is below\n" +
+			"--level and its divergence above --threshold; the data set drifts when the share of drifted\n" +
+			"columns reaches --drift-share. A joint row compares all numeric columns together.\n" +
+			"Inputs are CSV files (compressed or not, rows sampled by seeking where possible; a column is\n" +
+			"text when its first non-empty cell is not a number, or when --categorical names it) or Parquet\n" +
+			"files and directories (numeric columns only). With --group, the rows of --numerator are the\n" +
+			"current table and those of --denominator the reference (default: the first value met is current).\n" +
+			"--save-reference stores a sample of REF (bounded by --reservoir rows) for later runs with\n" +
+			"--reference FILE CUR..., one result per CUR (JSON: one object per line).\n" +
+			fmt.Sprintf("Exit codes: 0 success, 1 a data or runtime error, 2 a usage error, %d drift found with --fail-on-drift.", exitDrift),
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "group", Usage: "with one input file: the `COL`umn whose values split the rows into current and reference"},
+			&cli.StringFlag{Name: "numerator", Usage: "with --group: the `VALUE` of the current rows (default: the first value in the file)"},
+			&cli.StringFlag{Name: "denominator", Usage: "with --group: the `VALUE` of the reference rows (default: the other value)"},
+			&cli.StringFlag{Name: "columns", Usage: "comma-separated `COLS` to compare (default: every named column but the group column)"},
+			&cli.StringFlag{Name: "categorical", Usage: "comma-separated `COLS` read as text whatever their cells (codes written as digits)"},
+			&cli.Float64Flag{Name: "level", Value: drift.DefaultLevel, Usage: "level of the adjusted p-values (q-values) below which a column can drift"},
+			&cli.Float64Flag{Name: "threshold", Value: drift.DefaultThreshold, Usage: "divergence PE_½ a significant column must exceed to drift (negative: none)"},
+			&cli.Float64Flag{Name: "drift-share", Value: drift.DefaultDriftShare, Usage: "share of drifted columns at which the data set drifts"},
+			&cli.StringFlag{Name: "adjust", Value: "bh", Usage: "adjustment of the p-values for their number: bh (Benjamini–Hochberg), holm or none"},
+			countFlag("permutations", drift.DefaultPermutations, "permutations of the columns that may drift, and of text columns"),
+			&cli.IntFlag{Name: "screen-permutations", Value: drift.DefaultScreenPermutations, Usage: "permutations of the first stage of a numeric column's test (negative: no screen)", DefaultText: fmt.Sprintf("%d; 0 means the default", drift.DefaultScreenPermutations)},
+			&cli.BoolFlag{Name: "no-joint", Usage: "leave out the joint row over all numeric columns"},
+			countFlag("k", divergence.DefaultK, "centres per draw"),
+			countFlag("m", divergence.DefaultM, "points averaged per draw"),
+			countFlag("draws", divergence.DefaultDraws, "independent draws; their spread gives the standard error"),
+			countFlag("folds", divergence.DefaultFolds, "cross-validation folds"),
+			&cli.Float64Flag{Name: "lambda", Usage: "all-centre regularisation λ (0: cross-validate)"},
+			seedFlag(),
+			delimFlag(),
+			&cli.IntFlag{Name: "reservoir", Usage: "rows kept of each table (0: (draws+2)·(k+m), all the comparison reads)"},
+			&cli.StringFlag{Name: "save-reference", Usage: "store a sample of REF to `FILE` for later --reference runs"},
+			&cli.StringFlag{Name: "reference", Usage: "compare each CUR with the reference stored in `FILE` by --save-reference"},
+			&cli.StringFlag{Name: "html", Usage: "write the report as one self-contained HTML page to `FILE`"},
+			&cli.BoolFlag{Name: "fail-on-drift", Usage: fmt.Sprintf("exit with code %d when the data set drifts", exitDrift)},
+			progressFlag(), formatFlag(),
+		},
+		Action: runDrift,
+	}
+}
+
+// driftCmd is a run of the drift command.
+type driftCmd struct {
+	j        *job
+	settings drift.Settings
+	columns  []string // --columns
+	text     []string // --categorical
+	saveRef  string
+	refFile  string
+	html     string
+	fail     bool
+}
+
+// adjustments are the values of --adjust.
+var adjustments = map[string]drift.Adjustment{"bh": drift.BenjaminiHochberg, "holm": drift.Holm, "none": drift.NoAdjustment}
+
+// driftFlags are the flags of drift's own settings, by the Field of the
+// library's *SettingsError; the estimator's are in settingFlags.
+var driftFlags = map[string]string{
+	"Level":              "--level",
+	"Threshold":          "--threshold",
+	"DriftShare":         "--drift-share",
+	"ScreenPermutations": "--screen-permutations",
+	"SampleRows":         "--reservoir",
+}
+
+// driftError is libraryError for drift's settings too.
+func driftError(c *cli.Context, err error) error {
+	var se *divergence.SettingsError
+	if errors.As(err, &se) {
+		if flag, ok := driftFlags[se.Field]; ok {
+			return usagef(c, "%s %v: %s", flag, se.Value, goDefault.ReplaceAllString(se.Allowed, "(0: the default)"))
+		}
+	}
+	return libraryError(c, err)
+}
+
+func runDrift(c *cli.Context) error {
+	start := time.Now()
+	j, err := newJob(c)
+	if err != nil {
+		return err
+	}
+	d := &driftCmd{j: j, columns: splitList(c.String("columns")), text: splitList(c.String("categorical")),
+		saveRef: c.String("save-reference"), refFile: c.String("reference"), html: c.String("html"), fail: c.Bool("fail-on-drift")}
+	inputs, err := d.parse(c)
+	if err != nil {
+		return err
+	}
+	outs := []output{{"--save-reference", d.saveRef}, {"--html", d.html}}
+	if err := checkOutputs(c, inputs, outs...); err != nil {
+		return err
+	}
+	files := make([]*outFile, len(outs))
+	defer func() {
+		for _, f := range files {
+			f.discard()
+		}
+	}()
+	for i, o := range outs {
+		if o.path != "" {
+			if files[i], err = createOut(o.flag, o.path); err != nil {
+				return err
+			}
+		}
+	}
+
+	var results []*driftResult
+	switch {
+	case d.saveRef != "":
+		err = d.save(c, files[0], start)
+	case d.refFile != "":
+		results, err = d.againstSaved(c, start)
+	default:
+		var res *driftResult
+		res, err = d.raw(c, start)
+		results = []*driftResult{res}
+	}
+	if err != nil {
+		return err
+	}
+	for _, res := range results {
+		if err := res.write(c.App.Writer, j.format, len(results) > 1); err != nil {
+			return err
+		}
+	}
+	if files[1] != nil {
+		title := fmt.Sprintf("pearson drift: %s against %s", results[0].cur, results[0].ref)
+		if err := drift.WriteHTML(files[1].f, results[0].res, title); err != nil {
+			return fmt.Errorf("--html: %w", err)
+		}
+	}
+	for _, f := range files {
+		if err := f.commit(); err != nil {
+			return err
+		}
+	}
+	if d.fail {
+		var drifted []string
+		for _, res := range results {
+			if res.res.Drift {
+				drifted = append(drifted, fmt.Sprintf("%s: %d of %d columns drifted", res.cur, res.res.Drifted, res.res.Compared))
+			}
+		}
+		if len(drifted) > 0 {
+			return &driftFound{msg: "drift found (--fail-on-drift): " + strings.Join(drifted, "; ")}
+		}
+	}
+	return nil
+}
+
+// parse checks the arguments and the settings, and returns the input files
+// (the stored reference included).
+func (d *driftCmd) parse(c *cli.Context) ([]string, error) {
+	args := c.Args().Slice()
+	group := c.String("group")
+	switch {
+	case d.saveRef != "" && d.refFile != "":
+		return nil, usagef(c, "--save-reference and --reference: store a reference, or compare with one, not both")
+	case d.saveRef != "" && (len(args) != 1 || group != ""):
+		return nil, usagef(c, "--save-reference stores one reference file: give REF alone")
+	case d.saveRef != "" && (d.html != "" || d.fail):
+		return nil, usagef(c, "--save-reference compares nothing: --html and --fail-on-drift do not apply")
+	case d.refFile != "" && len(args) == 0:
+		return nil, usagef(c, "missing input: --reference FILE compares one or more current files CUR...")
+	case d.refFile != "" && group != "":
+		return nil, usagef(c, "--group goes with a single input file holding both tables, not with --reference")
+	case d.refFile != "" && d.html != "" && len(args) > 1:
+		return nil, usagef(c, "--html reports one comparison: give one current file")
+	case d.refFile == "" && d.saveRef == "":
+		if err := checkTwoSamples(c); err != nil {
+			return nil, err
+		}
+	}
+	adjust, ok := adjustments[c.String("adjust")]
+	if !ok {
+		return nil, usagef(c, "unknown --adjust %q: use bh, holm or none", c.String("adjust"))
+	}
+	d.settings = drift.Settings{
+		Settings:           d.j.settings,
+		Level:              c.Float64("level"),
+		Threshold:          c.Float64("threshold"),
+		DriftShare:         c.Float64("drift-share"),
+		Adjust:             adjust,
+		Permutations:       c.Int("permutations"),
+		ScreenPermutations: c.Int("screen-permutations"),
+		NoJoint:            c.Bool("no-joint"),
+	}
+	if c.IsSet("reservoir") {
+		d.settings.SampleRows = d.j.reader.reservoir
+	} else {
+		d.j.reader.reservoir = d.settings.SampleSize()
+	}
+	if err := d.checkSettings(c); err != nil {
+		return nil, err
+	}
+	inputs := args
+	if d.refFile != "" {
+		inputs = append([]string{d.refFile}, args...)
+	}
+	return inputs, nil
+}
+
+// checkSettings has the libraries check the settings before any input is
+// read: drift its own (a comparison with no column fails on a setting out
+// of range, otherwise on the missing columns), divergence the estimator's
+// (a test of empty samples fails on a setting, otherwise on the samples).
+func (d *driftCmd) checkSettings(c *cli.Context) error {
+	s := d.settings
+	s.Src = nil
+	ref, err := drift.NewReference([]drift.Column{{Name: "x", Values: []float64{0, 1}}}, &s)
+	if err == nil {
+		_, err = ref.Compare(c.Context, nil, &s)
+	}
+	if errors.Is(err, divergence.ErrSettings) {
+		return driftError(c, err)
+	}
+	none := &mat.Dense{}
+	_, err = divergence.TwoSampleTest(c.Context, none, none, drift.Alpha, &divergence.TwoSampleSettings{PESettings: divergence.PESettings{Settings: s.Settings}, Permutations: s.Permutations})
+	if errors.Is(err, divergence.ErrSettings) {
+		return driftError(c, err)
+	}
+	return nil
+}
+
+// read reads a sample of the rows q selects of the table at path: a
+// mixed table from CSV (text columns and empty cells kept), numeric
+// columns from Parquet; rows drawn by seeking where the file allows.
+func (d *driftCmd) read(path string, q dataset.Query) (*dataset.Table, error) {
+	r := d.j.reader
+	src, closeFn, err := r.open(path)
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := src.(*dataset.Parquet); ok {
+		if len(d.text) > 0 {
+			closeFn()
+			return nil, fmt.Errorf("%s: --categorical: a Parquet input's columns are read as numbers", displayPath(path))
+		}
+	} else {
+		q.Mixed, q.Text = true, d.text
+	}
+	t, err := src.Sample(r.ctx, q, dataset.Sampling{Size: r.reservoir, Src: rand.NewPCG(r.seed, 0x72657365727665), Seek: true})
+	closeFn()
+	return r.noted(path, t, err)
+}
+
+// tableColumns returns group g of table t as drift's columns.
+func tableColumns(t *dataset.Table, g dataset.Group) []drift.Column {
+	c, n := len(t.Columns), g.Len()
+	cols := make([]drift.Column, c)
+	for j, name := range t.Columns {
+		col := drift.Column{Name: name, Rows: g.Rows}
+		if g.Missing != nil {
+			col.Missing = g.Missing[j]
+		}
+		var labels []string
+		if t.Categories != nil {
+			labels = t.Categories[j]
+		}
+		if labels != nil {
+			col.Categories = make([]string, n)
+			for i := range n {
+				if v := g.Data[i*c+j]; !math.IsNaN(v) {
+					col.Categories[i] = labels[int(v)]
+				}
+			}
+		} else {
+			col.Values = make([]float64, n)
+			for i := range n {
+				col.Values[i] = g.Data[i*c+j]
+			}
+		}
+		cols[j] = col
+	}
+	return cols
+}
+
+// readOne reads the table at path as drift's columns, with the rows read
+// and kept.
+func (d *driftCmd) readOne(path string) ([]drift.Column, *dataset.Table, error) {
+	t, err := d.read(path, dataset.Query{Columns: d.columns})
+	if err != nil {
+		return nil, nil, err
+	}
+	return tableColumns(t, t.Groups[0]), t, nil
+}
+
+// compare runs the comparison with the reference, with a progress bar of
+// the columns.
+func (d *driftCmd) compare(c *cli.Context, ref *drift.Reference, cur []drift.Column) (*drift.Result, error) {
+	s := d.settings
+	var done func()
+	s.Progress, done = d.j.prog.Steps("columns")
+	res, err := ref.Compare(c.Context, cur, &s)
+	done()
+	if err != nil {
+		return nil, driftError(c, err)
+	}
+	return res, nil
+}
+
+// raw compares two tables read from the inputs: REF CUR, or one file with
+// --group.
+func (d *driftCmd) raw(c *cli.Context, start time.Time) (*driftResult, error) {
+	args := c.Args().Slice()
+	out := &driftResult{settings: d}
+	var refCols, curCols []drift.Column
+	if len(args) == 2 {
+		var rt, ct *dataset.Table
+		var err error
+		if refCols, rt, err = d.readOne(args[0]); err != nil {
+			return nil, err
+		}
+		if curCols, ct, err = d.readOne(args[1]); err != nil {
+			return nil, err
+		}
+		out.ref, out.cur = displayPath(args[0]), displayPath(args[1])
+		out.refRead, out.curRead = rt.RowsRead, ct.RowsRead
+	} else {
+		group, num, den := c.String("group"), c.String("numerator"), c.String("denominator")
+		q := dataset.Query{Group: group, Columns: d.columns, MaxGroups: 2}
+		if num != "" && den != "" {
+			q.Groups = []string{num, den}
+		}
+		t, err := d.read(args[0], q)
+		if err != nil {
+			return nil, err
+		}
+		ci, ri, err := chooseGroups(c, t, group, num, den)
+		if err != nil {
+			return nil, err
+		}
+		curCols, refCols = tableColumns(t, t.Groups[ci]), tableColumns(t, t.Groups[ri])
+		out.cur, out.ref = group+"="+t.Groups[ci].Key, group+"="+t.Groups[ri].Key
+		out.refRead, out.curRead = t.RowsRead, t.RowsRead
+	}
+	load := time.Since(start)
+	ref, err := drift.NewReference(refCols, &d.settings)
+	if err != nil {
+		return nil, driftError(c, err)
+	}
+	if out.res, err = d.compare(c, ref, curCols); err != nil {
+		return nil, err
+	}
+	out.timing = timing{load: load, estimate: time.Since(start) - load}
+	return out, nil
+}
+
+// save stores the reference read from REF in f.
+func (d *driftCmd) save(c *cli.Context, f *outFile, start time.Time) error {
+	path := c.Args().First()
+	cols, t, err := d.readOne(path)
+	if err != nil {
+		return err
+	}
+	ref, err := drift.NewReference(cols, &d.settings)
+	if err != nil {
+		return driftError(c, err)
+	}
+	if err := ref.Save(f.f); err != nil {
+		return fmt.Errorf("--save-reference %s: %w", d.saveRef, err)
+	}
+	g := t.Groups[0]
+	rec := new(record).
+		add("reference", displayPath(path)).
+		add("saved", d.saveRef).
+		add("columns", ref.Columns()).
+		add("rows", g.Rows).
+		add("sampled_rows", min(g.Len(), d.settings.SampleSize())).
+		add("rows_read", t.RowsRead).
+		add("seed", d.j.seed).
+		add("timing", timing{load: time.Since(start)})
+	return rec.writeTo(c.App.Writer, d.j.format)
+}
+
+// againstSaved compares every CUR with the reference stored in --reference.
+func (d *driftCmd) againstSaved(c *cli.Context, start time.Time) ([]*driftResult, error) {
+	f, err := os.Open(d.refFile)
+	if err != nil {
+		return nil, fmt.Errorf("--reference: %w", err)
+	}
+	ref, err := drift.Load(f)
+	f.Close()
+	if err != nil {
+		return nil, fmt.Errorf("--reference %s: %w", d.refFile, err)
+	}
+	var out []*driftResult
+	for _, path := range c.Args().Slice() {
+		t0 := time.Now()
+		cols, t, err := d.readOne(path)
+		if err != nil {
+			return nil, err
+		}
+		load := time.Since(t0)
+		res := &driftResult{settings: d, ref: d.refFile, cur: displayPath(path), refRead: -1, curRead: t.RowsRead}
+		if res.res, err = d.compare(c, ref, cols); err != nil {
+			return nil, err
+		}
+		res.timing = timing{load: load, estimate: time.Since(t0) - load}
+		out = append(out, res)
+	}
+	return out, nil
+}
+
+// driftResult is one comparison, as the command prints it.
+type driftResult struct {
+	settings         *driftCmd
+	ref, cur         string // names of the tables
+	refRead, curRead int    // data rows read of each input; -1 for a stored reference
+	res              *drift.Result
+	timing           timing
+}
+
+// jointName names the joint row in the table of columns.
+const jointName = "(joint)"
+
+// number returns v, or blank when it is not finite (a p-value of a column
+// not tested, no threshold): JSON has no NaN.
+func number(v float64, blank any) any {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return blank
+	}
+	return v
+}
+
+// blanks are what a number that is not finite prints as, by format.
+func blank(f writer) any {
+	switch f.(type) {
+	case jsonWriter:
+		return nil
+	case csvWriter:
+		return ""
+	}
+	return "-"
+}
+
+// columnRecord is the row of one column result.
+func columnRecord(cr *drift.ColumnResult, kind string, b any) *record {
+	return new(record).
+		add("column", cr.Name).
+		add("type", kind).
+		add("divergence", cr.Divergence).
+		add("stderr", cr.StdErr).
+		add("p_value", number(cr.PValue, b)).
+		add("q_value", number(cr.QValue, b)).
+		add("drifted", cr.Drifted).
+		add("missing_ref", cr.MissingRef).
+		add("missing_cur", cr.MissingCur).
+		add("missing_q", number(cr.MissingQValue, b)).
+		add("note", cr.Note)
+}
+
+// rows returns the rows of the columns, sorted as a report shows them, and
+// the joint row (nil without one); b is what a number that is not finite
+// prints as.
+func (r *driftResult) rows(b any) (cols []*record, joint *record) {
+	for _, cr := range r.res.Sorted() {
+		cols = append(cols, columnRecord(&cr, cr.Kind.String(), b))
+	}
+	if j := r.res.Joint; j != nil {
+		joint = columnRecord(j, "joint", b)
+		joint.vals[0] = jointName
+	}
+	return cols, joint
+}
+
+// verdict says in words whether the data set drifted.
+func (r *driftResult) verdict() string {
+	res := r.res
+	word := "no drift"
+	if res.Drift {
+		word = "DRIFT"
+	}
+	threshold := fmt.Sprintf("PE_½ > %s", text(res.Threshold, true))
+	if math.IsInf(res.Threshold, -1) {
+		threshold = "no threshold"
+	}
+	return fmt.Sprintf("%s: %d of %d columns drifted (share %s, drift at %s; q < %s by %s and %s)",
+		word, res.Drifted, res.Compared, text(res.Share, true), text(res.DriftShare, true), text(res.Level, true), res.Adjust, threshold)
+}
+
+// write prints the result in format f; many says that it is one of several
+// comparisons (text: a heading names the current table).
+func (r *driftResult) write(w io.Writer, f writer, many bool) error {
+	cols, joint := r.rows(blank(f))
+	switch f.(type) {
+	case jsonWriter:
+		return f.record(w, r.record(cols, joint))
+	case csvWriter:
+		// Every row names the current table, for runs over several; the
+		// joint row and a final row of the verdict follow the columns.
+		rows := cols
+		if joint != nil {
+			rows = append(rows, joint)
+		}
+		res := r.res
+		rows = append(rows, new(record).
+			add("column", "(dataset)").add("type", "verdict").
+			add("divergence", res.Share).add("stderr", "").add("p_value", "").add("q_value", "").
+			add("drifted", res.Drift).add("missing_ref", "").add("missing_cur", "").add("missing_q", "").
+			add("note", fmt.Sprintf("%d of %d columns drifted", res.Drifted, res.Compared)))
+		for i, row := range rows {
+			rows[i] = &record{keys: append([]string{"current"}, row.keys...), vals: append([]any{r.cur}, row.vals...)}
+		}
+		return f.table(w, &table{rows: rows})
+	}
+	if many {
+		if _, err := fmt.Fprintf(w, "== %s\n", r.cur); err != nil {
+			return err
+		}
+	}
+	rows := cols
+	if joint != nil {
+		rows = append(rows, joint)
+	}
+	if err := f.table(w, &table{rows: rows}); err != nil {
+		return err
+	}
+	for _, name := range r.res.Absent {
+		if _, err := fmt.Fprintf(w, "column %s of the reference is absent from %s\n", quoteShort(name), r.cur); err != nil {
+			return err
+		}
+	}
+	for _, name := range r.res.Unknown {
+		if _, err := fmt.Fprintf(w, "column %s of %s is not in the reference\n", quoteShort(name), r.cur); err != nil {
+			return err
+		}
+	}
+	_, err := fmt.Fprintln(w, r.verdict())
+	return err
+}
+
+// record is the JSON object of the result.
+func (r *driftResult) record(cols []*record, joint *record) *record {
+	res, s := r.res, &r.settings.settings
+	var rowsRef, rowsCur, sampledRef, sampledCur int
+	if len(res.Columns) > 0 {
+		c := res.Columns[0]
+		rowsRef, rowsCur, sampledRef, sampledCur = c.RowsRef, c.RowsCur, c.SampledRef, c.SampledCur
+	}
+	if cols == nil {
+		cols = []*record{}
+	}
+	return new(record).
+		add("reference", r.ref).
+		add("current", r.cur).
+		add("drift", res.Drift).
+		add("drifted", res.Drifted).
+		add("compared", res.Compared).
+		add("share", res.Share).
+		add("verdict", r.verdict()).
+		add("columns", cols).
+		add("joint", joint).
+		add("absent", res.Absent).
+		add("unknown", res.Unknown).
+		add("rows_ref", rowsRef).
+		add("rows_cur", rowsCur).
+		add("sampled_ref", sampledRef).
+		add("sampled_cur", sampledCur).
+		add("rows_read_ref", r.refRead).
+		add("rows_read_cur", r.curRead).
+		add("level", res.Level).
+		add("threshold", number(res.Threshold, nil)).
+		add("drift_share", res.DriftShare).
+		add("adjust", res.Adjust.String()).
+		add("permutations", orDefault(s.Permutations, drift.DefaultPermutations)).
+		add("screen_permutations", s.ScreenPermutations).
+		add("sample_rows", s.SampleSize()).
+		add("seed", r.settings.j.seed).
+		add("timing", r.timing)
+}

@@ -1,0 +1,244 @@
+// Copyright ©2026 The pearson Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// driftTable writes a table of n rows: 20 normal columns x0…x19, a text
+// column cat and a numeric column opt with empty cells. With shift, x0, x1
+// and x2 are moved by one standard deviation, the frequencies of cat go
+// from (½, 0.3, 0.2) to (0.2, 0.3, ½) and opt is empty in 30 % of the rows
+// instead of 2 %.
+func driftTable(path string, n int, shift bool, seed uint64) error {
+	rnd := rand.New(rand.NewPCG(seed, 7))
+	var b strings.Builder
+	for i := range 20 {
+		fmt.Fprintf(&b, "x%d,", i)
+	}
+	b.WriteString("cat,opt\n")
+	freq, empty := []float64{0.5, 0.8}, 0.02
+	if shift {
+		freq, empty = []float64{0.2, 0.5}, 0.3
+	}
+	for range n {
+		for i := range 20 {
+			v := rnd.NormFloat64()
+			if shift && i < 3 {
+				v++
+			}
+			fmt.Fprintf(&b, "%.4f,", v)
+		}
+		u := rnd.Float64()
+		switch {
+		case u < freq[0]:
+			b.WriteString("a,")
+		case u < freq[1]:
+			b.WriteString("b,")
+		default:
+			b.WriteString("c,")
+		}
+		if rnd.Float64() >= empty {
+			fmt.Fprintf(&b, "%.3f", rnd.Float64())
+		}
+		b.WriteString("\n")
+	}
+	return os.WriteFile(path, []byte(b.String()), 0o644)
+}
+
+// driftFiles are a reference, a shifted current table and an unshifted
+// one, written once for the tests.
+var driftFiles = sync.OnceValues(func() ([3]string, error) {
+	dir, err := os.MkdirTemp("", "pearson-drift")
+	if err != nil {
+		return [3]string{}, err
+	}
+	files := [3]string{filepath.Join(dir, "ref.csv"), filepath.Join(dir, "cur.csv"), filepath.Join(dir, "same.csv")}
+	for i, shift := range []bool{false, true, false} {
+		if err := driftTable(files[i], 600, shift, uint64(i+1)); err != nil {
+			return files, err
+		}
+	}
+	return files, nil
+})
+
+// fast are settings that keep the tests quick: every row of the tables is
+// kept, fewer permutations.
+var fast = []string{"--k", "30", "--m", "150", "--draws", "3", "--permutations", "199", "--screen-permutations", "49"}
+
+func driftRun(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	return run(t, append(append([]string{"drift"}, fast...), args...)...)
+}
+
+func driftInputs(t *testing.T) (ref, cur, same string) {
+	t.Helper()
+	f, err := driftFiles()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f[0], f[1], f[2]
+}
+
+// driftJSON is the part of drift's JSON the tests read.
+type driftJSON struct {
+	Drift   bool
+	Drifted int
+	Current string
+	Columns []struct {
+		Column     string
+		Type       string
+		Drifted    bool
+		MissingCur float64 `json:"missing_cur"`
+		MissingRef float64 `json:"missing_ref"`
+	}
+	Joint *struct{ Drifted bool }
+}
+
+func (d *driftJSON) drifted() []string {
+	var out []string
+	for _, c := range d.Columns {
+		if c.Drifted {
+			out = append(out, c.Column)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+func TestDriftFindsShiftedColumns(t *testing.T) {
+	t.Parallel()
+	ref, cur, same := driftInputs(t)
+	code, out, errs := driftRun(t, "--format", "json", ref, cur)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var res driftJSON
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if got, want := res.drifted(), []string{"cat", "opt", "x0", "x1", "x2"}; !slices.Equal(got, want) {
+		t.Errorf("drifted %q, want %q", got, want)
+	}
+	for _, c := range res.Columns {
+		switch c.Column {
+		case "cat":
+			if c.Type != "categorical" {
+				t.Errorf("cat is %s", c.Type)
+			}
+		case "opt":
+			if c.MissingCur < 0.25 || c.MissingRef > 0.05 {
+				t.Errorf("opt missing %g → %g, want 0.02 → 0.3", c.MissingRef, c.MissingCur)
+			}
+		}
+	}
+	if res.Drift || res.Joint == nil || !res.Joint.Drifted {
+		t.Errorf("verdict %v, joint %+v: want no drift (5 of 22 columns) and a drifted joint row", res.Drift, res.Joint)
+	}
+
+	// --fail-on-drift: 3 when the data set drifts, 0 when not.
+	if code, _, errs := driftRun(t, "--fail-on-drift", "--drift-share", "0.2", ref, cur); code != exitDrift || !strings.Contains(errs, "5 of 22 columns drifted") {
+		t.Errorf("drift with --fail-on-drift: exit %d, %s", code, errs)
+	}
+	code, out, errs = driftRun(t, "--fail-on-drift", ref, same)
+	if code != 0 || !strings.Contains(out, "no drift: 0 of 22") {
+		t.Errorf("no drift with --fail-on-drift: exit %d\n%s%s", code, out, errs)
+	}
+}
+
+func TestDriftSavedReference(t *testing.T) {
+	t.Parallel()
+	ref, cur, same := driftInputs(t)
+	dir := t.TempDir()
+	saved := filepath.Join(dir, "ref.pdr")
+	if code, _, errs := driftRun(t, "--save-reference", saved, ref); code != 0 {
+		t.Fatalf("--save-reference: exit %d: %s", code, errs)
+	}
+	// The stored reference gives the same bytes as the raw one.
+	_, raw, _ := driftRun(t, ref, cur)
+	code, loaded, errs := driftRun(t, "--reference", saved, cur)
+	if code != 0 || loaded != raw {
+		t.Errorf("--reference: exit %d, %s\n--- got\n%s--- want (raw reference)\n%s", code, errs, loaded, raw)
+	}
+
+	// Two batches: one JSON object per line.
+	code, out, errs := driftRun(t, "--format", "json", "--reference", saved, cur, same)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if code != 0 || len(lines) != 2 {
+		t.Fatalf("two batches: exit %d, %d lines: %s", code, len(lines), errs)
+	}
+	for i, want := range []int{5, 0} {
+		var res driftJSON
+		if err := json.Unmarshal([]byte(lines[i]), &res); err != nil {
+			t.Fatal(err)
+		}
+		if res.Drifted != want {
+			t.Errorf("batch %d (%s): %d columns drifted, want %d", i, res.Current, res.Drifted, want)
+		}
+	}
+
+	// A corrupt, truncated or foreign file is an error naming it.
+	b, err := os.ReadFile(saved)
+	if err != nil {
+		t.Fatal(err)
+	}
+	flipped := slices.Clone(b)
+	flipped[len(b)/2] ^= 1
+	for name, content := range map[string][]byte{"truncated.pdr": b[:len(b)-9], "corrupt.pdr": flipped, "foreign.pdr": []byte("x,y\n1,2\n")} {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, content, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, _, errs := driftRun(t, "--reference", path, cur)
+		if code != exitData || !strings.Contains(errs, path) || !strings.Contains(errs, "not a valid reference") {
+			t.Errorf("%s: exit %d: %s", name, code, errs)
+		}
+	}
+}
+
+func TestDriftHTML(t *testing.T) {
+	t.Parallel()
+	ref, cur, _ := driftInputs(t)
+	page := filepath.Join(t.TempDir(), "report.html")
+	if code, _, errs := driftRun(t, "--html", page, "--drift-share", "0.2", ref, cur); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	b, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := string(b); !strings.HasPrefix(s, "<!DOCTYPE html>") || !strings.Contains(s, "Drift: 5 of 22 columns drifted") {
+		t.Errorf("the page lacks the doctype or the verdict:\n%.400s", s)
+	}
+	if m, _ := filepath.Glob(filepath.Join(filepath.Dir(page), ".*")); len(m) != 0 {
+		t.Errorf("temporary files left: %q", m)
+	}
+}
+
+func TestDriftUsage(t *testing.T) {
+	t.Parallel()
+	ref, cur, _ := driftInputs(t)
+	for _, args := range [][]string{
+		{ref},
+		{"--adjust", "bonferroni", ref, cur},
+		{"--level", "2", ref, cur},
+		{"--save-reference", "x.pdr", ref, cur},
+		{"--save-reference", "x.pdr", "--reference", "y.pdr", ref},
+		{"--reference", "y.pdr"},
+	} {
+		if code, _, errs := driftRun(t, args...); code != exitUsage {
+			t.Errorf("%q: exit %d, want %d: %s", args, code, exitUsage, errs)
+		}
+	}
+}

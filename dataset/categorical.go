@@ -1,0 +1,171 @@
+// Copyright ©2026 The pearson Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package dataset
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+)
+
+// ErrMixedFormat means Query.Mixed was asked of an input whose reader does
+// not read mixed tables (Parquet).
+var ErrMixedFormat = errors.New("dataset: mixed tables (text columns, empty cells) are read from CSV only")
+
+// Mixed tables
+//
+// With Query.Mixed, a CSV reader keeps every selected column, numeric or
+// not, and keeps rows with empty cells:
+//
+//   - without Query.Columns, every named column but the group column is
+//     kept, in header order (none is listed in Table.Skipped);
+//   - a column is numeric or text as its first non-empty cell is a number or
+//     not (a column named in Query.Text is text whatever its cells); a
+//     numeric column whose later cell is text is an error naming the cell;
+//   - an empty cell (or only white space) is a missing value: NaN in
+//     Group.Data, counted in Group.Missing;
+//   - a text cell is held in Group.Data as the index of its label, trimmed,
+//     in Table.Categories of its column, labels numbered in the order they
+//     are met. Memory grows with the number of distinct labels.
+
+// mixed is the state of a read with Query.Mixed: the kind of each kept
+// column and the labels of the text ones.
+type mixed struct {
+	kinds  []cellKind
+	codes  []map[string]int
+	labels [][]string
+}
+
+// cellKind is the kind of a column of a mixed table.
+type cellKind uint8
+
+const (
+	kindUnknown cellKind = iota // every cell empty so far: read as numeric
+	kindNumber
+	kindText
+)
+
+// startMixed sets up the reading of a mixed table once the kept columns are
+// known (Query.Mixed): the columns named in Query.Text are text.
+func (rd *reader) startMixed() error {
+	m := &mixed{kinds: make([]cellKind, len(rd.cols)), codes: make([]map[string]int, len(rd.cols)), labels: make([][]string, len(rd.cols))}
+	for _, name := range rd.q.Text {
+		j := -1
+		for k, c := range rd.cols {
+			if c.name == name {
+				j = k
+			}
+		}
+		if j < 0 {
+			if _, err := rd.lookup(name, "text column"); err != nil {
+				return err
+			}
+			return &ParseError{File: rd.name, Column: name, Err: ErrUnknownColumn, msg: "named as a text column but not among the columns read"}
+		}
+		m.kinds[j] = kindText
+	}
+	rd.mixed = m
+	return nil
+}
+
+// cell parses the cell s of kept column j: NaN when it is empty, the number
+// of a numeric column, the code of the label of a text column. The first
+// non-empty cell of a column decides its kind.
+func (m *mixed) cell(j int, s string) (float64, error) {
+	t := strings.TrimSpace(s)
+	if t == "" {
+		return math.NaN(), nil
+	}
+	switch m.kinds[j] {
+	case kindText:
+		return m.code(j, t), nil
+	case kindNumber:
+		return parseNumber(t)
+	}
+	v, err := parseNumber(t)
+	switch err {
+	case nil:
+		m.kinds[j] = kindNumber
+		return v, nil
+	case ErrNotNumber:
+		m.kinds[j] = kindText
+		return m.code(j, t), nil
+	}
+	return 0, err
+}
+
+// code returns the code of the label t of text column j, numbering it if
+// it is new.
+func (m *mixed) code(j int, t string) float64 {
+	if c, ok := m.codes[j][t]; ok {
+		return float64(c)
+	}
+	if m.codes[j] == nil {
+		m.codes[j] = make(map[string]int)
+	}
+	t = strings.Clone(t)
+	c := len(m.labels[j])
+	m.codes[j][t] = c
+	m.labels[j] = append(m.labels[j], t)
+	return float64(c)
+}
+
+// count counts the missing values of a row of group g.
+func (m *mixed) count(g *Group, row []float64) {
+	if g.Missing == nil {
+		g.Missing = make([]int, len(row))
+	}
+	for j, v := range row {
+		if math.IsNaN(v) {
+			g.Missing[j]++
+		}
+	}
+}
+
+// estimate sets the missing counts of g, whose kept rows are a uniform
+// sample of its g.Rows rows (a sampled read), from the missing values of the
+// kept rows of c columns: Rows·(missing kept)/(rows kept), rounded, which
+// is at least the missing values kept and leaves at least the present
+// values kept.
+func (m *mixed) estimate(g *Group, c int) {
+	g.Missing = make([]int, c)
+	n := g.Len()
+	if n == 0 {
+		return
+	}
+	for i := 0; i < n; i++ {
+		for j, v := range g.Data[i*c : (i+1)*c] {
+			if math.IsNaN(v) {
+				g.Missing[j]++
+			}
+		}
+	}
+	for j, k := range g.Missing {
+		g.Missing[j] = int(math.Round(float64(g.Rows) * float64(k) / float64(n)))
+	}
+}
+
+// done records the labels of the text columns in t.
+func (m *mixed) done(t *Table) {
+	t.Categories = make([][]string, len(m.kinds))
+	for j, k := range m.kinds {
+		if k == kindText {
+			t.Categories[j] = m.labels[j]
+			if t.Categories[j] == nil {
+				t.Categories[j] = []string{}
+			}
+		}
+	}
+}
+
+// checkMixed refuses a query for a mixed table from a reader that does not
+// read one.
+func checkMixed(name string, q Query) error {
+	if q.Mixed || len(q.Text) > 0 {
+		return fmt.Errorf("%w: %s", ErrMixedFormat, name)
+	}
+	return nil
+}
