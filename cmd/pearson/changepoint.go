@@ -126,15 +126,13 @@ func runChangepoint(c *cli.Context) error {
 		return err
 	}
 	plotPath := c.String("plot")
-	if err := checkOutputs(c, []string{j.path}, output{"--plot", plotPath}); err != nil {
+	files, release, err := createOutputs(c, []string{j.path}, []output{{"--plot", plotPath}})
+	defer release()
+	if err != nil {
 		return err
 	}
-	var plotFile *outFile
-	if plotPath != "" {
-		if plotFile, err = createOut("--plot", plotPath); err != nil {
-			return err
-		}
-		defer plotFile.discard()
+	plotFile := files[0]
+	if plotFile != nil {
 		j.plot = new(cpPlot)
 	}
 	prog, err := newProgress(c)

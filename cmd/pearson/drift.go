@@ -137,21 +137,10 @@ func runDrift(c *cli.Context) error {
 		return err
 	}
 	outs := []output{{"--save-reference", d.saveRef}, {"--html", d.html}}
-	if err := checkOutputs(c, inputs, outs...); err != nil {
+	files, release, err := createOutputs(c, inputs, outs)
+	defer release()
+	if err != nil {
 		return err
-	}
-	files := make([]*outFile, len(outs))
-	defer func() {
-		for _, f := range files {
-			f.discard()
-		}
-	}()
-	for i, o := range outs {
-		if o.path != "" {
-			if files[i], err = createOut(o.flag, o.path); err != nil {
-				return err
-			}
-		}
 	}
 
 	var results []*driftResult

@@ -177,6 +177,36 @@ func checkOutputs(c *cli.Context, inputs []string, outs ...output) error {
 	return nil
 }
 
+// createOutputs checks the outputs asked for (checkOutputs, checkStreams)
+// and creates the temporary file of each one with a path, in the order of
+// outs (nil where none was asked for). Deferring release removes those not
+// committed, so that a failed or interrupted run leaves the old files as
+// they were; it is set, and safe to call, even when an error is returned.
+func createOutputs(c *cli.Context, inputs []string, outs []output) ([]*outFile, func(), error) {
+	files := make([]*outFile, len(outs))
+	release := func() {
+		for _, f := range files {
+			f.discard()
+		}
+	}
+	if err := checkOutputs(c, inputs, outs...); err != nil {
+		return nil, release, err
+	}
+	if err := checkStreams(c, inputs, outs); err != nil {
+		return nil, release, err
+	}
+	for i, o := range outs {
+		if o.path != "" {
+			f, err := createOut(o.flag, o.path)
+			if err != nil {
+				return nil, release, err
+			}
+			files[i] = f
+		}
+	}
+	return files, release, nil
+}
+
 // checkStreams returns a usage error when an output is the file standard
 // output goes to (--ratio-out /dev/stdout, or --ratio-out res.txt >
 // res.txt), or the file standard input reads when an input is "-": the

@@ -96,24 +96,10 @@ func runPipeline(c *cli.Context, cmd command) error {
 		return err
 	}
 	outs = append(outs, output{"--plot", j.plot})
-	if err := checkOutputs(c, inputs, outs...); err != nil {
+	files, release, err := createOutputs(c, inputs, outs)
+	defer release()
+	if err != nil {
 		return err
-	}
-	if err := checkStreams(c, inputs, outs); err != nil {
-		return err
-	}
-	files := make([]*outFile, len(outs))
-	defer func() {
-		for _, f := range files {
-			f.discard()
-		}
-	}()
-	for i, o := range outs {
-		if o.path != "" {
-			if files[i], err = createOut(o.flag, o.path); err != nil {
-				return err
-			}
-		}
 	}
 
 	a, b, err := cmd.read(c, j.reader)
