@@ -98,18 +98,9 @@ func (s sample) influence(ratio *divergence.Ratio, psi func(float64) float64) ([
 }
 
 // iidVariance is Σᵢ eᵢ²·n/(n−1): the variance of a mean of independent
-// rows, from their centred and scaled influences e.
-func iidVariance(e []float64) float64 {
-	n := len(e)
-	if n < 2 {
-		return 0
-	}
-	var s float64
-	for _, v := range e {
-		s += v * v
-	}
-	return s * float64(n) / float64(n-1)
-}
+// rows, from their centred and scaled influences e; each row is a cluster
+// of one.
+func iidVariance(e []float64) float64 { return clusterVariance(e) }
 
 // sampleUnitVariance is the variance of the mean of one sample's influences
 // e under its design: by draws when it was sampled in units, as independent
