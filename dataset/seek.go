@@ -346,7 +346,8 @@ func (sk *seeker) wanted() []*seekGroup {
 
 // full reports whether every group kept holds sk.want rows, and as many
 // groups have been met as can be kept: every value of Query.Groups (at
-// most Query.MaxGroups of them), or Query.MaxGroups values.
+// most Query.MaxGroups of them), or Query.MaxGroups values, or, without
+// either, every value met in the first rows.
 func (sk *seeker) full() bool {
 	ws := sk.wanted()
 	for _, g := range ws {
@@ -360,8 +361,17 @@ func (sk *seeker) full() bool {
 		return len(ws) >= min(n, m)
 	case n > 0:
 		return len(ws) >= n
+	case m > 0:
+		return len(ws) >= m
 	}
-	return len(ws) >= m
+	// Every group: those met in the first rows too, which the draws may
+	// not have reached yet.
+	for k := range sk.first {
+		if sk.groups[k] == nil {
+			return false
+		}
+	}
+	return true
 }
 
 // tooRare returns the fallback when the budget of draws is spent.

@@ -15,7 +15,9 @@
 # Usage: scripts/e2e-bench.sh [ROWS...]   (default: 1000000 10000000 100000000)
 # Environment: RUNS (default 3), DIR (default: a new directory under /tmp),
 # KEEP=1 keeps the generated files, MODES (default "sampled scanned"),
-# PARQUET=0 skips Parquet, DUCKDB_MODULES (default
+# PARQUET=0 skips Parquet, FORMATS (default "csv parquet": the inputs
+# timed; the CSV file is generated all the same, as DuckDB's source), COLD=0
+# skips the cold runs, DUCKDB_MODULES (default
 # /tmp/research/node_modules: where @duckdb/node-api is installed; without
 # it the Parquet rows are skipped).
 #
@@ -40,7 +42,9 @@ log "building pearson in $dir"
 (cd "$repo" && go build -o "$dir/pearson" ./cmd/pearson)
 
 cold=0
-if [[ $(id -u) == 0 ]] && (sync && echo 3 >/proc/sys/vm/drop_caches) 2>/dev/null; then
+if [[ "${COLD:-1}" == 0 ]]; then
+	:
+elif [[ $(id -u) == 0 ]] && (sync && echo 3 >/proc/sys/vm/drop_caches) 2>/dev/null; then
 	cold=1
 else
 	log "cannot drop the page cache (needs root): warm runs only"
@@ -130,6 +134,7 @@ for n in "${ROWS[@]}"; do
 		toParquet "$csv" "$dir/data-$n.parquet" && inputs+=("$dir/data-$n.parquet")
 	fi
 	for f in "${inputs[@]}"; do
+		[[ " ${FORMATS:-csv parquet} " == *" ${f##*.} "* ]] || continue
 		size=$(awk -v b="$(stat -c %s "$f")" 'BEGIN { printf "%.0f", b / 1e6 }')
 		for mode in ${MODES:-sampled scanned}; do
 			flags=()

@@ -44,6 +44,11 @@ type sample struct {
 	rowsStdErr float64
 	sampled    bool // the rows were drawn at random positions, not all read
 	rowsRead   int  // the data rows of its input file read and validated
+	// units is, for a Parquet input sampled in two stages, the draw each
+	// kept row was taken from (dataset.Group.Units), of draws draws; nil
+	// otherwise. unitError turns it into the estimate's error bar.
+	units []int
+	draws int
 }
 
 // readAs says how the sample's input was read: "sampled" (rows drawn at
@@ -223,8 +228,12 @@ func quoteShort(s string) string {
 
 // groupSample turns a group of the table t into a sample.
 func groupSample(name string, t *dataset.Table, g dataset.Group) sample {
-	return sample{name: name, x: mat.NewDense(g.Len(), len(t.Columns), g.Data), rows: g.Rows,
+	s := sample{name: name, x: mat.NewDense(g.Len(), len(t.Columns), g.Data), rows: g.Rows,
 		rowsStdErr: g.RowsStdErr, sampled: t.Sampled, rowsRead: t.RowsRead}
+	if t.Sampled && t.Units > 0 && len(g.Units) == g.Len() {
+		s.units, s.draws = g.Units, t.Draws
+	}
+	return s
 }
 
 // splitList splits a comma-separated list of column names.

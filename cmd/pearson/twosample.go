@@ -85,9 +85,14 @@ func (t *twoSampleCmd) settings(s divergence.Settings) divergence.PESettings {
 // record holds the keys of the divergence command, shared by test, whose
 // own warnings come in more.
 func (t *twoSampleCmd) record(res *divergence.PEResult, seed uint64, more ...string) *record {
-	return new(record).
+	stderr, deff, units := unitError(res, t.in.p, t.in.q, t.in.group != "")
+	r := new(record).
 		add("pe", res.PE).
-		add("stderr", res.StdErr).
+		add("stderr", stderr)
+	if units {
+		r.add("design_effect", deff) // only for Parquet sampled in units, so that other outputs keep their keys
+	}
+	return r.
 		add("draw_stderr", res.DrawStdErr).
 		add("alpha", res.Alpha).
 		add("sigma", res.Sigma).

@@ -1,0 +1,128 @@
+// Copyright ©2026 The pearson Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package main
+
+import (
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"testing"
+
+	"github.com/parquet-go/parquet-go"
+)
+
+// sortedRow is a row of the sorted Parquet files of TestUnitErrorSorted.
+type sortedRow struct {
+	X float64 `parquet:"x"`
+}
+
+// writeSorted writes n values drawn from N(mean, 1), sorted, as a Parquet
+// file of one DOUBLE column x in row groups of rg rows.
+func writeSorted(t *testing.T, name string, n, rg int, mean float64, rnd *rand.Rand) string {
+	t.Helper()
+	x := make([]float64, n)
+	for i := range x {
+		x[i] = mean + rnd.NormFloat64()
+	}
+	slices.Sort(x)
+	path := filepath.Join(t.TempDir(), name)
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := parquet.NewGenericWriter[sortedRow](f)
+	for start := 0; start < n; start += rg {
+		rows := make([]sortedRow, 0, rg)
+		for _, v := range x[start:min(n, start+rg)] {
+			rows = append(rows, sortedRow{v})
+		}
+		if _, err := w.Write(rows); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Flush(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestUnitErrorSorted checks the error bar of a divergence estimated from
+// Parquet files sorted by the value, sampled in two stages: a row group
+// holds a narrow slice of the values, so that the 64 units drawn, not the
+// rows, are the independent observations. Over seeds, the estimate must be
+// within 2·stderr of a reference in at least 85% of the runs (95% expected
+// for a normal error; 85% allows a binomial deviation of 2.5 standard
+// deviations at 30 runs and the estimate of the variance from 64 draws),
+// while the stderr of independent rows, which the estimator reports
+// without the design, covers at most half of them: the design effect here
+// is near the rows taken per unit.
+//
+// σ and λ are fixed, so that every run and the reference estimate the same
+// value; the reference is a scan of every row with 50 draws, whose own
+// error is a fraction of the sampled runs' (it is counted in the
+// comparison all the same).
+func TestUnitErrorSorted(t *testing.T) {
+	t.Parallel()
+	rnd := rand.New(rand.NewPCG(5, 6))
+	const rows, rg = 300_000, 1000 // 300 row groups: more than the 4·64 units a sample needs
+	p := writeSorted(t, "p.parquet", rows, rg, 0, rnd)
+	q := writeSorted(t, "q.parquet", rows, rg, 1, rnd)
+	args := []string{"pe", "--k", "50", "--m", "1000", "--sigma", "1", "--lambda", "40"}
+	ref, _ := runJSON(t, append(args, "--draws", "50", "--scan", p, q)...)
+	refPE, refSE := ref["pe"].(float64), ref["stderr"].(float64)
+	if _, ok := ref["design_effect"]; ok {
+		t.Errorf("a scan reports a design effect: %v", ref["design_effect"])
+	}
+	seeds := 30
+	if testing.Short() {
+		seeds = 12
+	}
+	var covered, coveredIID int
+	var deff float64
+	for seed := range seeds {
+		v, _ := runJSON(t, append(args, "--draws", "6", "--seed", strconv.Itoa(seed+1), p, q)...)
+		if v["read_p"] != "sampled" || v["read_q"] != "sampled" {
+			t.Fatalf("seed %d: read_p %v, read_q %v: not sampled", seed+1, v["read_p"], v["read_q"])
+		}
+		pe, se := v["pe"].(float64), v["stderr"].(float64)
+		d, ok := v["design_effect"].(float64)
+		if !ok {
+			t.Fatalf("seed %d: no design_effect in %v", seed+1, v)
+		}
+		deff += d / float64(seeds)
+		// The error bar the run would give were the kept rows
+		// independent: the design effect is the ratio of the two
+		// variances of the estimate's linearisation, so se/√deff is
+		// that bar up to the estimator's Monte Carlo part, which is
+		// small here.
+		iid := se / math.Sqrt(d)
+		diff := math.Abs(pe - refPE)
+		if diff <= 2*math.Hypot(se, refSE) {
+			covered++
+		}
+		if diff <= 2*math.Hypot(iid, refSE) {
+			coveredIID++
+		}
+	}
+	t.Logf("reference %.4g ± %.2g; covered by 2·stderr in %d of %d runs, by the iid stderr in %d; mean design effect %.3g", refPE, refSE, covered, seeds, coveredIID, deff)
+	if float64(covered) < 0.85*float64(seeds) {
+		t.Errorf("2·stderr covers the reference in %d of %d runs, want at least 85%%", covered, seeds)
+	}
+	if float64(coveredIID) > 0.5*float64(seeds) {
+		t.Errorf("the iid stderr covers the reference in %d of %d runs: the file does not test the design", coveredIID, seeds)
+	}
+	if deff < 10 {
+		t.Errorf("mean design effect %.3g on a sorted file, want ≫ 1", deff)
+	}
+}
