@@ -15,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/sublinear/pearson/internal/race"
 )
 
 // bigFile writes a CSV of n rows of two columns, shifted by shift.
@@ -100,8 +102,11 @@ func after(d time.Duration) func() bool {
 }
 
 // stopWithin is how soon an interrupted run must end: about 100 ms, with
-// room for a loaded machine and the race detector.
-const stopWithin = time.Second
+// room for a loaded machine. The race detector slows every step five- to
+// twentyfold and the parallel tests share two cores, so under it the bound
+// only separates stopping at the next check from running on (the million
+// draws of TestInterruptMidDraws take minutes).
+var stopWithin = map[bool]time.Duration{false: time.Second, true: 10 * time.Second}[race.Enabled]
 
 // checkInterrupted asserts exit code 130, the message and the time to stop.
 func checkInterrupted(t *testing.T, code int, stderr string, took time.Duration) {
