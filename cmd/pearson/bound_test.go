@@ -421,3 +421,60 @@ func TestSecondPassRows(t *testing.T) {
 		t.Errorf("a file shorter on the second pass: %v", err)
 	}
 }
+
+// TestSecondPassSeesTruncatedInput cuts the numerator file to half its
+// rows (at a line boundary) while --ratio-out's second pass reads it: the
+// run must fail, naming the file and both counts, and leave the earlier
+// output as it was, rather than write ratios for fewer rows than were
+// estimated from.
+func TestSecondPassSeesTruncatedInput(t *testing.T) {
+	t.Parallel()
+	const rows = 400_000
+	p, q := bigFile(t, "p.csv", rows, 0), bigFile(t, "q.csv", rows, 0.5)
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	half := 0 // the offset just past line rows/2 + 1 (the header, then rows/2 rows)
+	for n := 0; n <= rows/2; n++ {
+		half += bytes.IndexByte(data[half:], '\n') + 1
+	}
+	dir := t.TempDir()
+	ratio, check := oldOutput(t, dir, "ratio.csv")
+	var out, errb bytes.Buffer
+	done := make(chan int)
+	go func() {
+		done <- Run(context.Background(), []string{"pearson", "pe", "--scan", "--sigma", "1", "--lambda", "0.1", "--ratio-out", ratio, p, q}, unread{}, &out, &errb)
+	}()
+	tick := time.NewTicker(time.Millisecond)
+	defer tick.Stop()
+	cut := false
+	for {
+		select {
+		case code := <-done:
+			if !cut {
+				t.Fatalf("the run ended before the second pass was seen: code %d, stderr %q", code, errb.String())
+			}
+			want := fmt.Sprintf("the second pass read %d rows, the first %d", rows/2, rows)
+			if code != exitData || !strings.Contains(errb.String(), want) || out.Len() != 0 {
+				t.Errorf("code %d, stdout %q, stderr %q; want %d and %q", code, out.String(), errb.String(), exitData, want)
+			}
+			check()
+			return
+		case <-tick.C:
+			if cut {
+				continue
+			}
+			entries, _ := os.ReadDir(dir)
+			for _, e := range entries {
+				if fi, err := e.Info(); err == nil && strings.HasPrefix(e.Name(), ".ratio") && fi.Size() > 0 {
+					// The second pass is under way, a block or so into p.csv.
+					if err := os.Truncate(p, int64(half)); err != nil {
+						t.Fatal(err)
+					}
+					cut = true
+				}
+			}
+		}
+	}
+}
