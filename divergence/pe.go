@@ -102,13 +102,7 @@ func RelativePE(ctx context.Context, p, q mat.Matrix, alpha float64, s *PESettin
 	if s == nil {
 		s = &PESettings{}
 	}
-	if err := checkAlpha(alpha); err != nil {
-		return nil, err
-	}
-	if err := s.validate(); err != nil {
-		return nil, err
-	}
-	pp, qq, err := newTwoSamples(p, q)
+	pp, qq, err := peSamples(p, q, alpha, s)
 	if err != nil {
 		return nil, err
 	}
@@ -178,6 +172,18 @@ func RelativePE(ctx context.Context, p, q mat.Matrix, alpha float64, s *PESettin
 		return res, nil
 	}
 	return res, m.addDataError(res, rnd)
+}
+
+// peSamples checks α and the settings and returns the numerator and
+// denominator samples of a PE problem (RelativePE, NewPEProblem).
+func peSamples(p, q mat.Matrix, alpha float64, s *PESettings) (pp, qq *points, err error) {
+	if err := checkAlpha(alpha); err != nil {
+		return nil, nil, err
+	}
+	if err := s.validate(); err != nil {
+		return nil, nil, err
+	}
+	return newTwoSamples(p, q)
 }
 
 // addDataError adds to res.StdErr the sampling error of the data

@@ -43,13 +43,7 @@ func NewPEProblem(p, q mat.Matrix, alpha float64, s *PESettings) (*PEProblem, er
 	case s.Lambda == 0:
 		return nil, &SettingsError{Field: "Lambda", Value: 0.0, Allowed: "a PEProblem needs σ and λ fixed"}
 	}
-	if err := checkAlpha(alpha); err != nil {
-		return nil, err
-	}
-	if err := s.validate(); err != nil {
-		return nil, err
-	}
-	pp, qq, err := newTwoSamples(p, q)
+	pp, qq, err := peSamples(p, q, alpha, s)
 	if err != nil {
 		return nil, err
 	}
