@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/parquet-go/parquet-go"
@@ -22,6 +23,8 @@ type pqCol struct {
 	index int // 1-based field number
 	leaf  int // its column chunk in a row group; -1 for a partition key
 	typ   pqType
+	opt   bool // optional: its values may be null
+	text  bool // read as labels, in a mixed table
 }
 
 // pqShardCols is how a query reads one shard.
@@ -39,19 +42,18 @@ type pqPlan struct {
 	byPart bool     // the group column is a partition key in every shard
 	shard  map[*pqShard]*pqShardCols
 	skip   []Skipped
+	text   []bool // of the kept columns, read as labels (Query.Mixed); nil otherwise
+	first  *pqShard
 }
 
 // plan resolves q against the schema of every shard: the default columns
 // are decided by the first.
 func (p *Parquet) plan(q Query) (*pqPlan, error) {
 	rd := &reader{name: p.name, q: q, delim: ','}
-	if err := checkMixed(p.name, q); err != nil {
-		return nil, err
-	}
 	if err := rd.checkQuery(); err != nil {
 		return nil, err
 	}
-	pl := &pqPlan{q: q, cols: q.Columns, gname: q.Group, shard: make(map[*pqShard]*pqShardCols), byPart: q.Group != ""}
+	pl := &pqPlan{q: q, cols: q.Columns, gname: q.Group, shard: make(map[*pqShard]*pqShardCols), byPart: q.Group != "", first: p.shards[0]}
 	if len(q.Columns) == 0 {
 		first := p.shards[0]
 		count := make(map[string]int)
@@ -64,7 +66,7 @@ func (p *Parquet) plan(q Query) (*pqPlan, error) {
 				continue
 			}
 			t := fieldType(f)
-			if !t.numeric() {
+			if !t.numeric() && !(q.mixed() && t.groupable()) {
 				pl.skip = append(pl.skip, Skipped{Column: f.name, Index: f.index, Value: t.name})
 				continue
 			}
@@ -76,6 +78,11 @@ func (p *Parquet) plan(q Query) (*pqPlan, error) {
 		}
 		if len(pl.cols) == 0 {
 			return nil, &ParseError{File: first.path, Err: ErrNoNumericColumns, msg: "no column is numeric" + skippedList(pl.skip)}
+		}
+	}
+	for _, name := range q.Text {
+		if !slices.Contains(pl.cols, name) {
+			return nil, &ParseError{File: p.name, Column: name, Err: ErrUnknownColumn, msg: "named as a text column but not among the columns read"}
 		}
 	}
 	for _, sh := range p.shards {
@@ -162,20 +169,40 @@ func (pl *pqPlan) resolve(sh *pqShard) (*pqShardCols, error) {
 				return nil, &ParseError{File: sh.path, Column: g, Index: f.index, Err: ErrNotNumber,
 					msg: fmt.Sprintf("is %s, which cannot be a group column (strings, integers and booleans can)", t.name)}
 			}
-			sc.group = pqCol{name: g, index: f.index, leaf: f.leaf, typ: t}
+			sc.group = pqCol{name: g, index: f.index, leaf: f.leaf, typ: t, opt: f.optional()}
 		}
 	}
-	for _, c := range pl.cols {
+	mixed := pl.q.mixed()
+	if mixed && pl.text == nil {
+		pl.text = make([]bool, len(pl.cols))
+	}
+	for j, c := range pl.cols {
 		f, err := lookupField(sh, c, "column")
 		if err != nil {
 			return nil, err
 		}
 		t := fieldType(f)
-		if !t.numeric() {
+		col := pqCol{name: c, index: f.index, leaf: f.leaf, typ: t, opt: f.optional()}
+		// In a mixed table, a string or boolean column, or one named in
+		// Query.Text, is read as labels.
+		col.text = mixed && (t.groupable() && !t.numeric() || (t.groupable() || t.numeric()) && slices.Contains(pl.q.Text, c))
+		if !t.numeric() && !col.text {
+			what := "not a number"
+			if mixed {
+				what = "neither a number nor text"
+			}
 			return nil, &ParseError{File: sh.path, Column: c, Index: f.index, Err: ErrNotNumber,
-				msg: fmt.Sprintf("is %s, not a number", t.name)}
+				msg: fmt.Sprintf("is %s, %s", t.name, what)}
 		}
-		sc.cols = append(sc.cols, pqCol{name: c, index: f.index, leaf: f.leaf, typ: t})
+		if mixed {
+			if sh == pl.first {
+				pl.text[j] = col.text
+			} else if col.text != pl.text[j] {
+				return nil, &ParseError{File: sh.path, Column: c, Index: f.index, Err: ErrNotNumber,
+					msg: fmt.Sprintf("is %s here, read as text in one shard and as numbers in the other", t.name)}
+			}
+		}
+		sc.cols = append(sc.cols, col)
 	}
 	return sc, nil
 }
@@ -197,6 +224,16 @@ func (pl *pqPlan) newReader(name string, sm *sampler, each RowFunc) *reader {
 		rd.cols[i] = column{name: c, index: i + 1}
 	}
 	rd.setColumns()
+	if pl.text != nil {
+		m := &mixed{kinds: make([]cellKind, len(rd.cols)), codes: make([]map[string]int, len(rd.cols)), labels: make([][]string, len(rd.cols))}
+		for j, text := range pl.text {
+			m.kinds[j] = kindNumber
+			if text {
+				m.kinds[j] = kindText
+			}
+		}
+		rd.mixed = m
+	}
 	rd.table.Name = name
 	rd.table.Skipped = pl.skip
 	return rd
@@ -225,7 +262,7 @@ func (p *Parquet) scan(ctx context.Context, pl *pqPlan, sm *sampler, each RowFun
 			if err := ctx.Err(); err != nil {
 				return nil, fmt.Errorf("dataset: %s: row group %d: %w", sh.path, g, err)
 			}
-			err := o.readRows(ctx, pl, g, 0, n, nil, rd.row, func(row pqRow) error {
+			err := o.readRows(ctx, pl, g, 0, n, nil, rd, func(row pqRow) error {
 				rows++
 				return rd.add(row.key, row.missing, int(start+row.r+1))
 			})
@@ -244,15 +281,17 @@ func (p *Parquet) scan(ctx context.Context, pl *pqPlan, sm *sampler, each RowFun
 	return &rd.table, nil
 }
 
-// pqBatch is how many rows are decoded at a time.
+// pqBatch is how many rows are read between two checks of the context.
 const pqBatch = 4096
 
 // readRows reads the rows [from, to) of row group g of the open shard, or
 // only those at the increasing row numbers want (in [from, to)) when want
-// is not nil, calling fn for each with its values in row, which is reused.
-// A null, without Query.DropMissing, and a non-finite number are errors;
-// with it, a null makes the row missing.
-func (o *pqOpen) readRows(ctx context.Context, pl *pqPlan, g int, from, to int64, want []int64, row []float64, fn func(pqRow) error) error {
+// is not nil, calling fn for each with its values in rd.row (rd nil: the
+// group column only). A null, without Query.DropMissing, and a non-finite
+// number are errors; with it, a null makes the row missing; in a mixed
+// table (rd.mixed), a null or an empty string is a missing value (NaN) and
+// a text column's value is the code of its label.
+func (o *pqOpen) readRows(ctx context.Context, pl *pqPlan, g int, from, to int64, want []int64, rd *reader, fn func(pqRow) error) (err error) {
 	sh := o.shard
 	sc := pl.shard[sh]
 	if want != nil {
@@ -261,114 +300,196 @@ func (o *pqOpen) readRows(ctx context.Context, pl *pqPlan, g int, from, to int64
 		}
 		to = want[len(want)-1] + 1
 	}
-	rg := o.pf.RowGroups()[g]
 	n := len(sc.cols)
-	// The columns to decode: the kept ones, then the group column.
-	cols := sc.cols
-	if sc.group.leaf >= 0 {
-		cols = append(cols[:n:n], sc.group)
+	if rd == nil {
+		n = 0
 	}
-	curs := make([]*pqCursor, len(cols))
+	// The columns to decode: the kept ones, then the group column.
+	cols := sc.cols[:n:n]
+	if sc.group.leaf >= 0 {
+		cols = append(cols, sc.group)
+	}
+	curs, err := o.cursors(g, cols, from, to, want != nil)
+	defer closeCursors(curs)
+	if err != nil {
+		return err
+	}
+	var mx *mixed
+	if rd != nil {
+		mx = rd.mixed
+	}
+	// The typed arrays of a page that does not check out could still
+	// index out of range: a panic is the file's error, not a crash.
+	bad := -1 // the column being read
 	defer func() {
-		for _, c := range curs {
-			if c != nil {
-				c.close()
-			}
+		if p := recover(); p != nil {
+			c := &cols[max(bad, 0)]
+			err = o.chunkError(g, c, fmt.Errorf("malformed file: %v", p))
 		}
 	}()
-	for i, c := range cols {
-		if err := o.checkChunk(g, &c, from, to, want != nil); err != nil {
+	w := 0 // next row of want
+	for done := 0; ; done++ {
+		var r int64
+		if want != nil {
+			if w == len(want) {
+				break
+			}
+			r = want[w]
+			w++
+		} else {
+			r = from + int64(done)
+			if r >= to {
+				break
+			}
+		}
+		if done%pqBatch == 0 {
+			if err := ctx.Err(); err != nil {
+				return fmt.Errorf("dataset: %s: row group %d: %w", sh.path, g, err)
+			}
+		}
+		for i, cur := range curs {
+			bad = i
+			if err := cur.seek(r); err != nil {
+				return o.chunkError(g, &cols[i], err)
+			}
+		}
+		bad = -1
+		pr := pqRow{r: r, key: sc.part}
+		if sc.group.leaf >= 0 {
+			if cur := curs[n]; cur.null() {
+				if !pl.q.DropMissing {
+					return o.cellError(g, r, &sc.group, ErrEmptyCell)
+				}
+				pr.key, pr.missing = "", true
+			} else {
+				pr.key = cur.key()
+			}
+		}
+		for i, cur := range curs[:n] {
+			c := &cols[i]
+			switch {
+			case mx != nil && cur.null():
+				rd.row[i] = math.NaN()
+			case mx != nil && c.text:
+				if l := strings.TrimSpace(cur.key()); l == "" {
+					rd.row[i] = math.NaN()
+				} else {
+					rd.row[i] = mx.code(i, l)
+				}
+			case cur.null():
+				if !pl.q.DropMissing {
+					return o.cellError(g, r, c, ErrEmptyCell)
+				}
+				pr.missing = true
+			default:
+				x := cur.float()
+				if math.IsInf(x, 0) || math.IsNaN(x) {
+					return o.cellError(g, r, c, ErrNonFinite)
+				}
+				rd.row[i] = x
+			}
+		}
+		if err := fn(pr); err != nil {
 			return err
+		}
+	}
+	return nil
+}
+
+// cursors returns the cursors of the columns cols of row group g, at row
+// from, their chunks checked for reading the rows [from, to) (with
+// useIndex, through their offset indexes; see checkChunk). The caller
+// closes them, even after an error.
+func (o *pqOpen) cursors(g int, cols []pqCol, from, to int64, useIndex bool) ([]*pqCursor, error) {
+	rg := o.pf.RowGroups()[g]
+	curs := make([]*pqCursor, len(cols))
+	for i := range cols {
+		c := &cols[i]
+		if err := o.checkChunk(g, c, from, to, useIndex); err != nil {
+			return curs, err
 		}
 		err := safely(func() error {
 			pages := rg.ColumnChunks()[c.leaf].Pages()
-			curs[i] = &pqCursor{pages: pages}
+			curs[i] = newCursor(pages, &c.typ, c.opt, from)
 			if from > 0 {
 				return pages.SeekToRow(from)
 			}
 			return nil
 		})
 		if err != nil {
-			return o.chunkError(g, &c, err)
+			return curs, o.chunkError(g, c, err)
 		}
 	}
-	vals := make([][]float64, n)
-	for i := range vals {
-		vals[i] = make([]float64, pqBatch)
-	}
-	nulls := make([][]bool, len(cols))
-	for i := range nulls {
-		nulls[i] = make([]bool, pqBatch)
-	}
-	var keys []string
-	if sc.group.leaf >= 0 {
-		keys = make([]string, pqBatch)
-	}
-	w := 0 // next row of want
-	for at := from; at < to; at += pqBatch {
-		if err := ctx.Err(); err != nil {
-			return fmt.Errorf("dataset: %s: row group %d: %w", sh.path, g, err)
-		}
-		b := int(min(pqBatch, to-at))
-		for i := range cols {
-			c, cur := &cols[i], curs[i]
-			nl := nulls[i]
-			var err error
-			if i < n {
-				v := vals[i]
-				err = cur.next(b, func(j int, x parquet.Value) {
-					if nl[j] = x.IsNull(); !nl[j] {
-						v[j] = c.typ.float(x)
-					}
-				})
-			} else {
-				err = cur.next(b, func(j int, x parquet.Value) {
-					if nl[j] = x.IsNull(); !nl[j] {
-						keys[j] = c.typ.key(x)
-					}
-				})
-			}
-			if err != nil {
-				return o.chunkError(g, c, err)
-			}
-		}
-		for j := range b {
-			r := at + int64(j)
-			if want != nil {
-				if w == len(want) || want[w] != r {
-					continue
-				}
-				w++
-			}
-			pr := pqRow{r: r, key: sc.part}
-			if sc.group.leaf >= 0 {
-				if nulls[n][j] {
-					if !pl.q.DropMissing {
-						return o.cellError(g, r, &sc.group, ErrEmptyCell)
-					}
-					pr.key, pr.missing = "", true
-				} else {
-					pr.key = keys[j]
-				}
-			}
-			for i := range n {
-				switch {
-				case nulls[i][j]:
-					if !pl.q.DropMissing {
-						return o.cellError(g, r, &cols[i], ErrEmptyCell)
-					}
-					pr.missing = true
-				case math.IsInf(vals[i][j], 0) || math.IsNaN(vals[i][j]):
-					return o.cellError(g, r, &cols[i], ErrNonFinite)
-				default:
-					row[i] = vals[i][j]
-				}
-			}
-			if err := fn(pr); err != nil {
-				return err
-			}
+	return curs, nil
+}
+
+// closeCursors closes the cursors of curs that were made.
+func closeCursors(curs []*pqCursor) {
+	for _, c := range curs {
+		if c != nil {
+			c.close()
 		}
 	}
+}
+
+// countKeys counts the rows of each value of the group column in the rows
+// [from, to) of row group g of the open shard, calling add for each value
+// met, with its rows and its first row. A null is an error, or not
+// counted with Query.DropMissing. The rows of a dictionary-encoded page are
+// counted by their indexes, the keys made once per dictionary entry.
+func (o *pqOpen) countKeys(ctx context.Context, pl *pqPlan, g int, from, to int64, add func(key string, rows, first int64)) (err error) {
+	col := pl.shard[o.shard].group
+	curs, err := o.cursors(g, []pqCol{col}, from, to, true)
+	defer closeCursors(curs)
+	if err != nil {
+		return err
+	}
+	cur := curs[0]
+	defer func() {
+		if p := recover(); p != nil {
+			err = o.chunkError(g, &col, fmt.Errorf("malformed file: %v", p))
+		}
+	}()
+	var counts, firsts []int64 // by dictionary index
+	flush := func() {
+		for i, n := range counts {
+			if n > 0 {
+				add(cur.dictKey(i), n, firsts[i])
+			}
+		}
+		counts, firsts = nil, nil
+	}
+	for r := from; r < to; r++ {
+		if (r-from)%pqBatch == 0 {
+			if err := ctx.Err(); err != nil {
+				return fmt.Errorf("dataset: %s: row group %d: %w", o.shard.path, g, err)
+			}
+		}
+		if r >= cur.end {
+			flush() // by the indexes of the page's dictionary
+		}
+		if err := cur.seek(r); err != nil {
+			return o.chunkError(g, &col, err)
+		}
+		switch {
+		case cur.null():
+			if !pl.q.DropMissing {
+				return o.cellError(g, r, &col, ErrEmptyCell)
+			}
+		case cur.idx != nil:
+			if counts == nil {
+				counts, firsts = make([]int64, cur.dlen), make([]int64, cur.dlen)
+			}
+			i := cur.idx[cur.dense]
+			if counts[i] == 0 {
+				firsts[i] = r
+			}
+			counts[i]++
+		default:
+			add(cur.key(), 1, r)
+		}
+	}
+	flush()
 	return nil
 }
 
@@ -558,60 +679,4 @@ func (o *pqOpen) offsetIndex(g int, c *pqCol, ck *chunkCheck) ([]format.PageLoca
 		return nil, fmt.Errorf("no page")
 	}
 	return loc, nil
-}
-
-// pqCursor reads the values of a column chunk, page after page.
-type pqCursor struct {
-	pages parquet.Pages
-	page  parquet.Page
-	vr    parquet.ValueReader
-	buf   []parquet.Value
-}
-
-// next reads the next n values, calling fn with the index of each (0 to
-// n−1) and the value, which does not outlive the call.
-func (c *pqCursor) next(n int, fn func(int, parquet.Value)) error {
-	return safely(func() error {
-		if c.buf == nil {
-			c.buf = make([]parquet.Value, pqBatch)
-		}
-		done := 0
-		for done < n {
-			if c.vr == nil {
-				pg, err := c.pages.ReadPage()
-				if err == io.EOF {
-					return fmt.Errorf("the column chunk holds fewer values than its row group has rows")
-				}
-				if err != nil {
-					return err
-				}
-				c.page, c.vr = pg, pg.Values()
-			}
-			k, err := c.vr.ReadValues(c.buf[:min(len(c.buf), n-done)])
-			for i := range k {
-				fn(done+i, c.buf[i])
-			}
-			done += k
-			switch {
-			case err == io.EOF:
-				parquet.Release(c.page)
-				c.page, c.vr = nil, nil
-			case err != nil:
-				return err
-			case k == 0:
-				return fmt.Errorf("a page yields no value")
-			}
-		}
-		return nil
-	})
-}
-
-// close releases the cursor's page and pages.
-func (c *pqCursor) close() {
-	safely(func() error {
-		if c.page != nil {
-			parquet.Release(c.page)
-		}
-		return c.pages.Close()
-	})
 }

@@ -204,13 +204,9 @@ func (p *Parquet) unitGroups(ctx context.Context, pl *pqPlan, units []*pqUnit) (
 		if err != nil {
 			return nil, err
 		}
-		only := &pqPlan{q: Query{DropMissing: true}, shard: map[*pqShard]*pqShardCols{u.shard: {group: sc.group}}}
-		err = o.readRows(ctx, only, u.rg, u.start, u.end, nil, nil, func(r pqRow) error {
-			if !r.missing {
-				u.counts[r.key]++
-				note(r.key, u.first+r.r)
-			}
-			return nil
+		err = o.countKeys(ctx, pl, u.rg, u.start, u.end, func(k string, rows, first int64) {
+			u.counts[k] += rows
+			note(k, u.first+first)
 		})
 		if err != nil {
 			return nil, err
@@ -330,7 +326,7 @@ func (p *Parquet) takeRows(ctx context.Context, pl *pqPlan, rng *rand.Rand, size
 			return nil, shortGroup{}, err
 		}
 		distinct++
-		err = o.readRows(ctx, pl, u.rg, u.start, u.end, want, rd.row, func(row pqRow) error {
+		err = o.readRows(ctx, pl, u.rg, u.start, u.end, want, rd, func(row pqRow) error {
 			read++
 			j := label[row.r]
 			taken[j]++

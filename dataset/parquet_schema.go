@@ -10,8 +10,8 @@ import (
 	"math/big"
 	"strconv"
 
-	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/deprecated"
+	"github.com/parquet-go/parquet-go/encoding"
 	"github.com/parquet-go/parquet-go/format"
 )
 
@@ -81,6 +81,12 @@ func topFields(schema []format.SchemaElement) ([]pqField, int, error) {
 	return fields, leaves, nil
 }
 
+// optional reports whether the values of f may be null.
+func (f *pqField) optional() bool {
+	rep, _ := f.elem.RepetitionType.Get()
+	return rep == format.Optional
+}
+
 // pqKind is how the values of a column are read.
 type pqKind int
 
@@ -98,8 +104,9 @@ const (
 // pqType is the type of a leaf column, as the reader sees it.
 type pqType struct {
 	kind  pqKind
-	scale int   // of a decimal
-	width int64 // bytes of a value of a fixed-width physical type; 0 for BYTE_ARRAY
+	phys  format.Type // the physical type
+	scale int         // of a decimal
+	width int64       // bytes of a value of a fixed-width physical type; 0 for BYTE_ARRAY
 	name  string
 }
 
@@ -110,7 +117,7 @@ func fieldType(f *pqField) pqType {
 	if !ok || f.leaf < 0 {
 		return pqType{name: "a nested field"}
 	}
-	t := pqType{name: phys.String()}
+	t := pqType{name: phys.String(), phys: phys}
 	if rep, _ := e.RepetitionType.Get(); rep == format.Repeated {
 		t.name = "a repeated " + t.name
 		return t
@@ -207,48 +214,62 @@ func (t *pqType) groupable() bool {
 	return false
 }
 
-// float returns the value v, not null, of a numeric column of type t. A
-// FLOAT becomes the float64 nearest to its shortest decimal representation,
-// the number a CSV writer prints for it; a DECIMAL, the float64 nearest to
-// its exact value.
-func (t *pqType) float(v parquet.Value) float64 {
-	switch t.kind {
-	case pqDouble:
-		return v.Double()
-	case pqFloat:
-		f := float64(v.Float())
+// floatAt returns the i-th value of v, an array of values of a numeric
+// column of type t. A FLOAT becomes the float64 nearest to its shortest
+// decimal representation, the number a CSV writer prints for it; a
+// DECIMAL, the float64 nearest to its exact value.
+func (t *pqType) floatAt(v *encoding.Values, i int) float64 {
+	switch t.phys {
+	case format.Double:
+		return v.Double()[i]
+	case format.Float:
+		f := float64(v.Float()[i])
 		if math.IsInf(f, 0) || math.IsNaN(f) {
 			return f
 		}
 		x, _ := strconv.ParseFloat(strconv.FormatFloat(f, 'g', -1, 32), 64)
 		return x
-	case pqInt:
-		if t.width == 4 {
-			return float64(v.Int32())
+	case format.Int32:
+		x := v.Int32()[i]
+		switch t.kind {
+		case pqUint:
+			return float64(uint32(x))
+		case pqDecimal:
+			return decimalInt(int64(x), t.scale)
 		}
-		return float64(v.Int64())
-	case pqUint:
-		if t.width == 4 {
-			return float64(v.Uint32())
+		return float64(x)
+	case format.Int64:
+		x := v.Int64()[i]
+		switch t.kind {
+		case pqUint:
+			return float64(uint64(x))
+		case pqDecimal:
+			return decimalInt(x, t.scale)
 		}
-		return float64(v.Uint64())
+		return float64(x)
 	}
-	// pqDecimal
-	var u int64
-	switch v.Kind() {
-	case parquet.Int32:
-		u = int64(v.Int32())
-	case parquet.Int64:
-		u = v.Int64()
-	default:
-		return decimalBytes(v.ByteArray(), t.scale)
+	return decimalBytes(t.bytesAt(v, i), t.scale)
+}
+
+// bytesAt returns the i-th value of v, an array of BYTE_ARRAY or
+// FIXED_LEN_BYTE_ARRAY values.
+func (t *pqType) bytesAt(v *encoding.Values, i int) []byte {
+	if t.phys == format.FixedLenByteArray {
+		b, size := v.FixedLenByteArray()
+		return b[i*size : (i+1)*size]
 	}
-	if t.scale <= 22 && u < 1<<53 && u > -1<<53 {
+	b, off := v.ByteArray()
+	return b[off[i]:off[i+1]]
+}
+
+// decimalInt returns the decimal whose unscaled value is u.
+func decimalInt(u int64, scale int) float64 {
+	if scale <= 22 && u < 1<<53 && u > -1<<53 {
 		// Both exact: the quotient is correctly rounded, as parsing the
 		// decimal text is.
-		return float64(u) / math.Pow10(t.scale)
+		return float64(u) / math.Pow10(scale)
 	}
-	return decimalText(strconv.FormatInt(u, 10), t.scale)
+	return decimalText(strconv.FormatInt(u, 10), scale)
 }
 
 // decimalBytes returns the decimal whose unscaled value is the big-endian
@@ -259,10 +280,7 @@ func decimalBytes(b []byte, scale int) float64 {
 		x.Sub(x, new(big.Int).Lsh(big.NewInt(1), uint(8*len(b))))
 	}
 	if x.IsInt64() {
-		u := x.Int64()
-		if scale <= 22 && u < 1<<53 && u > -1<<53 {
-			return float64(u) / math.Pow10(scale)
-		}
+		return decimalInt(x.Int64(), scale)
 	}
 	return decimalText(x.String(), scale)
 }
@@ -274,23 +292,25 @@ func decimalText(digits string, scale int) float64 {
 	return x
 }
 
-// key returns the value v, not null, of a group column of type t, as text.
-func (t *pqType) key(v parquet.Value) string {
+// keyAt returns the i-th value of v, an array of values of a column of
+// type t (not BOOLEAN), as text: a string as it is, an integer in decimal,
+// any other number as strconv.FormatFloat formats it ('g', shortest).
+func (t *pqType) keyAt(v *encoding.Values, i int) string {
 	switch t.kind {
 	case pqBytes:
-		return string(v.ByteArray())
-	case pqBool:
-		return strconv.FormatBool(v.Boolean())
-	case pqUint:
-		if t.width == 4 {
-			return strconv.FormatUint(uint64(v.Uint32()), 10)
+		return string(t.bytesAt(v, i))
+	case pqInt:
+		if t.phys == format.Int32 {
+			return strconv.FormatInt(int64(v.Int32()[i]), 10)
 		}
-		return strconv.FormatUint(v.Uint64(), 10)
+		return strconv.FormatInt(v.Int64()[i], 10)
+	case pqUint:
+		if t.phys == format.Int32 {
+			return strconv.FormatUint(uint64(uint32(v.Int32()[i])), 10)
+		}
+		return strconv.FormatUint(uint64(v.Int64()[i]), 10)
 	}
-	if t.width == 4 {
-		return strconv.FormatInt(int64(v.Int32()), 10)
-	}
-	return strconv.FormatInt(v.Int64(), 10)
+	return strconv.FormatFloat(t.floatAt(v, i), 'g', -1, 64)
 }
 
 // convertedName returns the name of a converted type, as the format
