@@ -54,6 +54,19 @@ import (
 // Skipped.Value). The group column may hold strings (BYTE_ARRAY, often
 // dictionary-encoded), integers or booleans, or be a partition key.
 //
+// With Query.Mixed (a mixed table; see the package documentation), the
+// default selection also keeps the string (BYTE_ARRAY, often
+// dictionary-encoded) and boolean columns, and a named column may be one:
+// their values are labels, trimmed of white space as CSV cells are, held
+// as codes in Table.Categories; a column named in Query.Text is read as
+// labels whatever its type (an integer in decimal, another number as
+// strconv.FormatFloat writes it, 'g', shortest). The physical type, not
+// the first value, decides whether a column is numeric or text, and it must
+// be the same in every shard. A null, or a blank string, is then a missing
+// value kept as NaN and counted in Group.Missing (estimated from the kept
+// rows of a two-stage sample); a null group value is still an error or a
+// dropped row.
+//
 // A null is a missing value, as an empty CSV cell is: an error
 // (ErrEmptyCell) naming the file, the row group, the row and the column,
 // or, with Query.DropMissing, a dropped row. NaN and infinities fail with

@@ -416,10 +416,16 @@ func (p *Parquet) takeRows(ctx context.Context, pl *pqPlan, rng *rand.Rand, size
 			gr.Data = append(gr.Data, g.data[x.off:x.off+c]...)
 			gr.Lines[i], gr.Units[i] = x.line, x.draw
 		}
+		if rd.mixed != nil {
+			rd.mixed.estimate(&gr, c)
+		}
 		t.Groups = append(t.Groups, gr)
 	}
 	if len(t.Groups) == 0 {
 		return nil, shortGroup{}, &ParseError{File: p.name, Err: ErrNoRows, msg: "no data row left in the units drawn: all were dropped for nulls"}
+	}
+	if rd.mixed != nil {
+		rd.mixed.done(t)
 	}
 	return t, shortGroup{}, nil
 }

@@ -9,6 +9,7 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -248,5 +249,87 @@ func TestParquetCorrupt(t *testing.T) {
 			continue
 		}
 		t.Logf("%s: %v", name, err)
+	}
+}
+
+// TestParquetMixed reads a mixed table (Query.Mixed) written by DuckDB as
+// CSV and as Parquet: a string column with nulls and blank strings is read
+// as labels, a null or a blank is a missing value (NaN, counted in
+// Group.Missing) as an empty CSV cell is, and both formats give the same
+// labels, values and counts; Query.Text reads an integer column as labels.
+// A two-stage sample of the Parquet file keeps the label of each row it
+// takes.
+func TestParquetMixed(t *testing.T) {
+	ctx := context.Background()
+	for _, q := range []Query{{Mixed: true, Group: "grp"}, {Text: []string{"level"}, Group: "grp", Columns: []string{"color", "level", "x"}}} {
+		want, err := openCSV(t, "mixed.csv").Sample(ctx, q, Sampling{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := openPQ(t, "mixed.parquet").Sample(ctx, q, Sampling{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got.Columns, want.Columns) || len(got.Groups) != len(want.Groups) {
+			t.Fatalf("%v: columns %v, groups %d; the CSV %v, %d", q, got.Columns, len(got.Groups), want.Columns, len(want.Groups))
+		}
+		for j := range want.Categories {
+			if !slices.Equal(got.Categories[j], want.Categories[j]) {
+				t.Errorf("%v: column %s: labels %q, the CSV %q", q, got.Columns[j], got.Categories[j], want.Categories[j])
+			}
+		}
+		for i, w := range want.Groups {
+			g := got.Groups[i]
+			if g.Key != w.Key || g.Rows != w.Rows || !slices.Equal(g.Missing, w.Missing) || g.Len() != w.Len() {
+				t.Fatalf("%v: group %q: %d rows, missing %v; the CSV %q: %d, %v", q, g.Key, g.Rows, g.Missing, w.Key, w.Rows, w.Missing)
+			}
+			for k, x := range g.Data {
+				if y := w.Data[k]; x != y && !(math.IsNaN(x) && math.IsNaN(y)) {
+					t.Fatalf("%v: group %q, row %d, column %s: %v, the CSV %v", q, g.Key, g.Lines[k/len(got.Columns)], got.Columns[k%len(got.Columns)], x, y)
+				}
+			}
+		}
+		if q.Mixed && (got.Categories[1] == nil || got.Categories[2] != nil || want.Groups[0].Missing[1] == 0) {
+			t.Fatalf("color is not read as text with missing values: %q, missing %v", got.Categories, want.Groups[0].Missing)
+		}
+	}
+
+	q := Query{Mixed: true, Group: "grp"}
+	full, err := openPQ(t, "mixed.parquet").Sample(ctx, q, Sampling{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	label := func(tab *Table, g *Group, i int) string { // of color in kept row i
+		v := g.Data[i*len(tab.Columns)+1]
+		if math.IsNaN(v) {
+			return "<missing>"
+		}
+		return tab.Categories[1][int(v)]
+	}
+	p := openSeek(t, pqPath("mixed.parquet"))
+	tab, err := p.Sample(ctx, q, Sampling{Size: 500, Seek: true, Units: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !tab.Sampled || tab.Units == 0 || tab.Categories[1] == nil {
+		t.Fatalf("not a two-stage sample of a mixed table: sampled %v, units %d, labels %q", tab.Sampled, tab.Units, tab.Categories)
+	}
+	t.Logf("labels %q; missing, in the file %v, estimated %v", tab.Categories, full.Groups[0].Missing, tab.Groups[0].Missing)
+	for gi, g := range tab.Groups {
+		f := &full.Groups[gi]
+		if g.Len() != 500 || g.Key != f.Key {
+			t.Fatalf("group %q: %d rows kept", g.Key, g.Len())
+		}
+		for i, line := range g.Lines {
+			k := slices.Index(f.Lines, line)
+			if k < 0 || label(tab, &g, i) != label(full, f, k) {
+				t.Fatalf("group %q, row %d: %q, the scan %q", g.Key, line, label(tab, &g, i), label(full, f, k))
+			}
+		}
+		for j, m := range g.Missing {
+			if w := f.Missing[j]; m < w/2 || m > 2*w {
+				t.Errorf("group %q, column %s: %d missing values estimated, %d in the file", g.Key, tab.Columns[j], m, w)
+			}
+		}
 	}
 }

@@ -63,6 +63,18 @@ await q(`COPY (SELECT round(i/32768 + random()/1000, 4)::DOUBLE AS x FROM range(
   TO '${out}/sorted.parquet' (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 2048)`);
 await q(`COPY (SELECT round(i/32768 + random()/1000, 4)::DOUBLE AS x FROM range(0) r(i)) TO '${out}/empty.parquet' (FORMAT parquet)`);
 
+// A mixed table (Query.Mixed): a string column with nulls and blank
+// strings beside numbers with nulls, in 4 row groups (2048, 2048, 2048,
+// 56), and the same as CSV (a null an empty cell).
+await q(`CREATE TABLE m AS SELECT
+    ['ctl','trt'][1 + (i % 2)] AS grp,
+    CASE WHEN i % 11 = 0 THEN NULL ELSE round(random()*10, 4) END AS x,
+    CASE WHEN i % 13 = 0 THEN NULL WHEN i % 17 = 0 THEN ' ' ELSE ['red','green','blue'][1 + (i % 3)] END AS color,
+    (i % 5)::INTEGER AS level
+  FROM range(6200) r(i)`);
+await q(`COPY m TO '${out}/mixed.csv' (HEADER)`);
+await q(`COPY m TO '${out}/mixed.parquet' (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 2048)`);
+
 const r = await con.runAndReadAll(`SELECT file_name, count(DISTINCT row_group_id) AS row_groups,
     list(DISTINCT row_group_num_rows) AS rows, any_value(compression) AS codec
   FROM parquet_metadata('${out}/**/*.parquet') GROUP BY file_name ORDER BY file_name`);
