@@ -42,7 +42,10 @@ type seeker struct {
 	end  int64 // one past its last byte: size, plus 1 without a final newline
 	lmin int64 // lower bound on the length of a valid data row
 	rng  *rand.Rand
-	want int // rows of each group
+	// ahead reads the blocks of the next draws before they are drawn; nil
+	// when the random source cannot be copied.
+	ahead *readAhead
+	want  int // rows of each group
 	// the longest line read (Options.MaxLine)
 	maxLine int64
 
@@ -99,7 +102,7 @@ func (c *CSV) seekSample(ctx context.Context, q Query, s Sampling) (*Table, stri
 	if src == nil {
 		src = rand.NewPCG(1, 2)
 	}
-	sk := &seeker{rd: rd, ra: c.ra, size: c.size, rng: rand.New(src), want: s.Size, maxLine: int64(cmp.Or(c.opts.MaxLine, DefaultMaxLine)),
+	sk := &seeker{rd: rd, ra: c.ra, size: c.size, rng: rand.New(src), ahead: newReadAhead(src), want: s.Size, maxLine: int64(cmp.Or(c.opts.MaxLine, DefaultMaxLine)),
 		groups: make(map[string]*seekGroup), first: make(map[string]int64), taken: make(map[int64]bool)}
 	t, err := sk.sample(c.alwaysSeek)
 	if fb, ok := err.(*errFallback); ok {
@@ -247,8 +250,14 @@ func (sk *seeker) draw(perRow float64) (*Table, error) {
 			float64(draws) >= maxDrawRate*float64(sk.want*groups)*perRow+minDrawBudget {
 			return nil, sk.tooRare(draws)
 		}
+		if sk.ahead != nil {
+			sk.ahead.expect(sk, perRow, groups)
+		}
 		draws++
 		u := sk.h + sk.rng.Int64N(span)
+		if sk.ahead != nil {
+			sk.ahead.drawn(u)
+		}
 		start, n, text, err := sk.lineAt(u)
 		if err != nil {
 			return nil, err
@@ -536,6 +545,10 @@ func (sk *seeker) window(ws, we int64) error {
 	if ws >= sk.ws && we <= sk.we && sk.buf != nil {
 		sk.buf = sk.buf[ws-sk.ws : we-sk.ws]
 		sk.ws, sk.we = ws, we
+		return nil
+	}
+	if b := sk.ahead.block(ws, we); b != nil {
+		sk.buf, sk.ws, sk.we = b, ws, we
 		return nil
 	}
 	var buf []byte
