@@ -101,8 +101,12 @@ func NewCSV(r io.Reader, name string, opts Options) *CSV {
 // the whole input in one pass instead, as without Sampling.Seek, when:
 //
 //   - the file is small: the draws expected, Size × groups × (mean line
-//     length)/Lmin, exceed an eighth of its rows (estimated from the mean
-//     line length), or the first 64 KiB hold the whole file;
+//     length)/Lmin, exceed both an eighth of its rows (estimated from the
+//     mean line length) and its data bytes / 512, or the first 64 KiB hold
+//     the whole file. A draw costs about as much as a full read spends on
+//     8 short rows, or on 512 bytes of wide ones (a mixed table of 100
+//     columns, whose cells may be empty, has Lmin = 100 bytes for rows of
+//     about 750: 7.5 draws per row, and seeks from about 2·10⁵ rows);
 //   - the first rows hold an error (the full read reports it, with its
 //     line), a column that the default selection cannot decide (empty in
 //     every one of them), or no data row;

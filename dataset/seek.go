@@ -25,7 +25,8 @@ import (
 const (
 	seekBlock     = 4096     // bytes of the aligned block read around a drawn byte
 	headBytes     = 64 << 10 // bytes of rows after the header read before drawing
-	seekRowsRatio = 8        // seek only when the draws expected are at most rows/seekRowsRatio
+	seekRowsRatio = 8        // seek when the draws expected are at most rows/seekRowsRatio,
+	seekByteRatio = 512      // or at most (bytes of rows)/seekByteRatio
 	maxAcceptRate = 8        // accepted rows allowed per row wanted (Size × groups)
 	maxDrawRate   = 64       // draws allowed per draw expected
 	minDrawBudget = 4096     // draws allowed in any case
@@ -137,7 +138,7 @@ func (sk *seeker) sample(always bool) (*Table, error) {
 	perRow := meanLen / float64(sk.lmin) // draws per accepted row, expected
 	expected := float64(sk.want) * float64(groups) * perRow
 	rows := float64(sk.end-sk.h) / meanLen
-	if !always && expected > rows/seekRowsRatio {
+	if !always && expected > max(rows/seekRowsRatio, float64(sk.end-sk.h)/seekByteRatio) {
 		return nil, fallback("")
 	}
 	return sk.draw(perRow)
