@@ -25,7 +25,8 @@ import (
 const (
 	seekBlock     = 4096     // bytes of the aligned block read around a drawn byte
 	headBytes     = 64 << 10 // bytes of rows after the header read before drawing
-	seekRowsRatio = 8        // seek only when the draws expected are at most rows/seekRowsRatio
+	seekRowsRatio = 8        // seek when the draws expected are at most rows/seekRowsRatio,
+	seekByteRatio = 512      // or at most (bytes of rows)/seekByteRatio
 	maxAcceptRate = 8        // accepted rows allowed per row wanted (Size × groups)
 	maxDrawRate   = 64       // draws allowed per draw expected
 	minDrawBudget = 4096     // draws allowed in any case
@@ -42,7 +43,10 @@ type seeker struct {
 	end  int64 // one past its last byte: size, plus 1 without a final newline
 	lmin int64 // lower bound on the length of a valid data row
 	rng  *rand.Rand
-	want int // rows of each group
+	// ahead reads the blocks of the next draws before they are drawn; nil
+	// when the random source cannot be copied.
+	ahead *readAhead
+	want  int // rows of each group
 	// the longest line read (Options.MaxLine)
 	maxLine int64
 
@@ -99,7 +103,7 @@ func (c *CSV) seekSample(ctx context.Context, q Query, s Sampling) (*Table, stri
 	if src == nil {
 		src = rand.NewPCG(1, 2)
 	}
-	sk := &seeker{rd: rd, ra: c.ra, size: c.size, rng: rand.New(src), want: s.Size, maxLine: int64(cmp.Or(c.opts.MaxLine, DefaultMaxLine)),
+	sk := &seeker{rd: rd, ra: c.ra, size: c.size, rng: rand.New(src), ahead: newReadAhead(src), want: s.Size, maxLine: int64(cmp.Or(c.opts.MaxLine, DefaultMaxLine)),
 		groups: make(map[string]*seekGroup), first: make(map[string]int64), taken: make(map[int64]bool)}
 	t, err := sk.sample(c.alwaysSeek)
 	if fb, ok := err.(*errFallback); ok {
@@ -134,7 +138,7 @@ func (sk *seeker) sample(always bool) (*Table, error) {
 	perRow := meanLen / float64(sk.lmin) // draws per accepted row, expected
 	expected := float64(sk.want) * float64(groups) * perRow
 	rows := float64(sk.end-sk.h) / meanLen
-	if !always && expected > rows/seekRowsRatio {
+	if !always && expected > max(rows/seekRowsRatio, float64(sk.end-sk.h)/seekByteRatio) {
 		return nil, fallback("")
 	}
 	return sk.draw(perRow)
@@ -247,8 +251,14 @@ func (sk *seeker) draw(perRow float64) (*Table, error) {
 			float64(draws) >= maxDrawRate*float64(sk.want*groups)*perRow+minDrawBudget {
 			return nil, sk.tooRare(draws)
 		}
+		if sk.ahead != nil {
+			sk.ahead.expect(sk, perRow, groups)
+		}
 		draws++
 		u := sk.h + sk.rng.Int64N(span)
+		if sk.ahead != nil {
+			sk.ahead.drawn(u)
+		}
 		start, n, text, err := sk.lineAt(u)
 		if err != nil {
 			return nil, err
@@ -536,6 +546,10 @@ func (sk *seeker) window(ws, we int64) error {
 	if ws >= sk.ws && we <= sk.we && sk.buf != nil {
 		sk.buf = sk.buf[ws-sk.ws : we-sk.ws]
 		sk.ws, sk.we = ws, we
+		return nil
+	}
+	if b := sk.ahead.block(ws, we); b != nil {
+		sk.buf, sk.ws, sk.we = b, ws, we
 		return nil
 	}
 	var buf []byte

@@ -14,6 +14,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -26,11 +27,13 @@ import (
 type countingReaderAt struct {
 	r     io.ReaderAt
 	bytes atomic.Int64
+	calls atomic.Int64
 }
 
 func (c *countingReaderAt) ReadAt(p []byte, off int64) (int, error) {
 	n, err := c.r.ReadAt(p, off)
 	c.bytes.Add(int64(n))
+	c.calls.Add(1)
 	return n, err
 }
 
@@ -478,5 +481,58 @@ func BenchmarkSeek(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// opaqueSource hides the type of its source, which readAhead then cannot
+// copy: the seeker draws the same numbers without reading ahead.
+type opaqueSource struct{ rand.Source }
+
+// TestSeekAhead checks that reading ahead changes nothing in the sample —
+// the same rows in the same order, the same estimates — on files whose
+// blank lines upset the prediction of the draws, with groups, and with a
+// ChaCha8 source; and that it reads the blocks in fewer calls than draws.
+func TestSeekAhead(t *testing.T) {
+	var g bytes.Buffer
+	g.WriteString("g,x\n")
+	for i := range 30000 {
+		fmt.Fprintf(&g, "%c,%d\n", "AAB"[i%3], i)
+	}
+	for _, tc := range []struct {
+		name string
+		data []byte
+		q    Query
+	}{
+		{"plain", layout{name: "plain"}.write(20000), Query{Columns: []string{"i"}}},
+		{"blank lines", layout{blank: true}.write(20000), Query{Columns: []string{"i"}}},
+		{"all", layout{bom: true, crlf: true, longName: true, quoted: true, noLastEOL: true, blank: true}.write(20000), Query{Columns: []string{"i"}}},
+		{"groups", g.Bytes(), Query{Group: "g"}},
+	} {
+		for seed := range uint64(3) {
+			sources := []func() rand.Source{
+				func() rand.Source { return rand.NewPCG(seed, 9) },
+				func() rand.Source { return rand.NewChaCha8([32]byte{byte(seed)}) },
+			}
+			for i, src := range sources {
+				sample := func(s rand.Source) (*Table, int64) {
+					cr := &countingReaderAt{r: bytes.NewReader(tc.data)}
+					c := NewCSVAt(cr, int64(len(tc.data)), "s.csv", Options{})
+					c.alwaysSeek = true
+					tab, err := c.Sample(context.Background(), tc.q, Sampling{Size: 500, Seek: true, Src: s})
+					if err != nil {
+						t.Fatal(err)
+					}
+					return tab, cr.calls.Load()
+				}
+				got, calls := sample(src())
+				want, _ := sample(opaqueSource{src()})
+				if !got.Sampled || !reflect.DeepEqual(got, want) {
+					t.Fatalf("%s, seed %d, source %d: read ahead, sampled %v (%q), not the same table", tc.name, seed, i, got.Sampled, got.Fallback)
+				}
+				if tc.name == "plain" && calls >= int64(got.Draws) {
+					t.Errorf("%s: %d reads for %d draws", tc.name, calls, got.Draws)
+				}
+			}
+		}
 	}
 }
