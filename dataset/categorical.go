@@ -5,20 +5,14 @@
 package dataset
 
 import (
-	"errors"
-	"fmt"
 	"math"
 	"strings"
 )
 
-// ErrMixedFormat means Query.Mixed was asked of an input whose reader does
-// not read mixed tables (Parquet).
-var ErrMixedFormat = errors.New("dataset: mixed tables (text columns, empty cells) are read from CSV only")
-
 // Mixed tables
 //
-// With Query.Mixed, a CSV reader keeps every selected column, numeric or
-// not, and keeps rows with empty cells:
+// With Query.Mixed, a reader keeps every selected column, numeric or not,
+// and keeps rows with empty cells. For CSV:
 //
 //   - without Query.Columns, every named column but the group column is
 //     kept, in header order (none is listed in Table.Skipped);
@@ -159,13 +153,4 @@ func (m *mixed) done(t *Table) {
 			}
 		}
 	}
-}
-
-// checkMixed refuses a query for a mixed table from a reader that does not
-// read one.
-func checkMixed(name string, q Query) error {
-	if q.Mixed || len(q.Text) > 0 {
-		return fmt.Errorf("%w: %s", ErrMixedFormat, name)
-	}
-	return nil
 }

@@ -97,7 +97,7 @@ type Query struct {
 	// DropMissing skips rows in which a kept column (or the group column) is empty, counting them,
 	// instead of failing.
 	DropMissing bool
-	// Mixed asks for a mixed table (CSV only; see the package
+	// Mixed asks for a mixed table (CSV or Parquet; see the package
 	// documentation): every selected column is kept, numeric or text, and
 	// rows with empty cells are kept, their empty cells missing values (NaN,
 	// counted in Group.Missing). Text cells are held as codes of the labels
