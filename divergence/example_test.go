@@ -174,8 +174,8 @@ func ExampleRank() {
 	}
 	// Output:
 	// 1. feature 1: p-value 0.01
-	// 2. feature 2: p-value 0.01
-	// 3. feature 0: p-value 0.65
+	// 2. feature 2: p-value 0.16
+	// 3. feature 0: p-value 0.69
 }
 
 // The fitted ratio r̂_α(x) = p(x)/(αp(x) + (1−α)q(x)) at single points, as

@@ -81,16 +81,18 @@ func hsicPValue(x, y []float64, b int, rnd *rand.Rand) float64 {
 // TestIndependencePowerAgainstHSIC compares the power of IndependenceTest
 // with that of an HSIC permutation test (hsicPValue) on noisy non-linear
 // dependence, Y = X² + 3ε with X, ε standard normal, n = 100, at level 0.05
-// with B = 100, over 200 repetitions. HSIC's power is the target.
+// with B = 100, over 200 repetitions: it must be at least HSIC's. On linear
+// dependence (ρ = 0.25, n = 100) it must keep at least the power of the
+// paired-basis statistic it replaced.
 func TestIndependencePowerAgainstHSIC(t *testing.T) {
 	if race.Enabled {
 		t.Skip(race.SkipReason)
 	}
 	if testing.Short() {
-		t.Skip("400 permutation tests")
+		t.Skip("600 permutation tests")
 	}
 	const n, reps = 100, 200
-	var ours, hsic int
+	var ours, hsic, linear int
 	for rep := range reps {
 		rnd := rand.New(rand.NewPCG(uint64(rep), 23))
 		x, y := make([]float64, n), make([]float64, n)
@@ -109,14 +111,30 @@ func TestIndependencePowerAgainstHSIC(t *testing.T) {
 		if hsicPValue(x, y, 100, rnd) <= 0.05 {
 			hsic++
 		}
+		for i := range n {
+			y[i] = 0.25*x[i] + math.Sqrt(1-0.25*0.25)*rnd.NormFloat64()
+		}
+		px, py, _ = newPairs(Column(x), Column(y))
+		if res, err = independence(ctx, px, py, &IndependenceSettings{Permutations: 100}, rnd); err != nil {
+			t.Fatal(err)
+		}
+		if res.PValue <= 0.05 {
+			linear++
+		}
 	}
-	po, ph := float64(ours)/reps, float64(hsic)/reps
-	t.Logf("Y = X² + 3ε, n = %d: power %.3f, HSIC %.3f", n, po, ph)
-	// The aim is power at least HSIC's; it is not met yet (measured: 0.445
-	// against 0.545, up from 0.39 before the leave-one-out standardisation
-	// of combine). Guard against falling back: two proportions over 200
-	// repetitions differ by sampling alone by up to about 0.1.
-	if po < 0.39-0.1 {
-		t.Errorf("power %.3f, was 0.39 (HSIC %.3f)", po, ph)
+	po, ph, pl := float64(ours)/reps, float64(hsic)/reps, float64(linear)/reps
+	t.Logf("Y = X² + 3ε, n = %d: power %.3f, HSIC %.3f; ρ = 0.25: power %.3f", n, po, ph, pl)
+	// Measured: 0.660 against HSIC's 0.530, on the same data sets. The
+	// difference of two proportions over 200 paired repetitions has a
+	// standard error of at most √(2·0.25/200) = 0.05, so the margin is
+	// about 2.6 standard errors: the power is at least HSIC's.
+	if po < ph {
+		t.Errorf("power %.3f, below HSIC's %.3f", po, ph)
+	}
+	// ρ = 0.25: measured 0.58 (see docs/RESULTS.md); the paired basis with
+	// fixed centre pairs gave 0.465. A proportion over 200 repetitions has a
+	// standard error of about 0.035: falling to the old power is a loss.
+	if pl < 0.465 {
+		t.Errorf("ρ = 0.25: power %.3f, below the 0.465 of the paired basis", pl)
 	}
 }

@@ -6,7 +6,7 @@ package divergence
 
 import (
 	"context"
-	"fmt"
+	"math"
 	"math/rand/v2"
 
 	"gonum.org/v1/gonum/floats"
@@ -16,6 +16,11 @@ import (
 	"github.com/sublinear/pearson/kernel"
 )
 
+// TestLSMIRidge is the independence test's ρ, the regularisation of its
+// k²-function problem (docs/DESIGN.md §5.2), unless Settings.Lambda is
+// fixed: the largest of DefaultLSMILambdaScales, on whose scale it is.
+const TestLSMIRidge = 1e-3
+
 // IndependenceResult is the outcome of an independence test.
 type IndependenceResult struct {
 	// LSMI is the estimate of SMI(X, Y): LSMI's result on the same samples
@@ -23,8 +28,8 @@ type IndependenceResult struct {
 	// (see SigmasX, SigmasY and Lambda).
 	LSMI *LSMIResult
 	// Statistic is the test statistic on the observed pairs. With one pair
-	// of widths it is the SMI of a model with K centre pairs, with h
-	// averaged over M pairs; with several (the default) it is the largest
+	// of widths it is the SMI of a product-basis model with K x-centres
+	// and K y-centres, with h averaged over M pairs; with several (the default) it is the largest
 	// of their SMIs standardised over the permuted pairings, a z-score
 	// that converges as the number of permutations grows (see TwoSampleTest
 	// and WidthSMI).
@@ -47,7 +52,8 @@ type IndependenceResult struct {
 	Null []float64
 	// Permutations is the number of permutations.
 	Permutations int
-	// K and M are the centres and averaged pairs of the statistic.
+	// K is the number of x-centres, and of y-centres, of the statistic
+	// (K² basis functions); M the number of pairs h averages over.
 	K, M int
 }
 
@@ -56,24 +62,29 @@ type IndependenceResult struct {
 // statistic.
 //
 // It first runs LSMI for the estimate (the same result as LSMI with the same
-// settings), with cross-validation. The statistic
-// T = ½hᵀ(H + (kλ/n)I)⁻¹h − ½ has its own widths and regularisation, which
-// must not depend on the pairing: SigmaX, SigmaY and Lambda of s when
-// fixed, otherwise TestSigmaScales times each variable's median heuristic,
-// combined as in TwoSampleTest, and kλ/n = TestLambdaScale. It uses k centre
-// pairs held fixed,
-// h averaged over M/2 pairs (every pair when that reaches n), and H the
-// product of the x-kernel average over M/2 rows and the y-kernel average over
-// M/2 rows that are not among h's pairs (every row when M/2 reaches n). A
-// permutation shuffles the y values among h's pairs, except centre rows. That
-// leaves H unchanged (each factor averages over a set the permutation maps to
-// itself), so H + (kλ/n)I is factorised once, and a permutation costs
-// O(M·k + k²). Under independence every such shuffle leaves the distribution
-// of the data unchanged, so the p-value (1 + #{T_b ≥ T})/(1 + B) is exact:
-// y's median heuristic reads values no permutation moves (every row when
-// n ≤ M/2, otherwise up to 500 of the y-factor's rows). Fixing only one of
-// SigmaX and SigmaY gives the other variable its median heuristic as its
-// single width.
+// settings), with cross-validation. The statistic is the SMI of the product
+// basis of docs/DESIGN.md §3 on a design fixed across permutations,
+//
+//	T = ½ hᵀ(Hx⊗Hy + ρI)⁻¹h − ½ = ½ Σ_ab h̃_ab² / (λx_a λy_b + ρ) − ½,  h̃ = Uxᵀ h Uy,
+//
+// with k = ⌈√K⌉ x-centres and k y-centres drawn independently of each other
+// (k² ≈ K basis functions), h averaged over M/2 pairs (every pair when that
+// reaches n), Hx over M/2 rows and Hy over M/2 rows that are not among h's
+// pairs (every row when M/2 reaches n). Its widths and regularisation must
+// not depend on the pairing: SigmaX, SigmaY and Lambda of s when fixed
+// (ρ = (k/N)²λ), otherwise TestSigmaScales times each variable's median
+// heuristic, combined as in TwoSampleTest, and ρ = TestLSMIRidge. A
+// permutation shuffles the y values among all of h's pairs. The y-centres
+// keep their values, and H reads x (never permuted) and y values that a
+// permutation does not move or only reorders, so the eigendecompositions
+// are made once and a permutation costs O(M·k²) = O(M·K). Under
+// independence a shuffle of the y values, with the y-centres' rows drawn
+// uniformly and independently of the x-centres, leaves the distribution of
+// the whole design unchanged, so the p-value (1 + #{T_b ≥ T})/(1 + B) is
+// exact: y's median heuristic reads values no permutation moves (every row
+// when n ≤ M/2, otherwise up to 500 of the y-factor's rows). Fixing one of
+// SigmaX and SigmaY (a class target coded by ClassCodes, say) keeps it at
+// every width of the other.
 func IndependenceTest(ctx context.Context, x, y mat.Matrix, s *IndependenceSettings) (*IndependenceResult, error) {
 	if s == nil {
 		s = &IndependenceSettings{}
@@ -114,37 +125,34 @@ func independence(ctx context.Context, px, py *points, s *IndependenceSettings, 
 	// Internal units: each variable divided by its median heuristic (or by
 	// its fixed width). The median heuristic of each variable does not
 	// depend on the pairing.
+	// Each variable's width runs over TestSigmaScales unless fixed; when
+	// both are free they move together.
 	widths := TestSigmaScales
-	if s.SigmaX != 0 || s.SigmaY != 0 {
+	if s.SigmaX != 0 && s.SigmaY != 0 {
 		widths = []float64{1}
+	}
+	side := func(fixed, w float64) float64 {
+		if fixed != 0 {
+			return 1
+		}
+		return w
 	}
 	px, err := scaled(rnd, px, s.SigmaX) // x is never permuted
 	if err != nil {
 		return nil, err
 	}
 	n := px.n
-	k := min(s.k(), n/2)
-	centres := indices.Sample(n, k, false, rnd)
+	k := testCentres(s.k(), n)
+	// x-centres and y-centres from rows drawn independently: a pair that
+	// were both would give its own row a kernel value of 1 on each side,
+	// which no permutation of the y values reproduces.
+	centresX := indices.Sample(n, k, false, rnd)
+	centresY := indices.Sample(n, k, false, rnd)
 	half := max(1, s.m()/2)
-	var pairs []int
-	if half >= n {
-		pairs = indices.AllOrSample(n, n, rnd)
-	} else {
-		pairs = indices.SampleExcept(n, half, centres, rnd)
-	}
-	isCentre := make(map[int]bool, k)
-	for _, c := range centres {
-		isCentre[c] = true
-	}
-	var movable []int // positions in pairs that a permutation may move
-	for i, r := range pairs {
-		if !isCentre[r] {
-			movable = append(movable, i)
-		}
-	}
+	pairs := indices.AllOrSample(n, half, rnd)
 	var xRows, yRows []int
 	if half >= n {
-		xRows, yRows = indices.AllOrSample(n, n, rnd), indices.AllOrSample(n, n, rnd)
+		xRows, yRows = pairs, pairs
 	} else {
 		xRows, yRows = indices.Sample(n, half, false, rnd), indices.SampleExcept(n, half, pairs, rnd)
 	}
@@ -164,11 +172,11 @@ func independence(ctx context.Context, px, py *points, s *IndependenceSettings, 
 		}
 		py = py.withScale(sc)
 	}
-	u, err := px.rows(centres)
+	u, err := px.rows(centresX)
 	if err != nil {
 		return nil, err
 	}
-	v, err := py.rows(centres)
+	v, err := py.rows(centresY)
 	if err != nil {
 		return nil, err
 	}
@@ -188,36 +196,24 @@ func independence(ctx context.Context, px, py *points, s *IndependenceSettings, 
 	if err != nil {
 		return nil, err
 	}
-	ridge := testRidge(s.Lambda, k, px.pop)
-	res := &IndependenceResult{Lambda: ridge * float64(px.pop) / float64(k), Permutations: s.permutations(), K: k, M: len(pairs)}
-	stats := make([]*independenceStat, len(widths))
+	ridge := TestLSMIRidge
+	if s.Lambda != 0 {
+		ridge = float64(k) * float64(k) * s.Lambda / float64(px.pop) / float64(px.pop)
+	}
+	res := &IndependenceResult{Lambda: ridge * float64(px.pop) * float64(px.pop) / float64(k) / float64(k), Permutations: s.permutations(), K: k, M: len(pairs)}
+	stats := make([]permStat, len(widths))
 	for j, w := range widths {
-		g := kernel.Gaussian{Sigma: w}
-		gx, gy := mat.NewSymDense(k, nil), mat.NewSymDense(k, nil)
-		g.Moments(nil, gx, xf, u)
-		g.Moments(nil, gy, yf, v)
-		rs := newRidgeSolver(hadamard(gx, gy, 1/(float64(len(xRows))*float64(len(yRows)))))
-		if !rs.factor(ridge) {
-			return nil, fmt.Errorf("divergence: %w: the test's regularised matrix is not positive definite (kλ/n = %g)", ErrNonFinite, ridge)
+		wx, wy := side(s.SigmaX, w), side(s.SigmaY, w)
+		st, err := newProductStat(kernel.Gaussian{Sigma: wx}, kernel.Gaussian{Sigma: wy}, xf, yf, xb, yb, u, v, ridge)
+		if err != nil {
+			return nil, err
 		}
-		// Kernel values of the pairs, a row per pair:
-		// h = mean_i K[i,:] ∘ L[π(i),:].
-		var kp, lp mat.Dense
-		g.MatrixTo(&kp, xb, u)
-		g.MatrixTo(&lp, yb, v)
-		stats[j] = &independenceStat{k: &kp, l: &lp, rs: rs}
-		res.SigmasX = append(res.SigmasX, w*px.scale)
-		res.SigmasY = append(res.SigmasY, w*py.scale)
+		stats[j] = st
+		res.SigmasX = append(res.SigmasX, wx*px.scale)
+		res.SigmasY = append(res.SigmasY, wy*py.scale)
 	}
-	stat := make([]permStat, len(stats))
-	for j, st := range stats {
-		stat[j] = st
-	}
-	res.Statistic, res.Null, res.WidthSMI, err = permutationTest(ctx, s.permutations(), &s.Settings, rnd, stat, len(pairs), func(prnd *rand.Rand, perm []int) {
-		prnd.Shuffle(len(movable), func(i, j int) {
-			a, b := movable[i], movable[j]
-			perm[a], perm[b] = perm[b], perm[a]
-		})
+	res.Statistic, res.Null, res.WidthSMI, err = permutationTest(ctx, s.permutations(), &s.Settings, rnd, stats, len(pairs), func(prnd *rand.Rand, perm []int) {
+		prnd.Shuffle(len(perm), func(i, j int) { perm[i], perm[j] = perm[j], perm[i] })
 	})
 	if err != nil {
 		return nil, err
@@ -227,39 +223,70 @@ func independence(ctx context.Context, px, py *points, s *IndependenceSettings, 
 	return res, nil
 }
 
-// independenceStat computes the independence statistic for a permutation
-// of the y values among the pairs.
-type independenceStat struct {
-	k, l *mat.Dense // pairs × k: kernel values of each pair's x and y
-	rs   *ridgeSolver
+// testCentres returns the number of x-centres (and of y-centres) of the
+// independence test: ⌈√K⌉, so that the product basis has about K
+// functions and a permutation costs O(M·K), at most n.
+func testCentres(k, n int) int {
+	return min(int(math.Ceil(math.Sqrt(float64(k)))), n)
 }
 
-type independenceScratch struct {
-	h, theta []float64
+// productStat computes the independence statistic for a permutation of the
+// y values among the pairs, in the eigenbases of the two factors of H.
+type productStat struct {
+	kt, lt *mat.Dense // pairs × k: kernel values of each pair's x (y) times Ux (Uy)
+	x, y   eigenSide
+	ridge  float64
 }
 
-func (t *independenceStat) newScratch() any {
-	_, k := t.k.Dims()
-	return &independenceScratch{h: make([]float64, k), theta: make([]float64, k)}
+// newProductStat returns the statistic with the Gaussian kernels g on x and
+// l on y, x-centres u and y-centres v: Hx averages over the rows xf, Hy
+// over yf, and h over the pairs (xb, yb).
+func newProductStat(g, l kernel.Gaussian, xf, yf, xb, yb, u, v *mat.Dense, ridge float64) (*productStat, error) {
+	k, _ := u.Dims()
+	nx, _ := xf.Dims()
+	ny, _ := yf.Dims()
+	gx, gy := mat.NewSymDense(k, nil), mat.NewSymDense(k, nil)
+	g.Moments(nil, gx, xf, u)
+	l.Moments(nil, gy, yf, v)
+	gx.ScaleSym(1/float64(nx), gx)
+	gy.ScaleSym(1/float64(ny), gy)
+	ex, err := newEigenSide(gx)
+	if err != nil {
+		return nil, err
+	}
+	ey, err := newEigenSide(gy)
+	if err != nil {
+		return nil, err
+	}
+	var kp, lp mat.Dense
+	g.MatrixTo(&kp, xb, u)
+	l.MatrixTo(&lp, yb, v)
+	st := &productStat{kt: &mat.Dense{}, lt: &mat.Dense{}, x: ex, y: ey, ridge: ridge}
+	st.kt.Mul(&kp, ex.u)
+	st.lt.Mul(&lp, ey.u)
+	return st, nil
 }
 
-// value returns T with y permuted by perm: h = mean_i K[i,:] ∘ L[perm[i],:],
-// contiguous rows read in order, then one solve with the fixed factor.
-func (t *independenceStat) value(perm []int, scratch any) float64 {
-	sc := scratch.(*independenceScratch)
-	m, k := t.k.Dims()
-	kr, lr := t.k.RawMatrix(), t.l.RawMatrix()
-	h := sc.h
-	clear(h)
+func (t *productStat) newScratch() any {
+	_, k := t.kt.Dims()
+	return mat.NewDense(k, k, nil)
+}
+
+// value returns T with y permuted by perm:
+// h̃ = mean_i (K̃[i,:])ᵀ L̃[perm[i],:], an outer product per pair, then T from
+// the fixed eigenvalues (kronValue).
+func (t *productStat) value(perm []int, scratch any) float64 {
+	h := scratch.(*mat.Dense)
+	h.Zero()
+	m, k := t.kt.Dims()
+	hr := h.RawMatrix()
 	for i, p := range perm {
-		ki := kr.Data[i*kr.Stride : i*kr.Stride+k]
-		lp := lr.Data[p*lr.Stride : p*lr.Stride+k]
-		for c, v := range ki {
-			h[c] += v * lp[c]
+		ki, lp := t.kt.RawRowView(i), t.lt.RawRowView(p)
+		for a, c := range ki {
+			floats.AddScaled(hr.Data[a*hr.Stride:a*hr.Stride+k], c, lp)
 		}
 	}
-	floats.Scale(1/float64(m), h)
-	copy(sc.theta, h)
-	t.rs.solve(sc.theta)
-	return floats.Dot(h, sc.theta)/2 - 0.5
+	h.Scale(1/float64(m), h)
+	val, _ := kronValue(h, t.x, t.y, t.ridge)
+	return val
 }

@@ -26,10 +26,12 @@ func miCommand() *cli.Command {
 		Description: "Estimates SMI(X, Y) = ½ E_{p(x)p(y)}[(p(x,y)/(p(x)p(y)) − 1)²] by LSMI in constant time; it is 0\n" +
 			"exactly when X and Y are independent (ρ²/(2(1−ρ²)) for a bivariate normal). Kernel widths and λ\n" +
 			"are cross-validated. With --permutations B an exact permutation test of independence adds\n" +
-			"a p-value. The input has a header row; \"-\" reads standard input.",
+			"a p-value. A single Y column of class labels (--y-type) is scored with the delta kernel.\n" +
+			"The input has a header row; \"-\" reads standard input.",
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "x", Usage: "comma-separated `COLS` of X"},
 			&cli.StringFlag{Name: "y", Usage: "comma-separated `COLS` of Y"},
+			typeFlag("y-type", "Y"),
 		}, estimatorFlags(kindMI, 0)...),
 		Action: action(func() command { return new(miCmd) }),
 	}
@@ -42,11 +44,13 @@ func rankCommand() *cli.Command {
 		UsageText: "pearson rank --target COL [--features COLS] [--top N] [--permutations B] [options] data.csv",
 		Description: "Scores every feature column against the target by LSMI (cross-validated per feature, all on\n" +
 			"the same rows) and sorts them, one row per feature. --permutations B adds each feature's\n" +
-			"independence-test p-value. A constant feature scores 0 with a note.",
+			"independence-test p-value. A target of class labels (--target-type) is scored with the\n" +
+			"delta kernel. A constant feature scores 0 with a note.",
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "target", Usage: "the target `COL`umn"},
 			&cli.StringFlag{Name: "features", Usage: "comma-separated feature `COLS` (default: every numeric column but the target; a column is numeric when its first non-empty cell is a number, and the columns left out are named on standard error)"},
 			&cli.IntFlag{Name: "top", Usage: "print only the first `N` features (0: all)"},
+			typeFlag("target-type", "the target"),
 		}, estimatorFlags(kindMI, 0)...),
 		Action: action(func() command { return new(rankCmd) }),
 	}
@@ -70,12 +74,58 @@ type pairedCmd struct {
 	path           string
 	sigmaX, sigmaY float64
 	permutations   int
+	yType          string // auto, numeric or categorical: how the y (target) column is read
+	classes        bool   // y is class labels, coded by divergence.ClassCodes
 }
 
-func (p *pairedCmd) parse(c *cli.Context) (err error) {
+// typeFlag is the flag that says whether the y column (of mi) or the target
+// (of rank), named what, holds class labels.
+func typeFlag(name, what string) cli.Flag {
+	return &cli.StringFlag{Name: name, Value: "auto", Usage: fmt.Sprintf("`auto`, numeric or categorical: categorical scores %s, one column, as class labels with the delta kernel (σy fixed at %g); auto when it holds at most %d distinct values, all integers", what, divergence.ClassSigma, divergence.MaxClasses)}
+}
+
+func (p *pairedCmd) parse(c *cli.Context, typeName string) (err error) {
 	p.sigmaX, p.sigmaY, p.permutations = c.Float64("sigma-x"), c.Float64("sigma-y"), c.Int("permutations")
+	switch p.yType = c.String(typeName); p.yType {
+	case "auto", "numeric":
+	case "categorical":
+		if p.sigmaY != 0 {
+			return usagef(c, "--%s categorical fixes the width on y: drop --sigma-y", typeName)
+		}
+	default:
+		return usagef(c, "--%s %q: want auto, numeric or categorical", typeName, p.yType)
+	}
 	p.path, err = oneInput(c)
 	return err
+}
+
+// decide sets classes from the y columns' values y: categorical always
+// (one column), numeric never, auto when one column holds class labels
+// (divergence.IsClasses) and --sigma-y is not given. With classes, the
+// width on y is divergence.ClassSigma.
+func (p *pairedCmd) decide(c *cli.Context, typeName string, y *mat.Dense) error {
+	_, d := y.Dims()
+	switch p.yType {
+	case "categorical":
+		if d != 1 {
+			return usagef(c, "--%s categorical takes one column, not %d", typeName, d)
+		}
+		p.classes = true
+	case "auto":
+		p.classes = d == 1 && p.sigmaY == 0 && divergence.IsClasses(y.RawMatrix().Data)
+	}
+	if p.classes {
+		p.sigmaY = divergence.ClassSigma
+	}
+	return nil
+}
+
+// yKind names how y was read, for the output.
+func (p *pairedCmd) yKind() string {
+	if p.classes {
+		return "categorical"
+	}
+	return "numeric"
 }
 
 func (p *pairedCmd) settings(s divergence.Settings) divergence.LSMISettings {
@@ -83,14 +133,24 @@ func (p *pairedCmd) settings(s divergence.Settings) divergence.LSMISettings {
 }
 
 // split returns the columns xs and ys of the sample all, whose columns are
-// those of t, standardised with --standardize, as the estimators take them.
-func split(c *cli.Context, t *dataset.Table, all sample, xs, ys []string) (mat.Matrix, mat.Matrix) {
+// those of t, standardised with --standardize, as the estimators take them;
+// y as class codes, not standardised, when p decides it holds class labels
+// (typeName is the flag that says).
+func (p *pairedCmd) split(c *cli.Context, typeName string, t *dataset.Table, all sample, xs, ys []string) (mat.Matrix, mat.Matrix, error) {
 	x, y := columnsOf(all.x, t.Columns, xs), columnsOf(all.x, t.Columns, ys)
+	if err := p.decide(c, typeName, y); err != nil {
+		return nil, nil, err
+	}
+	if p.classes {
+		y, _ = divergence.ClassCodes(y.RawMatrix().Data)
+	}
 	if c.Bool("standardize") {
 		standardize(x)
-		standardize(y)
+		if !p.classes {
+			standardize(y)
+		}
 	}
-	return sample{x: x, rows: all.rows}.matrix(), sample{x: y, rows: all.rows}.matrix()
+	return sample{x: x, rows: all.rows}.matrix(), sample{x: y, rows: all.rows}.matrix(), nil
 }
 
 // addRead adds to out the keys that say how the one input of mi and rank
@@ -110,7 +170,7 @@ type miCmd struct {
 }
 
 func (m *miCmd) parse(c *cli.Context) ([]string, []output, error) {
-	if err := m.pairedCmd.parse(c); err != nil {
+	if err := m.pairedCmd.parse(c, "y-type"); err != nil {
 		return nil, nil, err
 	}
 	m.xs, m.ys = splitList(c.String("x")), splitList(c.String("y"))
@@ -137,8 +197,7 @@ func (m *miCmd) read(c *cli.Context, r *reader) (mat.Matrix, mat.Matrix, error) 
 		return nil, nil, err
 	}
 	m.in = all
-	x, y := split(c, t, all, m.xs, m.ys)
-	return x, y, nil
+	return m.split(c, "y-type", t, all, m.xs, m.ys)
 }
 
 func (m *miCmd) steps() string {
@@ -175,6 +234,7 @@ func (m *miCmd) result(seed uint64) result {
 	addRead(out, m.in).
 		add("x", m.xs).
 		add("y", m.ys).
+		add("y_type", m.yKind()).
 		add("exact", m.res.Exact).
 		add("seed", seed).
 		add("warnings", m.res.Warnings)
@@ -205,7 +265,7 @@ type rankCmd struct {
 }
 
 func (k *rankCmd) parse(c *cli.Context) ([]string, []output, error) {
-	if err := k.pairedCmd.parse(c); err != nil {
+	if err := k.pairedCmd.parse(c, "target-type"); err != nil {
 		return nil, nil, err
 	}
 	k.target = strings.TrimSpace(c.String("target"))
@@ -241,8 +301,7 @@ func (k *rankCmd) read(c *cli.Context, r *reader) (mat.Matrix, mat.Matrix, error
 		}
 	}
 	k.in = all
-	x, y := split(c, t, all, k.features, []string{k.target})
-	return x, y, nil
+	return k.split(c, "target-type", t, all, k.features, []string{k.target})
 }
 
 func (k *rankCmd) steps() string { return "features" }
@@ -261,7 +320,7 @@ func (k *rankCmd) scores() []divergence.FeatureScore {
 }
 
 func (k *rankCmd) result(seed uint64) result {
-	run := addRead(new(record).add("target", k.target).add("n", k.in.rows), k.in).add("seed", seed).add("permutations", k.res.Permutations)
+	run := addRead(new(record).add("target", k.target).add("target_type", k.yKind()).add("n", k.in.rows), k.in).add("seed", seed).add("permutations", k.res.Permutations)
 	return ranking(run, k.features, k.scores(), k.res.Permutations > 0)
 }
 
