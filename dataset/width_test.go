@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 )
 
 // wideCSV returns a header of width columns c0, c1, … and one row.
@@ -23,35 +22,41 @@ func wideCSV(width int) (string, []string) {
 	return strings.Join(names, ",") + "\n" + strings.Join(vals, ",") + "\n", names
 }
 
-// readNamed reads every column of a wide header by name and returns the
-// fastest of three times.
-func readNamed(t *testing.T, width int) time.Duration {
-	text, names := wideCSV(width)
-	best := time.Duration(1 << 62)
-	for range 3 {
-		start := time.Now()
-		tab, err := NewCSV(strings.NewReader(text), "wide.csv", Options{MaxLine: 4 * len(text)}).Sample(context.Background(), Query{Columns: names}, Sampling{})
-		best = min(best, time.Since(start))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(tab.Columns) != width {
-			t.Fatalf("%d columns read, want %d", len(tab.Columns), width)
+// readNamed reads every column of a wide header by name.
+func readNamed(tb testing.TB, width int, text string, names []string) {
+	tab, err := NewCSV(strings.NewReader(text), "wide.csv", Options{MaxLine: 4 * len(text)}).Sample(context.Background(), Query{Columns: names}, Sampling{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if len(tab.Columns) != width {
+		tb.Fatalf("%d columns read, want %d", len(tab.Columns), width)
+	}
+	for j, c := range tab.Columns {
+		if c != names[j] {
+			tb.Fatalf("column %d is %q, want %q", j, c, names[j])
 		}
 	}
-	return best
 }
 
-// TestWideHeaderLinear checks that looking up the columns of a header is
-// linear in its width: ten times the columns take about ten times as long
-// (a search per name would take a hundred).
-func TestWideHeaderLinear(t *testing.T) {
-	if testing.Short() {
-		t.Skip("times two wide reads")
-	}
-	small, large := readNamed(t, 10_000), readNamed(t, 100_000)
-	t.Logf("10⁴ columns: %v, 10⁵: %v", small, large)
-	if ratio := float64(large) / float64(small); ratio > 60 {
-		t.Errorf("10⁵ columns took %v, 10⁴ took %v: %.0f times as long, not about 10", large, small, ratio)
+// TestWideHeader reads all 10⁵ columns of a header by name, in order. That
+// the lookup is linear in the width (ten times the columns, about ten times
+// the time; a search per name would take a hundred) is measured by
+// BenchmarkWideHeader, not asserted here: timings do not belong in a
+// pass/fail test.
+func TestWideHeader(t *testing.T) {
+	text, names := wideCSV(100_000)
+	readNamed(t, 100_000, text, names)
+}
+
+// BenchmarkWideHeader reads every column of a header of 10⁴ and 10⁵
+// columns by name: the two times differ by about 10, not 100.
+func BenchmarkWideHeader(b *testing.B) {
+	for _, width := range []int{10_000, 100_000} {
+		b.Run(fmt.Sprint(width), func(b *testing.B) {
+			text, names := wideCSV(width)
+			for b.Loop() {
+				readNamed(b, width, text, names)
+			}
+		})
 	}
 }
