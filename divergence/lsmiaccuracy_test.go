@@ -32,7 +32,8 @@ func longStudies(t *testing.T) {
 // with room (it also holds the data's sampling error, which this
 // comparison on the same rows does not see). ρ = 0.8, where truncation
 // matters most; n = 1500 keeps the all-centre solve (two 1500×1500
-// eigendecompositions) to seconds.
+// eigendecompositions) to about a minute of CPU. Measured: 0.6042 ± 0.0277
+// (draws ± 0.0029) against 0.6046, well within the draws' part alone.
 func TestLSMINearAllCentre(t *testing.T) {
 	longStudies(t)
 	x, y := bivariate(1500, 0.8, rand.New(rand.NewPCG(4, 4)))
