@@ -108,7 +108,7 @@ func ExampleLSMI() {
 	}
 	fmt.Printf("SMI = %.2f ± %.2f\n", res.SMI, res.StdErr)
 	// Output:
-	// SMI = 0.27 ± 0.01
+	// SMI = 0.27 ± 0.02
 }
 
 // A shift of a third of a standard deviation, detected by the permutation

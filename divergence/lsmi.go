@@ -24,8 +24,16 @@ type LSMIResult struct {
 	// SMI is the estimate of SMI(X, Y): the mean over the draws, or the
 	// all-centre value when Exact.
 	SMI float64
-	// StdErr is the standard error of SMI over the draws.
+	// StdErr is the standard error of SMI against the SMI of the
+	// distribution the rows come from: the spread of the draws over
+	// √draws, the sampling error of the data by the delta method, and
+	// (PlugIn − SMI)/2 as an allowance for the regularisation's bias,
+	// combined in quadrature (docs/DESIGN.md §3). It does not cover the
+	// choice of σx, σy and λ by cross-validation. Zero for Exact.
 	StdErr float64
+	// DrawStdErr is the part of StdErr from the draws alone: the spread of
+	// the draws over √draws (zero for a single draw).
+	DrawStdErr float64
 	// Draws holds each draw's value.
 	Draws []float64
 	// PlugIn is the plug-in form hᵀθ − ½θᵀHθ − ½ of the same fit, which
@@ -139,7 +147,10 @@ func lsmi(ctx context.Context, px, py *points, s *LSMISettings, rnd *rand.Rand, 
 	res.SMI, res.StdErr, res.Draws = f.mean, f.stderr, f.values
 	res.PlugIn, _ = summary.MeanStdErr(f.plugin)
 	res.K, res.M = k, min(m.mh, px.n)+min(m.mf, px.n)
-	return res, nil
+	if s.Exact {
+		return res, nil
+	}
+	return res, m.addDataError(res, f)
 }
 
 // solve computes draws independent estimates, each from k centre rows drawn
@@ -148,13 +159,16 @@ func lsmi(ctx context.Context, px, py *points, s *LSMISettings, rnd *rand.Rand, 
 // k-centre problem's regularisation is (k/N)²λ, with lambdaNN = λ/N². The
 // draws' generators are seeded in order from src, so the result does not
 // depend on workers.
-func (m *lsmiModel) solve(ctx context.Context, k, draws int, replace bool, lambdaNN float64, src rand.Source, workers int) (*fit, error) {
+func (m *lsmiModel) solve(ctx context.Context, k, draws int, replace bool, lambdaNN float64, src rand.Source, workers int) (*lsmiFit, error) {
 	seeds := rand.New(src)
 	rnds := make([]*rand.Rand, draws)
 	for d := range rnds {
 		rnds[d] = rand.New(rand.NewPCG(seeds.Uint64(), seeds.Uint64()))
 	}
-	f := &fit{values: make([]float64, draws), plugin: make([]float64, draws)}
+	f := &lsmiFit{fit: fit{values: make([]float64, draws), plugin: make([]float64, draws)}}
+	// The rows of the data error (see addDataError) come after the draws'
+	// seeds, so that the draws do not depend on them.
+	f.rnd = rand.New(rand.NewPCG(seeds.Uint64(), seeds.Uint64()))
 	errs := make([]error, draws)
 	ridge := float64(k) * float64(k) * lambdaNN
 	parallel.For(draws, parallel.Workers(workers), func(d int) {
@@ -168,7 +182,11 @@ func (m *lsmiModel) solve(ctx context.Context, k, draws int, replace bool, lambd
 			idx = indices.Sample(m.x.n, k, replace, rnds[d])
 		}
 		var norm2 float64
-		f.values[d], norm2, errs[d] = m.value(idx, rnds[d], ridge)
+		var theta *mat.Dense
+		f.values[d], norm2, theta, errs[d] = m.value(idx, rnds[d], ridge, d == 0)
+		if d == 0 {
+			f.centres, f.theta = idx, theta
+		}
 		f.plugin[d] = f.values[d] + ridge/2*norm2
 	})
 	for _, err := range errs {
@@ -238,14 +256,16 @@ func fitLSMI(ctx context.Context, px, py *points, s *LSMISettings, rnd *rand.Ran
 }
 
 // value returns the product-basis estimate of one draw with centre rows
-// idx and regularisation ridge, and ‖θ‖² (docs/DESIGN.md §3): h and the
+// idx and regularisation ridge, ‖θ‖², and when keep the weights Θ over
+// (x-centre, y-centre) pairs, g(x, y) = K(x, u)ᵀ Θ L(y, v)
+// (docs/DESIGN.md §3): h and the
 // x-factor Hx average over the same mh pairs, the y-factor Hy over mf rows
 // drawn independently of them (the product of two averages over the same
 // rows would be biased; sharing the x rows with h saves a kernel matrix);
 // with exact averages all three take every row. Every random draw comes
 // first, so that with a cache (Rank) the y side of a draw is computed once
 // for all features whose draws coincide.
-func (m *lsmiModel) value(idx []int, rnd *rand.Rand, ridge float64) (value, norm2 float64, err error) {
+func (m *lsmiModel) value(idx []int, rnd *rand.Rand, ridge float64, keep bool) (value, norm2 float64, theta *mat.Dense, err error) {
 	key := rnd.Uint64() // names the draw: coinciding generators draw the same rows
 	pairRows := m.x.draw(m.mh, rnd)
 	yRows := m.y.draw(m.mf, rnd)
@@ -254,11 +274,11 @@ func (m *lsmiModel) value(idx []int, rnd *rand.Rand, ridge float64) (value, norm
 	}
 	yd, err := m.cache.get(drawKey{key, m.gy.Sigma}, func() (drawY, error) { return m.ySide(idx, pairRows, yRows) })
 	if err != nil {
-		return 0, 0, err
+		return 0, 0, nil, err
 	}
 	u, err := m.x.rows(idx)
 	if err != nil {
-		return 0, 0, err
+		return 0, 0, nil, err
 	}
 	k := len(idx)
 	hxy := mat.NewDense(k, k, nil)
@@ -278,17 +298,24 @@ func (m *lsmiModel) value(idx []int, rnd *rand.Rand, ridge float64) (value, norm
 		return nil
 	})
 	if err != nil {
-		return 0, 0, err
+		return 0, 0, nil, err
 	}
 	np := float64(len(pairRows))
 	gx.ScaleSym(1/np, gx)
 	hxy.Scale(1/np, hxy)
 	ex, err := newEigenSide(gx)
 	if err != nil {
-		return 0, 0, err
+		return 0, 0, nil, err
 	}
-	v, n2 := kronValue(rotate(ex, yd.ey, hxy), ex, yd.ey, ridge)
-	return v, n2, nil
+	ht := rotate(ex, yd.ey, hxy)
+	v, n2 := kronValue(ht, ex, yd.ey, ridge)
+	if keep {
+		var t mat.Dense
+		t.Mul(ex.u, kronTheta(ht, ex, yd.ey, ridge))
+		theta = &mat.Dense{}
+		theta.Mul(&t, yd.ey.u.T())
+	}
+	return v, n2, theta, nil
 }
 
 // eachRows calls f on consecutive blocks of rows, with each block's offset,
