@@ -373,14 +373,3 @@ type drawY struct {
 	lt *mat.Dense // k × pairs: y-kernel values of the pairs
 	ey eigenSide  // the y-factor's eigendecomposition
 }
-
-// hadamard returns f·(a ∘ b), overwriting a.
-func hadamard(a, b *mat.SymDense, f float64) *mat.SymDense {
-	ra, rb := a.RawSymmetric(), b.RawSymmetric()
-	for i := range ra.N {
-		for j := i; j < ra.N; j++ {
-			ra.Data[i*ra.Stride+j] *= f * rb.Data[i*rb.Stride+j]
-		}
-	}
-	return a
-}
