@@ -31,7 +31,7 @@ func changepointCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "changepoint",
 		Usage:     "find the times at which the distribution of a time series changes",
-		UsageText: "pearson changepoint [--columns COLS] [--time COL] [--embed 10] [--window 50] [--step 1] [--threshold 1] [options] series.csv",
+		UsageText: "pearson changepoint [--columns COLS] [--time COL] [--embed 10] [--window 50] [--step 1] [--threshold 3] [options] series.csv",
 		Description: "Scores each time of a series (rows in time order) by how much the window of subsequences\n" +
 			"before it differs from the window after it: PE_α(after‖before) + PE_α(before‖after), each\n" +
 			"term estimated in constant time (Liu, Yamada, Collier & Sugiyama 2013, with the estimator of\n" +
@@ -48,7 +48,7 @@ func changepointCommand() *cli.Command {
 			"table of the change points at the end. Times are rows counted from 0 (the first data row),\n" +
 			"or the values of --time.",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "columns", Usage: "comma-separated `COLS` of the series (default: every numeric column; a column is numeric when its first non-empty cell is a number)"},
+			&cli.StringFlag{Name: "columns", Usage: "comma-separated `COLS` of the series (default: every numeric column but the --time column; a column is numeric when its first non-empty cell is a number)"},
 			&cli.StringFlag{Name: "time", Usage: "a numeric `COL`umn of time labels, strictly increasing, to report times in (without --columns the series is every other numeric column); default: the row, from 0"},
 			countFlag("embed", changepoint.DefaultEmbed, "rows per subsequence"),
 			countFlag("window", changepoint.DefaultWindow, "subsequences in each of the windows before and after a time (at least 10)"),
@@ -61,7 +61,7 @@ func changepointCommand() *cli.Command {
 			&cli.Float64Flag{Name: "sigma", Usage: "kernel width σ on the standardised subsequences (0: cross-validate)"},
 			&cli.Float64Flag{Name: "lambda", Usage: "all-centre regularisation λ (0: cross-validate)"},
 			&cli.IntFlag{Name: "retune", Usage: "rows between choices of σ and λ by cross-validation (0: at every scored time; negative: once, on the first windows)"},
-			&cli.Float64Flag{Name: "threshold", Value: changepoint.DefaultThreshold, Usage: "score a change point must exceed (0 means the default; negative: every peak)"},
+			&cli.Float64Flag{Name: "threshold", Value: changepoint.DefaultThreshold, Usage: "score a change point must exceed (the default gives about one false alarm in 1000 rows at the default settings; 0 means the default; negative: every peak)"},
 			&cli.IntFlag{Name: "min-distance", Usage: "rows on either side within which a change point has the highest score (0: the window)"},
 			seedFlag(),
 			delimFlag(),
