@@ -87,6 +87,9 @@ func BenchmarkRetune(b *testing.B) {
 			for b.Loop() {
 				var steps int
 				for i, bm := range benchmarks {
+					if !bm.paper {
+						continue
+					}
 					x := bm.gen(rand.New(rand.NewPCG(2013, uint64(i))), rows)
 					res, err := changepoint.Scores(context.Background(), x, changepoint.DefaultAlpha, &changepoint.Settings{Step: 2, Retune: retune, Src: rand.NewPCG(1, uint64(i))})
 					if err != nil {
@@ -96,6 +99,38 @@ func BenchmarkRetune(b *testing.B) {
 					b.ReportMetric(rocAUC(res.Scores, cps, tol), "AUC-"+strings.ReplaceAll(bm.name, " ", "-"))
 				}
 				b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(steps), "ms/step")
+			}
+		})
+	}
+}
+
+// BenchmarkEmbed measures the ROC AUC of TestBenchmarks' protocol (2000
+// rows, Step 4, n = 50, α = 0.1) on its five series, averaged over three
+// series of each, for subsequences of 1, 5 and 10 rows, beside the
+// mean-and-variance baseline; run it once (-benchtime=1x). The AUC of each
+// series is reported as a metric.
+func BenchmarkEmbed(b *testing.B) {
+	const rows, tol, seeds = 2000, 10, 3
+	cps := changes(rows)
+	for _, k := range []int{0, 1, 5, 10} { // 0: the baseline
+		b.Run(fmt.Sprintf("embed=%d", k), func(b *testing.B) {
+			for b.Loop() {
+				for i, bm := range benchmarks {
+					var auc float64
+					for seed := range uint64(seeds) {
+						x := bm.gen(rand.New(rand.NewPCG(2013+1000*seed, uint64(i))), rows)
+						if k == 0 {
+							auc += rocAUC(baseline(x, 50), cps, tol) / seeds
+							continue
+						}
+						res, err := changepoint.Scores(context.Background(), x, changepoint.DefaultAlpha, &changepoint.Settings{Embed: k, Step: 4, Src: rand.NewPCG(1, uint64(i))})
+						if err != nil {
+							b.Fatal(err)
+						}
+						auc += rocAUC(res.Scores, cps, tol) / seeds
+					}
+					b.ReportMetric(auc, "AUC-"+strings.ReplaceAll(bm.name, " ", "-"))
+				}
 			}
 		})
 	}

@@ -75,14 +75,55 @@ func switchingCovariance(rnd *rand.Rand, rows int) *mat.Dense {
 	return x
 }
 
-// benchmarks are the three series, by name.
+// switchingShape is not the paper's: independent rows of mean 0 and
+// variance 1 whose distribution switches between N(0, 1) in odd segments
+// and the bimodal mixture ½N(−0.9, 0.19) + ½N(0.9, 0.19) in even ones, a
+// change that neither the mean nor the variance shows.
+func switchingShape(rnd *rand.Rand, rows int) *mat.Dense {
+	y := make([]float64, rows)
+	for t := range y {
+		if segment(t)%2 == 1 {
+			y[t] = rnd.NormFloat64()
+			continue
+		}
+		m := 0.9
+		if rnd.IntN(2) == 0 {
+			m = -0.9
+		}
+		y[t] = m + math.Sqrt(0.19)*rnd.NormFloat64()
+	}
+	return mat.NewDense(rows, 1, y)
+}
+
+// switchingAutocorrelation is not the paper's either: the AR(1) series
+// y(t) = φ y(t−1) + √(1−φ²) ε(t), ε(t) ~ N(0, 1), with φ = 0.5 in odd
+// segments and −0.5 in even ones, whose rows all have mean 0 and variance 1:
+// only the serial dependence changes.
+func switchingAutocorrelation(rnd *rand.Rand, rows int) *mat.Dense {
+	y := make([]float64, rows)
+	sd := math.Sqrt(1 - 0.5*0.5)
+	for t := 1; t < rows; t++ {
+		phi := 0.5
+		if segment(t)%2 == 0 {
+			phi = -0.5
+		}
+		y[t] = phi*y[t-1] + sd*rnd.NormFloat64()
+	}
+	return mat.NewDense(rows, 1, y)
+}
+
+// benchmarks are the series, by name: the paper's three, and two whose
+// mean and variance never change.
 var benchmarks = []struct {
-	name string
-	gen  func(*rand.Rand, int) *mat.Dense
+	name  string
+	gen   func(*rand.Rand, int) *mat.Dense
+	paper bool
 }{
-	{"jumping mean", jumpingMean},
-	{"scaling variance", scalingVariance},
-	{"switching covariance", switchingCovariance},
+	{"jumping mean", jumpingMean, true},
+	{"scaling variance", scalingVariance, true},
+	{"switching covariance", switchingCovariance, true},
+	{"switching shape", switchingShape, false},
+	{"switching autocorrelation", switchingAutocorrelation, false},
 }
 
 // changes returns the true change points of a series of the given rows:

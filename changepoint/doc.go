@@ -34,8 +34,27 @@
 // b + ⌊k/2⌋, the middle of the subsequences that straddle the boundary,
 // where a change whose first new row is c peaks.
 //
+// The embedding chooses what the score sees. With the default k = 10 it
+// sees changes of mean, of spread, of the dependence between columns and of
+// the serial dependence; a change of the marginal distribution of
+// independent rows at equal mean and variance (Gaussian to bimodal, say) is
+// diluted in k·d dimensions, where n subsequences cannot resolve it, and a
+// subsequence of one row (Embed 1) sees it, and the dependence between
+// columns better still, but the serial dependence not at all and a change
+// of mean less well (docs/RESULTS.md).
+//
 // Change points are the scores above a threshold that are the highest
-// within a distance on either side (Detect). A Detector scores a stream
+// within a distance on either side (Detect). A window without a change does
+// not score zero: each direction is estimated from n subsequences with σ
+// and λ tuned on them, and fluctuates with them. DefaultThreshold is
+// calibrated on series of one column without a change (white Gaussian
+// noise and the AR(2) noise of the paper's benchmarks): at the default
+// settings and α it gives about one false alarm in 1000 rows scored. The
+// scale of the scores, of quiet windows and of changes alike, depends on
+// the window and on the dimension k·d (with two columns the changes of the
+// switching-covariance benchmark score below it), so at other settings, or
+// with several columns, calibrate the threshold on a stretch of the series
+// known to be quiet, or read the scores as a ranking. A Detector scores a stream
 // row by row and holds only the last 2n + k − 1 rows; Scores runs one over
 // a whole series.
 //

@@ -5,11 +5,13 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"slices"
 	"strings"
 
@@ -29,7 +31,7 @@ func changepointCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "changepoint",
 		Usage:     "find the times at which the distribution of a time series changes",
-		UsageText: "pearson changepoint [--columns COLS] [--time COL] [--embed 10] [--window 50] [--step 1] [--threshold 1] [options] series.csv",
+		UsageText: "pearson changepoint [--columns COLS] [--time COL] [--embed 10] [--window 50] [--step 1] [--threshold 3] [options] series.csv",
 		Description: "Scores each time of a series (rows in time order) by how much the window of subsequences\n" +
 			"before it differs from the window after it: PE_α(after‖before) + PE_α(before‖after), each\n" +
 			"term estimated in constant time (Liu, Yamada, Collier & Sugiyama 2013, with the estimator of\n" +
@@ -46,8 +48,8 @@ func changepointCommand() *cli.Command {
 			"table of the change points at the end. Times are rows counted from 0 (the first data row),\n" +
 			"or the values of --time.",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "columns", Usage: "comma-separated `COLS` of the series (default: every numeric column; a column is numeric when its first non-empty cell is a number)"},
-			&cli.StringFlag{Name: "time", Usage: "a numeric `COL`umn of time labels, strictly increasing, to report times in (needs --columns); default: the row, from 0"},
+			&cli.StringFlag{Name: "columns", Usage: "comma-separated `COLS` of the series (default: every numeric column but the --time column; a column is numeric when its first non-empty cell is a number)"},
+			&cli.StringFlag{Name: "time", Usage: "a numeric `COL`umn of time labels, strictly increasing, to report times in (without --columns the series is every other numeric column); default: the row, from 0"},
 			countFlag("embed", changepoint.DefaultEmbed, "rows per subsequence"),
 			countFlag("window", changepoint.DefaultWindow, "subsequences in each of the windows before and after a time (at least 10)"),
 			countFlag("step", 1, "rows between scored times"),
@@ -59,7 +61,7 @@ func changepointCommand() *cli.Command {
 			&cli.Float64Flag{Name: "sigma", Usage: "kernel width σ on the standardised subsequences (0: cross-validate)"},
 			&cli.Float64Flag{Name: "lambda", Usage: "all-centre regularisation λ (0: cross-validate)"},
 			&cli.IntFlag{Name: "retune", Usage: "rows between choices of σ and λ by cross-validation (0: at every scored time; negative: once, on the first windows)"},
-			&cli.Float64Flag{Name: "threshold", Value: changepoint.DefaultThreshold, Usage: "score a change point must exceed (0 means the default; negative: every peak)"},
+			&cli.Float64Flag{Name: "threshold", Value: changepoint.DefaultThreshold, Usage: "score a change point must exceed (the default gives about one false alarm in 1000 rows at the default settings; 0 means the default; negative: every peak)"},
 			&cli.IntFlag{Name: "min-distance", Usage: "rows on either side within which a change point has the highest score (0: the window)"},
 			seedFlag(),
 			delimFlag(),
@@ -112,6 +114,15 @@ type cpJob struct {
 	out     cpWriter
 	plot    *cpPlot // nil unless --plot
 
+	// timeAt is the index of the time column among the values of a row,
+	// -1 until known: with --columns it is 0, without it the default
+	// selection's order says (findTime, timeFromHead).
+	timeAt int
+	head   *headRecorder // the start of standard input, to find timeAt from
+	delim  rune
+	drop   bool
+	series []float64 // scratch: a row's values but its time label
+
 	ctx    context.Context
 	d      *changepoint.Detector
 	times  changepoint.TimeChecker
@@ -145,10 +156,15 @@ func runChangepoint(c *cli.Context) error {
 		return err
 	}
 	var q dataset.Query
-	if len(j.columns) > 0 {
-		q.Columns = append(q.Columns, j.columns...)
-		if j.timeCol != "" {
-			q.Columns = append([]string{j.timeCol}, j.columns...)
+	switch {
+	case len(j.columns) > 0 && j.timeCol != "":
+		q.Columns = append([]string{j.timeCol}, j.columns...)
+		j.timeAt = 0
+	case len(j.columns) > 0:
+		q.Columns = j.columns
+	case j.timeCol != "":
+		if err := j.findTime(r); err != nil {
+			return changepointError(c, err)
 		}
 	}
 	t, err := r.scan(j.path, q, j.row)
@@ -166,7 +182,7 @@ func runChangepoint(c *cli.Context) error {
 	}
 	cols := t.Columns
 	if j.timeCol != "" {
-		cols = cols[1:]
+		cols = slices.DeleteFunc(slices.Clone(cols), func(c string) bool { return c == j.timeCol })
 	}
 	if err := j.out.end(j.summary(t.Name, cols, c.Uint64("seed"))); err != nil {
 		return err
@@ -186,6 +202,7 @@ func newCPJob(c *cli.Context) (*cpJob, error) {
 	j := &cpJob{
 		columns: splitList(c.String("columns")),
 		timeCol: strings.TrimSpace(c.String("time")),
+		timeAt:  -1,
 		alpha:   c.Float64("alpha"),
 		ctx:     c.Context,
 		s: changepoint.Settings{
@@ -226,10 +243,6 @@ func newCPJob(c *cli.Context) (*cpJob, error) {
 		return nil, err
 	}
 	switch {
-	case j.timeCol != "" && len(j.columns) == 0:
-		// The default selection is known only once the whole input is
-		// read, too late to tell the time column from the series.
-		return nil, usagef(c, "--time %s needs --columns: name the columns of the series", j.timeCol)
 	case slices.Contains(j.columns, j.timeCol):
 		return nil, usagef(c, "--time %s is also in --columns: the time labels are not part of the series", j.timeCol)
 	}
@@ -254,11 +267,17 @@ func newCPJob(c *cli.Context) (*cpJob, error) {
 func (j *cpJob) row(_ string, line int, v []float64) error {
 	label := float64(j.rows)
 	if j.timeCol != "" {
-		label = v[0]
+		if j.timeAt < 0 {
+			if err := j.timeFromHead(len(v)); err != nil {
+				return err
+			}
+		}
+		label = v[j.timeAt]
 		if err := j.times.Next(label); err != nil {
 			return fmt.Errorf("%s: line %d: %w", displayPath(j.path), line, err)
 		}
-		v = v[1:]
+		j.series = append(append(j.series[:0], v[:j.timeAt]...), v[j.timeAt+1:]...)
+		v = j.series
 	}
 	if j.d == nil {
 		var err error
@@ -564,4 +583,93 @@ func everyOther(s []float64) []float64 {
 		n++
 	}
 	return s[:n]
+}
+
+// maxHead is the most of standard input kept to find the --time column
+// in: the header and the rows up to the first valid one.
+const maxHead = 16 << 20
+
+// findTime prepares the search for the --time column among the columns of
+// the default selection (every numeric column), which the rows passed on do
+// not name. A file is opened once more and its columns read before the
+// series (from a few rows drawn by seeking when the file allows it; a
+// compressed file is read in full); standard input, which cannot be read
+// twice, is recorded as it is read until the first row arrives, and
+// timeFromHead reads the columns from that record.
+func (j *cpJob) findTime(r *reader) error {
+	j.delim, j.drop = r.delim, r.drop
+	if j.path == "-" {
+		j.head = &headRecorder{r: r.stdin}
+		r.stdin = j.head
+		return nil
+	}
+	src, done, err := r.open(j.path)
+	if err != nil {
+		return err
+	}
+	t, err := src.Sample(r.ctx, dataset.Query{DropMissing: r.drop}, dataset.Sampling{Size: 1, Seek: true, Src: rand.NewPCG(r.seed, 0x74696d65)})
+	done()
+	if err != nil {
+		return err
+	}
+	return j.setTimeAt(t.Columns)
+}
+
+// timeFromHead finds the --time column among the n values of the first row
+// of standard input, from the record of the input read so far: its header
+// and at least that row.
+func (j *cpJob) timeFromHead(n int) error {
+	head := j.head.stop()
+	if i := bytes.LastIndexByte(head, '\n'); i >= 0 {
+		head = head[:i+1] // complete lines only
+	}
+	src, err := dataset.Open("-", dataset.Options{Delimiter: j.delim, Stdin: bytes.NewReader(head)})
+	var t *dataset.Table
+	if err == nil {
+		t, err = src.Sample(j.ctx, dataset.Query{DropMissing: j.drop}, dataset.Sampling{})
+		src.Close()
+	}
+	if err == nil && len(t.Columns) != n {
+		err = fmt.Errorf("%d columns in the first %d bytes, %d in the first row", len(t.Columns), len(head), n)
+	}
+	if err != nil {
+		return fmt.Errorf("%s: --time %s: cannot tell the numeric columns from the start of the input (%w); name the series with --columns", displayPath(j.path), j.timeCol, err)
+	}
+	return j.setTimeAt(t.Columns)
+}
+
+// setTimeAt finds the --time column among the columns of the default
+// selection.
+func (j *cpJob) setTimeAt(cols []string) error {
+	j.timeAt = slices.Index(cols, j.timeCol)
+	switch {
+	case j.timeAt < 0:
+		return fmt.Errorf("%s: --time %s is not among the numeric columns of the input (%s)", displayPath(j.path), j.timeCol, strings.Join(cols, ", "))
+	case len(cols) == 1:
+		return fmt.Errorf("%s: --time %s is the only numeric column: there is no series to score; name it with --columns", displayPath(j.path), j.timeCol)
+	}
+	return nil
+}
+
+// headRecorder passes a stream on and keeps a copy of the first maxHead
+// bytes read from it until stop.
+type headRecorder struct {
+	r       io.Reader
+	buf     []byte
+	stopped bool
+}
+
+func (h *headRecorder) Read(p []byte) (int, error) {
+	n, err := h.r.Read(p)
+	if !h.stopped && len(h.buf) < maxHead {
+		h.buf = append(h.buf, p[:min(n, maxHead-len(h.buf))]...)
+	}
+	return n, err
+}
+
+// stop ends the record and returns it.
+func (h *headRecorder) stop() []byte {
+	b := h.buf
+	h.stopped, h.buf = true, nil
+	return b
 }

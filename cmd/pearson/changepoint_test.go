@@ -161,7 +161,8 @@ func TestChangepointBadInput(t *testing.T) {
 		{"min distance", "", []string{"--min-distance", "-1"}, 2, []string{"--min-distance -1", "(0: the window)"}},
 		{"exact window", "", []string{"--exact", "--window", "6000"}, 2, []string{"--window 6000"}},
 		{"exact and k", "", []string{"--exact", "--k", "20"}, 2, []string{"--k and --exact"}},
-		{"time without columns", "", []string{"--time", "t"}, 2, []string{"--time t needs --columns"}},
+		{"time not numeric", "t,x\na,0.5\nb,0.1\n", []string{"--time", "t"}, 1, []string{"--time t is not among the numeric columns", "(x)"}},
+		{"time alone", "t,x\n1,a\n2,b\n", []string{"--time", "t"}, 1, []string{"--time t is the only numeric column"}},
 		{"time in columns", "", []string{"--time", "t", "--columns", "t,x"}, 2, []string{"also in --columns"}},
 		{"format", "", []string{"--format", "xml"}, 2, []string{`unknown --format "xml"`, "jsonl"}},
 		{"plot", "", []string{"--plot", "a.jpg"}, 2, []string{"--plot", ".png or .svg"}},
@@ -185,6 +186,40 @@ func TestChangepointBadInput(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// --time without --columns takes every other numeric column as the series,
+// from a file (whose columns are read first) and from standard input (whose
+// start is recorded until the first row), wherever the time column stands.
+func TestChangepointTimeDefaultColumns(t *testing.T) {
+	t.Parallel()
+	var b strings.Builder
+	b.WriteString("label,x,t,y\n")
+	for i, line := range strings.Split(strings.TrimSpace(seriesCSV(200, 100)), "\n")[1:] {
+		f := strings.Split(line, ",") // t, x, y
+		fmt.Fprintf(&b, "r%d,%s,%s,%s\n", i, f[1], f[0], f[2])
+	}
+	path := writeFile(t, "series.csv", b.String())
+	opts := []string{"--window", "20", "--embed", "3", "--step", "5", "--format", "json"}
+	code, want, errs := run(t, append(append([]string{"changepoint", "--time", "t", "--columns", "x,y"}, opts...), path)...)
+	if code != 0 {
+		t.Fatalf("with --columns: code %d: %s", code, errs)
+	}
+	if !strings.Contains(want, `"columns":["x","y"]`) || !strings.Contains(want, `"time":"t"`) {
+		t.Fatalf("with --columns: %s", want)
+	}
+	code, got, errs := run(t, append(append([]string{"changepoint", "--time", "t"}, opts...), path)...)
+	if code != 0 || got != want {
+		t.Errorf("a file without --columns: code %d, stderr %q; output differs:\n%s\nwant\n%s", code, errs, got, want)
+	}
+	if !strings.Contains(errs, "label") {
+		t.Errorf("the column left out is not named on standard error: %q", errs)
+	}
+	code, got, errs = runStdin(t, b.String(), append(append([]string{"changepoint", "--time", "t"}, opts...), "-")...)
+	want = strings.Replace(want, `"input":"`+path+`"`, `"input":"\u003cstdin\u003e"`, 1) // as encoding/json writes "<stdin>"
+	if code != 0 || got != want {
+		t.Errorf("standard input without --columns: code %d, stderr %q; output differs:\n%s\nwant\n%s", code, errs, got, want)
 	}
 }
 
@@ -330,10 +365,12 @@ func TestChangepointMemoryBounded(t *testing.T) {
 	in := &seriesStream{rows: 5_000_000, rnd: rand.New(rand.NewPCG(4, 4))}
 	var code int
 	// Fixed σ and λ and a small budget keep the 5000 scores quick: the
-	// reading is what is measured.
+	// reading is what is measured. The default threshold is calibrated
+	// for the default window of 50; with 1000 subsequences a window
+	// without a change scores far lower, and so do the changes.
 	before, peak := peakHeap(func() {
 		code = Run(context.Background(), []string{"pearson", "changepoint", "--step", "1000", "--embed", "1", "--window", "1000",
-			"--sigma", "1", "--lambda", "0.1", "--k", "20", "--m", "50", "--draws", "1", "--format", "jsonl", "--plot", plot, "-"}, in, &out, &errb)
+			"--sigma", "1", "--lambda", "0.1", "--k", "20", "--m", "50", "--draws", "1", "--threshold", "1", "--format", "jsonl", "--plot", plot, "-"}, in, &out, &errb)
 	})
 	if code != 0 {
 		t.Fatalf("code %d: %s", code, errb.String())
