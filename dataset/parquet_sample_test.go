@@ -381,3 +381,26 @@ func TestParquetCancel(t *testing.T) {
 		t.Errorf("sample: %v", err)
 	}
 }
+
+// BenchmarkParquetSample times a two-stage sample of 32 800 rows per group
+// of the file named by $PEARSON_PARQUET_BENCH (scripts/e2e-bench.sh KEEP=1
+// writes such files: columns group and x), as `pearson divergence --group
+// group` draws it. It is skipped without the variable.
+func BenchmarkParquetSample(b *testing.B) {
+	path := os.Getenv("PEARSON_PARQUET_BENCH")
+	if path == "" {
+		b.Skip("set PEARSON_PARQUET_BENCH to a Parquet file of columns group and x")
+	}
+	p, err := OpenParquet(path, Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer p.Close()
+	for b.Loop() {
+		tab, err := p.Sample(context.Background(), Query{Columns: []string{"x"}, Group: "group"}, Sampling{Size: 32_800, Seek: true})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(float64(tab.RowsRead), "rows/op")
+	}
+}
