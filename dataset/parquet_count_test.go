@@ -7,8 +7,6 @@ package dataset
 import (
 	"context"
 	"errors"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -39,26 +37,11 @@ func TestParquetCountKeys(t *testing.T) {
 		}
 		rows = append(rows, r)
 	}
-	path := filepath.Join(t.TempDir(), "g.parquet")
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := parquet.NewGenericWriter[pqGroupRow](f, parquet.PageBufferSize(512))
+	var rgs [][]pqGroupRow
 	for g := range groups {
-		if _, err := w.Write(rows[g*rgRows : (g+1)*rgRows]); err != nil {
-			t.Fatal(err)
-		}
-		if err := w.Flush(); err != nil {
-			t.Fatal(err)
-		}
+		rgs = append(rgs, rows[g*rgRows:(g+1)*rgRows])
 	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
-		t.Fatal(err)
-	}
+	path := writePQ(t, "g.parquet", rgs, parquet.PageBufferSize(512))
 	p, err := OpenParquet(path, Options{})
 	if err != nil {
 		t.Fatal(err)

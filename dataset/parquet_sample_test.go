@@ -29,12 +29,7 @@ type pqXRow struct {
 // with, so these files test the sampler, not interoperability.
 func writeX(t testing.TB, rgs []int, pageBuf int) string {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "x.parquet")
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := parquet.NewGenericWriter[pqXRow](f, parquet.PageBufferSize(pageBuf), parquet.Compression(&parquet.Uncompressed))
+	var groups [][]pqXRow
 	i := 0
 	for _, n := range rgs {
 		rows := make([]pqXRow, n)
@@ -42,6 +37,22 @@ func writeX(t testing.TB, rgs []int, pageBuf int) string {
 			rows[j].X = float64(i)
 			i++
 		}
+		groups = append(groups, rows)
+	}
+	return writePQ(t, "x.parquet", groups, parquet.PageBufferSize(pageBuf), parquet.Compression(&parquet.Uncompressed))
+}
+
+// writePQ writes a Parquet file called name in a temporary directory with
+// parquet-go, one row group for each of groups, and returns its path.
+func writePQ[T any](t testing.TB, name string, groups [][]T, opts ...parquet.WriterOption) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := parquet.NewGenericWriter[T](f, opts...)
+	for _, rows := range groups {
 		if _, err := w.Write(rows); err != nil {
 			t.Fatal(err)
 		}
