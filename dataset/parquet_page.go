@@ -261,6 +261,32 @@ func (c *pqCursor) key() string {
 	return k
 }
 
+// countDict counts, by dictionary index, the values of a
+// dictionary-encoded page from the cursor's row to row end of the row group
+// (exclusive, in the page): counts[i] += the rows of index i, and firsts[i]
+// is set to the row group's row of index i when counts[i] was 0. It returns
+// the row group's row of the first null met, or −1; the cursor stays where
+// it is (seek passes over the rows again, counting nulls, if asked to).
+func (c *pqCursor) countDict(end int64, counts, firsts []int64) (null int64) {
+	null = -1
+	d := c.dense
+	for at := c.at; at < end-c.start; at++ {
+		if c.def != nil && c.def[at] == 0 {
+			if null < 0 {
+				null = c.start + at
+			}
+			continue
+		}
+		i := c.idx[d]
+		d++
+		if counts[i] == 0 {
+			firsts[i] = c.start + at
+		}
+		counts[i]++
+	}
+	return null
+}
+
 // dictKey returns the i-th entry of the page's dictionary as a key.
 func (c *pqCursor) dictKey(i int) string {
 	if c.dkeys == nil {

@@ -436,7 +436,8 @@ func closeCursors(curs []*pqCursor) {
 // [from, to) of row group g of the open shard, calling add for each value
 // met, with its rows and its first row. A null is an error, or not
 // counted with Query.DropMissing. The rows of a dictionary-encoded page are
-// counted by their indexes, the keys made once per dictionary entry.
+// counted by their indexes, a page's run of them at once (countDict), the
+// keys made once per dictionary entry; other pages are counted row by row.
 func (o *pqOpen) countKeys(ctx context.Context, pl *pqPlan, g int, from, to int64, add func(key string, rows, first int64)) (err error) {
 	col := pl.shard[o.shard].group
 	curs, err := o.cursors(g, []pqCol{col}, from, to, true)
@@ -459,11 +460,13 @@ func (o *pqOpen) countKeys(ctx context.Context, pl *pqPlan, g int, from, to int6
 		}
 		counts, firsts = nil, nil
 	}
-	for r := from; r < to; r++ {
-		if (r-from)%pqBatch == 0 {
+	check := from // the row at which the context is checked next
+	for r := from; r < to; {
+		if r >= check {
 			if err := ctx.Err(); err != nil {
 				return fmt.Errorf("dataset: %s: row group %d: %w", o.shard.path, g, err)
 			}
+			check = r + pqBatch
 		}
 		if r >= cur.end {
 			flush() // by the indexes of the page's dictionary
@@ -471,23 +474,26 @@ func (o *pqOpen) countKeys(ctx context.Context, pl *pqPlan, g int, from, to int6
 		if err := cur.seek(r); err != nil {
 			return o.chunkError(g, &col, err)
 		}
+		if cur.idx != nil {
+			if counts == nil {
+				counts, firsts = make([]int64, cur.dlen), make([]int64, cur.dlen)
+			}
+			end := min(to, cur.end)
+			if null := cur.countDict(end, counts, firsts); null >= 0 && !pl.q.DropMissing {
+				return o.cellError(g, null, &col, ErrEmptyCell)
+			}
+			r = end
+			continue
+		}
 		switch {
 		case cur.null():
 			if !pl.q.DropMissing {
 				return o.cellError(g, r, &col, ErrEmptyCell)
 			}
-		case cur.idx != nil:
-			if counts == nil {
-				counts, firsts = make([]int64, cur.dlen), make([]int64, cur.dlen)
-			}
-			i := cur.idx[cur.dense]
-			if counts[i] == 0 {
-				firsts[i] = r
-			}
-			counts[i]++
 		default:
 			add(cur.key(), 1, r)
 		}
+		r++
 	}
 	flush()
 	return nil

@@ -29,12 +29,7 @@ type pqXRow struct {
 // with, so these files test the sampler, not interoperability.
 func writeX(t testing.TB, rgs []int, pageBuf int) string {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "x.parquet")
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := parquet.NewGenericWriter[pqXRow](f, parquet.PageBufferSize(pageBuf), parquet.Compression(&parquet.Uncompressed))
+	var groups [][]pqXRow
 	i := 0
 	for _, n := range rgs {
 		rows := make([]pqXRow, n)
@@ -42,6 +37,22 @@ func writeX(t testing.TB, rgs []int, pageBuf int) string {
 			rows[j].X = float64(i)
 			i++
 		}
+		groups = append(groups, rows)
+	}
+	return writePQ(t, "x.parquet", groups, parquet.PageBufferSize(pageBuf), parquet.Compression(&parquet.Uncompressed))
+}
+
+// writePQ writes a Parquet file called name in a temporary directory with
+// parquet-go, one row group for each of groups, and returns its path.
+func writePQ[T any](t testing.TB, name string, groups [][]T, opts ...parquet.WriterOption) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := parquet.NewGenericWriter[T](f, opts...)
+	for _, rows := range groups {
 		if _, err := w.Write(rows); err != nil {
 			t.Fatal(err)
 		}
@@ -379,5 +390,28 @@ func TestParquetCancel(t *testing.T) {
 	p := openSeek(t, pqPath("sorted.parquet"))
 	if _, err := p.Sample(ctx, Query{}, Sampling{Size: 10, Seek: true, Units: 4}); !errors.Is(err, context.Canceled) {
 		t.Errorf("sample: %v", err)
+	}
+}
+
+// BenchmarkParquetSample times a two-stage sample of 32 800 rows per group
+// of the file named by $PEARSON_PARQUET_BENCH (scripts/e2e-bench.sh KEEP=1
+// writes such files: columns group and x), as `pearson divergence --group
+// group` draws it. It is skipped without the variable.
+func BenchmarkParquetSample(b *testing.B) {
+	path := os.Getenv("PEARSON_PARQUET_BENCH")
+	if path == "" {
+		b.Skip("set PEARSON_PARQUET_BENCH to a Parquet file of columns group and x")
+	}
+	p, err := OpenParquet(path, Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer p.Close()
+	for b.Loop() {
+		tab, err := p.Sample(context.Background(), Query{Columns: []string{"x"}, Group: "group"}, Sampling{Size: 32_800, Seek: true})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(float64(tab.RowsRead), "rows/op")
 	}
 }
