@@ -452,3 +452,44 @@ func TestCrossValidationTable(t *testing.T) {
 		t.Errorf("too narrow a grid gave warnings %q", r.Warnings)
 	}
 }
+
+// TestRatioEvalParallel checks that Ratio.Eval, which works through its
+// rows in blocks on GOMAXPROCS goroutines, gives the same values bit for
+// bit on one goroutine and on four, on a sample whose size is not a
+// multiple of the block, that each value is At's (to rounding: At sums in
+// another order), and that a NaN in a later block is the error, naming its
+// row.
+func TestRatioEvalParallel(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(7, 8))
+	p := normal{[]float64{0.5, 0}, []float64{1, 1}}.sample(2*blockRows+1808, rnd)
+	q := normal{[]float64{0, 0}, []float64{1, 1}}.sample(500, rnd)
+	res, err := RelativePE(context.Background(), p, q, DefaultAlpha,
+		&PESettings{Settings: Settings{K: 10, M: 100, Draws: 2, Lambda: 0.1}, Sigma: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var runs [][]float64
+	for _, procs := range []int{1, 4} {
+		old := runtime.GOMAXPROCS(procs)
+		got, err := res.Ratio.Eval(p)
+		runtime.GOMAXPROCS(old)
+		if err != nil {
+			t.Fatal(err)
+		}
+		runs = append(runs, got)
+	}
+	for i := range runs[0] {
+		if runs[0][i] != runs[1][i] {
+			t.Fatalf("row %d: %v on one goroutine, %v on four", i, runs[0][i], runs[1][i])
+		}
+		if at := res.Ratio.At(p.RawRowView(i)); math.Abs(at-runs[0][i]) > 1e-12 {
+			t.Fatalf("row %d: At gives %v, Eval %v", i, at, runs[0][i])
+		}
+	}
+	bad := mat.DenseCopyOf(p)
+	bad.Set(blockRows+3, 1, math.NaN())
+	var de *DataError
+	if _, err := res.Ratio.Eval(bad); !errors.As(err, &de) || de.Row != blockRows+3 {
+		t.Errorf("Eval with a NaN at row %d: %v", blockRows+3, err)
+	}
+}

@@ -7,11 +7,12 @@ package divergence
 import (
 	"fmt"
 	"math"
-	"slices"
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/sublinear/pearson/internal/indices"
+	"github.com/sublinear/pearson/internal/parallel"
 	"github.com/sublinear/pearson/kernel"
 )
 
@@ -62,19 +63,36 @@ func (r *Ratio) At(x []float64) float64 {
 }
 
 // Eval returns r̂_α at every row of x, which must have Dim columns. A NaN or
-// infinite value gives a *DataError naming sample "x".
+// infinite value gives a *DataError naming sample "x" (the first in row
+// order). The rows are evaluated in blocks of blockRows on GOMAXPROCS
+// goroutines, each block with the same arithmetic whatever their number, so
+// the values do not depend on GOMAXPROCS.
 func (r *Ratio) Eval(x mat.Matrix) ([]float64, error) {
 	n, dim := x.Dims()
 	if dim != r.dim {
 		return nil, fmt.Errorf("divergence: %w: points of dimension %d for a ratio of dimension %d", ErrDimension, dim, r.dim)
 	}
 	pts := &points{x: x, name: "x", n: n, pop: n, dim: dim, scale: r.scale}
-	out := make([]float64, 0, n)
-	err := pts.each(func(block *mat.Dense) error {
-		out = append(out, r.evalScaled(block)...)
-		return nil
+	out := make([]float64, n)
+	blocks := (n + blockRows - 1) / blockRows
+	errs := make([]error, blocks)
+	parallel.For(blocks, parallel.Workers(0), func(b int) {
+		lo, hi := b*blockRows, min(n, (b+1)*blockRows)
+		rows := indices.Range(hi - lo)
+		for i := range rows {
+			rows[i] += lo
+		}
+		block, err := pts.rows(rows)
+		if errs[b] = err; err == nil {
+			copy(out[lo:hi], r.evalScaled(block))
+		}
 	})
-	return slices.Clip(out), err
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 // evalScaled returns r̂_α at the rows of block, in internal units.

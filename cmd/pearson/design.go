@@ -7,10 +7,7 @@ package main
 import (
 	"math"
 
-	"gonum.org/v1/gonum/mat"
-
 	"github.com/sublinear/pearson/divergence"
-	"github.com/sublinear/pearson/internal/parallel"
 )
 
 // unitError returns the standard error of a divergence estimate res of the
@@ -51,20 +48,24 @@ import (
 // linearisation holds σ, λ and the fitted ratio at the estimate's values,
 // which a jackknife over the draws would also do to stay affordable, and
 // it costs one evaluation of r̂ at the kept rows instead of a refit per
-// replicate. That evaluation, over every kept row, is the costly part: it
-// runs on GOMAXPROCS goroutines (evalRatio), with the same values and the
-// same sums as on one.
+// replicate. That evaluation, over every kept row, is the costly part:
+// Ratio.Eval runs it on GOMAXPROCS goroutines, with the same values as on
+// one.
 func unitError(res *divergence.PEResult, p, q sample, shared bool) (stderr, deff float64, ok bool) {
 	if (p.units == nil && q.units == nil) || res.Ratio == nil {
 		return res.StdErr, 1, false
 	}
 	a := res.Alpha
-	r, err := evalRatio(res.Ratio, p.x, q.x)
+	rp, err := res.Ratio.Eval(p.x)
 	if err != nil {
 		return res.StdErr, 1, false
 	}
-	ep := influence(r[0], func(r float64) float64 { return r - a*r*r/2 })
-	eq := influence(r[1], func(r float64) float64 { return -(1 - a) * r * r / 2 })
+	rq, err := res.Ratio.Eval(q.x)
+	if err != nil {
+		return res.StdErr, 1, false
+	}
+	ep := influence(rp, func(r float64) float64 { return r - a*r*r/2 })
+	eq := influence(rq, func(r float64) float64 { return -(1 - a) * r * r / 2 })
 	vIID := iidVariance(ep) + iidVariance(eq)
 	var vUnits float64
 	switch {
@@ -81,47 +82,6 @@ func unitError(res *divergence.PEResult, p, q sample, shared bool) (stderr, deff
 	}
 	stderr = math.Sqrt(res.StdErr*res.StdErr + math.Max(0, vUnits-vIID))
 	return stderr, vUnits / vIID, true
-}
-
-// ratioBlock is how many rows of a sample one call of Ratio.Eval in
-// evalRatio takes: the size of the blocks in which Eval itself works
-// through its rows, so that each row's value is computed with the same
-// arithmetic as by one Eval of every row, on any number of goroutines.
-const ratioBlock = 4096
-
-// evalRatio returns r̂ at the rows of each of xs, evaluated in pieces of
-// ratioBlock rows on GOMAXPROCS goroutines, each piece written into its
-// own place: the values do not depend on the number of goroutines. The
-// error is the first piece's in order.
-func evalRatio(ratio *divergence.Ratio, xs ...*mat.Dense) ([][]float64, error) {
-	type piece struct{ x, lo, hi int }
-	var pieces []piece
-	out := make([][]float64, len(xs))
-	for i, x := range xs {
-		if x == nil {
-			continue
-		}
-		n, _ := x.Dims()
-		out[i] = make([]float64, n)
-		for lo := 0; lo < n; lo += ratioBlock {
-			pieces = append(pieces, piece{i, lo, min(n, lo+ratioBlock)})
-		}
-	}
-	errs := make([]error, len(pieces))
-	parallel.For(len(pieces), parallel.Workers(0), func(i int) {
-		pc := pieces[i]
-		x := xs[pc.x]
-		_, d := x.Dims()
-		v, err := ratio.Eval(x.Slice(pc.lo, pc.hi, 0, d))
-		copy(out[pc.x][pc.lo:pc.hi], v)
-		errs[i] = err
-	})
-	for _, err := range errs {
-		if err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
 }
 
 // influence returns eᵢ = (ψ(vᵢ) − ψ̄)/n for the values v = r̂(xᵢ) at the

@@ -5,20 +5,16 @@
 package main
 
 import (
-	"context"
 	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strconv"
 	"testing"
 
 	"github.com/parquet-go/parquet-go"
-	"gonum.org/v1/gonum/mat"
 
-	"github.com/sublinear/pearson/divergence"
 	"github.com/sublinear/pearson/internal/race"
 )
 
@@ -80,8 +76,8 @@ func writeSorted(t *testing.T, name string, n, rg int, mean float64, rnd *rand.R
 // comparison all the same).
 func TestUnitErrorSorted(t *testing.T) {
 	if race.Enabled {
-		// Its arithmetic is that of one goroutine but evalRatio's, which
-		// TestEvalRatioPieces runs under the race detector.
+		// Its arithmetic is that of one goroutine but Ratio.Eval's, which
+		// divergence's TestRatioEvalParallel runs under the race detector.
 		t.Skip("a statistical test: 13 to 31 runs of the command")
 	}
 	t.Parallel()
@@ -135,44 +131,5 @@ func TestUnitErrorSorted(t *testing.T) {
 	}
 	if deff < 10 {
 		t.Errorf("mean design effect %.3g on a sorted file, want ≫ 1", deff)
-	}
-}
-
-// TestEvalRatioPieces checks that evalRatio, which evaluates r̂ in pieces
-// on several goroutines, gives every row the value of one Ratio.Eval of
-// all rows, bit for bit, on samples whose sizes are not multiples of its
-// pieces, with one and with four goroutines.
-func TestEvalRatioPieces(t *testing.T) {
-	rnd := rand.New(rand.NewPCG(7, 8))
-	sampleOf := func(n int, mean float64) *mat.Dense {
-		x := mat.NewDense(n, 2, nil)
-		for i := range n {
-			x.Set(i, 0, mean+rnd.NormFloat64())
-			x.Set(i, 1, rnd.NormFloat64())
-		}
-		return x
-	}
-	p, q := sampleOf(2*ratioBlock+1808, 0.5), sampleOf(ratioBlock-3, 0)
-	res, err := divergence.RelativePE(context.Background(), p, q, divergence.DefaultAlpha,
-		&divergence.PESettings{Settings: divergence.Settings{K: 10, M: 100, Draws: 2, Lambda: 0.1}, Sigma: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, procs := range []int{1, 4} {
-		old := runtime.GOMAXPROCS(procs)
-		got, err := evalRatio(res.Ratio, p, q)
-		runtime.GOMAXPROCS(old)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i, x := range []*mat.Dense{p, q} {
-			want, err := res.Ratio.Eval(x)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !slices.Equal(got[i], want) {
-				t.Errorf("GOMAXPROCS %d, sample %d: evalRatio differs from Ratio.Eval", procs, i)
-			}
-		}
 	}
 }
