@@ -16,6 +16,7 @@ import (
 
 	"github.com/sublinear/pearson/crossval"
 	"github.com/sublinear/pearson/internal/indices"
+	"github.com/sublinear/pearson/internal/parallel"
 	"github.com/sublinear/pearson/internal/summary"
 	"github.com/sublinear/pearson/kernel"
 )
@@ -115,7 +116,10 @@ func RelativePE(ctx context.Context, p, q mat.Matrix, alpha float64, s *PESettin
 	// the fixed σ.
 	scale := s.Sigma
 	if scale == 0 {
-		if scale, err = medianScale(rnd, pp, qq); err != nil {
+		// The median heuristic (O(points²), no cancellation point of its
+		// own) runs under Await; abandoned, it alone draws from rnd.
+		scale, err = parallel.Await(ctx, func() (float64, error) { return medianScale(rnd, pp, qq) })
+		if err != nil {
 			return nil, err
 		}
 	}
