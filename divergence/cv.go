@@ -14,6 +14,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/sublinear/pearson/crossval"
+	"github.com/sublinear/pearson/internal/parallel"
 	"github.com/sublinear/pearson/internal/summary"
 )
 
@@ -131,7 +132,11 @@ type edgeStop struct {
 // search cross-validates over the grid g (see searchGrid); fold moments are
 // computed once per width vector and held-out scores once per width vector
 // and λ, however often the grid widens. Rows of the returned table are width
-// vectors; columns are the regularisation in the caller's units.
+// vectors; columns are the regularisation in the caller's units. Each fold
+// moment and score runs under parallel.Await, so that a cancellation of ctx
+// ends the search at once even inside a k×k Gram matrix or factorisation;
+// what folds computes must therefore be its own (fresh matrices, no writes
+// to the model).
 func (g searchGrid) search(ctx context.Context, workers int, folds foldScorer) (*crossval.Table[[]float64], []edgeStop, error) {
 	stats := newMemo[string, func(float64) []float64]()
 	scores := newMemo[string, []float64]()
@@ -142,16 +147,21 @@ func (g searchGrid) search(ctx context.Context, workers int, folds foldScorer) (
 		perFold := make([][][]float64, len(rows))
 		t, err := crossval.Search(ctx, rows, lambdas, func(ctx context.Context, i int) ([]float64, error) {
 			key := fmt.Sprint(rows[i])
-			score, err := stats.get(key, func() (func(float64) []float64, error) { return folds(ctx, rows[i]) })
+			score, err := stats.get(key, func() (func(float64) []float64, error) {
+				return parallel.Await(ctx, func() (func(float64) []float64, error) { return folds(ctx, rows[i]) })
+			})
 			if err != nil {
 				return nil, err
 			}
 			out := make([]float64, len(lambdas))
 			perFold[i] = make([][]float64, len(lambdas))
 			for j, l := range lambdas {
-				perFold[i][j], _ = scores.get(fmt.Sprint(key, l), func() ([]float64, error) {
-					return score(g.ridgeFactor * l), nil
+				perFold[i][j], err = scores.get(fmt.Sprint(key, l), func() ([]float64, error) {
+					return parallel.Await(ctx, func() ([]float64, error) { return score(g.ridgeFactor * l), nil })
 				})
+				if err != nil {
+					return nil, err
+				}
 				out[j] = foldMean(perFold[i][j])
 			}
 			return out, nil

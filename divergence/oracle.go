@@ -105,7 +105,7 @@ func (o *oracle) solve(ctx context.Context, k, draws int, replace, exact bool, s
 	}
 	var draw []qmin.Draw
 	if exact {
-		sol, err := qmin.Exact(o, &qmin.Settings{Src: src})
+		sol, err := qmin.ExactContext(ctx, o, &qmin.Settings{Src: src})
 		if err != nil {
 			return nil, unwrapData(err)
 		}

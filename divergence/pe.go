@@ -16,6 +16,7 @@ import (
 
 	"github.com/sublinear/pearson/crossval"
 	"github.com/sublinear/pearson/internal/indices"
+	"github.com/sublinear/pearson/internal/parallel"
 	"github.com/sublinear/pearson/internal/summary"
 	"github.com/sublinear/pearson/kernel"
 )
@@ -115,7 +116,10 @@ func RelativePE(ctx context.Context, p, q mat.Matrix, alpha float64, s *PESettin
 	// the fixed σ.
 	scale := s.Sigma
 	if scale == 0 {
-		if scale, err = medianScale(rnd, pp, qq); err != nil {
+		// The median heuristic (O(points²), no cancellation point of its
+		// own) runs under Await; abandoned, it alone draws from rnd.
+		scale, err = parallel.Await(ctx, func() (float64, error) { return medianScale(rnd, pp, qq) })
+		if err != nil {
 			return nil, err
 		}
 	}
@@ -448,14 +452,20 @@ func (m *peModel) crossValidate(ctx context.Context, s *PESettings, rnd *rand.Ra
 		widenLambda: s.LambdaScales == nil,
 		ridgeFactor: float64(kcv), // the kcv-centre problem's own regularisation is kcv·λ/N
 	}
-	return g.search(ctx, s.Workers, func(_ context.Context, w []float64) (func(float64) []float64, error) {
-		return peScores(m.foldStats(kernel.Gaussian{Sigma: w[0]}, c, xp, xq)), nil
+	return g.search(ctx, s.Workers, func(ctx context.Context, w []float64) (func(float64) []float64, error) {
+		st, err := m.foldStats(ctx, kernel.Gaussian{Sigma: w[0]}, c, xp, xq)
+		if err != nil {
+			return nil, err
+		}
+		return peScores(st), nil
 	})
 }
 
 // foldStats computes, for one kernel width, the training and held-out
-// moments of every fold.
-func (m *peModel) foldStats(g kernel.Gaussian, c *mat.Dense, xp, xq []*mat.Dense) []foldStats {
+// moments of every fold. It stops between folds when ctx is done, so that
+// moments abandoned by a cancellation (see searchGrid.search) are not
+// computed to the end.
+func (m *peModel) foldStats(ctx context.Context, g kernel.Gaussian, c *mat.Dense, xp, xq []*mat.Dense) ([]foldStats, error) {
 	k, _ := c.Dims()
 	folds := len(xp)
 	gp := make([]*mat.SymDense, folds)
@@ -467,8 +477,14 @@ func (m *peModel) foldStats(g kernel.Gaussian, c *mat.Dense, xp, xq []*mat.Dense
 	totH := make([]float64, k)
 	var tp, tq float64
 	for f := range folds {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		gp[f], gq[f], hp[f] = mat.NewSymDense(k, nil), mat.NewSymDense(k, nil), make([]float64, k)
 		g.Moments(hp[f], gp[f], xp[f], c)
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		g.Moments(nil, gq[f], xq[f], c)
 		r, _ := xp[f].Dims()
 		np[f] = float64(r)
@@ -504,5 +520,5 @@ func (m *peModel) foldStats(g kernel.Gaussian, c *mat.Dense, xp, xq []*mat.Dense
 		stats[f].gTr, stats[f].hTr = combine(trP, trQ, trH, tp-np[f], tq-nq[f])
 		stats[f].gTe, stats[f].hTe = combine(gp[f], gq[f], hp[f], np[f], nq[f])
 	}
-	return stats
+	return stats, nil
 }

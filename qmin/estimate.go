@@ -6,9 +6,11 @@ package qmin
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -187,9 +189,15 @@ func Estimate(p Problem, s *Settings) (*Result, error) {
 	return EstimateContext(context.Background(), p, s)
 }
 
-// EstimateContext is Estimate, stopping early when ctx is cancelled: the
-// draws not yet begun are skipped and the error wraps ctx.Err(). The draws
-// run to the end are the same as Estimate's.
+// EstimateContext is Estimate, stopping early when ctx is cancelled: it
+// returns within microseconds, whatever k, with an error wrapping
+// ctx.Err(). The draws not yet begun are skipped; those under way are
+// abandoned to finish in the background, their results dropped (see
+// parallel.Await): each stops at its next step (after the restriction is
+// built, before it is minimised), but a single query of p, Restrict or
+// factorisation runs to its end, so p must stay unchanged and safe to query
+// for that long. Without a cancellation the draws are the same as
+// Estimate's.
 func EstimateContext(ctx context.Context, p Problem, s *Settings) (*Result, error) {
 	if s == nil {
 		s = &Settings{}
@@ -208,15 +216,26 @@ func EstimateContext(ctx context.Context, p Problem, s *Settings) (*Result, erro
 	errs := make([]error, r)
 	scale := (float64(n) / float64(k)) * (float64(n) / float64(k))
 	stopped := parallel.ForContext(ctx, r, parallel.Workers(s.Workers), func(i int) {
-		dr := rand.New(rand.NewPCG(seeds[i][0], seeds[i][1]))
-		idx := Sample(n, k, !s.WithoutReplacement, dr)
-		sol, err := solveRestricted(p, idx, s.Box, s.restarts(), dr)
+		// The draw itself writes only values of its own, so that when a
+		// cancellation abandons it its slots are left to this goroutine.
+		d, err := parallel.Await(ctx, func() (Draw, error) {
+			dr := rand.New(rand.NewPCG(seeds[i][0], seeds[i][1]))
+			idx := Sample(n, k, !s.WithoutReplacement, dr)
+			sol, err := solveRestricted(ctx, p, idx, s.Box, s.restarts(), dr)
+			if err != nil {
+				return Draw{}, err
+			}
+			return Draw{Indices: idx, Restricted: sol, Value: scale * sol.Value}, nil
+		})
 		if err != nil {
 			errs[i] = fmt.Errorf("qmin: draw %d: %w", i+1, err)
 			return
 		}
-		res.Draws[i] = Draw{Indices: idx, Restricted: sol, Value: scale * sol.Value}
+		res.Draws[i] = d
 	})
+	if stopped == nil && ctx.Err() != nil && slices.ContainsFunc(errs, func(err error) bool { return errors.Is(err, ctx.Err()) }) {
+		stopped = ctx.Err() // every draw had begun when the cancellation came
+	}
 	if stopped != nil {
 		return nil, fmt.Errorf("qmin: %w", stopped)
 	}
@@ -241,6 +260,14 @@ func EstimateContext(ctx context.Context, p Problem, s *Settings) (*Result, erro
 // bytes, so n may be at most MaxK. Only s.Box, s.Restarts and s.Src are used;
 // s may be nil.
 func Exact(p Problem, s *Settings) (Solution, error) {
+	return ExactContext(context.Background(), p, s)
+}
+
+// ExactContext is Exact, returning within microseconds of a cancellation of
+// ctx, whatever n, with an error wrapping ctx.Err(). The solution under way
+// is abandoned to finish in the background (as a draw of EstimateContext
+// is), its result dropped.
+func ExactContext(ctx context.Context, p Problem, s *Settings) (Solution, error) {
 	if s == nil {
 		s = &Settings{}
 	}
@@ -254,17 +281,25 @@ func Exact(p Problem, s *Settings) (Solution, error) {
 	if err := s.validateBox(); err != nil {
 		return Solution{}, err
 	}
-	sol, err := solveRestricted(p, indices.Range(n), s.Box, s.restarts(), rand.New(s.source()))
+	rnd := rand.New(s.source())
+	sol, err := parallel.Await(ctx, func() (Solution, error) {
+		return solveRestricted(ctx, p, indices.Range(n), s.Box, s.restarts(), rnd)
+	})
 	if err != nil {
 		return Solution{}, fmt.Errorf("qmin: %w", err)
 	}
 	return sol, nil
 }
 
-// solveRestricted minimises p_{k,A|S,d|S,b|S} for S = idx, k = len(idx).
-func solveRestricted(p Problem, idx []int, box float64, restarts int, rnd *rand.Rand) (Solution, error) {
+// solveRestricted minimises p_{k,A|S,d|S,b|S} for S = idx, k = len(idx). It
+// stops before the minimisation when ctx is done, so that a draw abandoned
+// by a cancellation does not go on to factorise its block.
+func solveRestricted(ctx context.Context, p Problem, idx []int, box float64, restarts int, rnd *rand.Rand) (Solution, error) {
 	m, c, err := restricted(p, idx, rnd)
 	if err != nil {
+		return Solution{}, err
+	}
+	if err := ctx.Err(); err != nil {
 		return Solution{}, err
 	}
 	return minimize(m, c, box, restarts, rnd)

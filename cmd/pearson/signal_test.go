@@ -1,0 +1,68 @@
+// Copyright ©2026 The pearson Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package main
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"runtime"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// mainArgsEnv, set in a child process of the test binary, holds the
+// command line (newline-separated) that TestSIGINTAtLargeK's child runs
+// through main, signal handling included.
+const mainArgsEnv = "PEARSON_TEST_MAIN_ARGS"
+
+// TestSIGINTAtLargeK sends a real SIGINT to `pearson pe --k 2000` a second
+// into its draws, each seconds of k×k linear algebra (a Gram average over
+// the averaging points, a Cholesky factorisation) without a cancellation
+// point of its own: the process must exit with code 130 about 100 ms
+// later (stopWithin allows for a loaded machine), leaving the earlier
+// --ratio-out file as it was.
+func TestSIGINTAtLargeK(t *testing.T) {
+	if args := os.Getenv(mainArgsEnv); args != "" {
+		os.Args = strings.Split(args, "\n")
+		main() // exits
+	}
+	if testing.Short() {
+		t.Skip("a child process at k = 2000: not in -short runs")
+	}
+	if runtime.GOOS == "windows" {
+		t.Skip("no SIGINT to send")
+	}
+	t.Parallel()
+	p, q := bigFile(t, "p.csv", 3000, 0), bigFile(t, "q.csv", 3000, 0.5)
+	dir := t.TempDir()
+	ratio, check := oldOutput(t, dir, "ratio.csv")
+	args := []string{"pearson", "pe", "--k", "2000", "--m", "4000", "--draws", "2", "--sigma", "1", "--lambda", "0.1", "--max-memory", "8G", "--ratio-out", ratio, p, q}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestSIGINTAtLargeK$")
+	cmd.Env = append(os.Environ(), mainArgsEnv+"="+strings.Join(args, "\n"))
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(time.Second)
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	err := cmd.Wait()
+	took := time.Since(start)
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) {
+		t.Fatalf("the run ended with %v before or despite the interruption; stdout %q, stderr %q", err, stdout.String(), stderr.String())
+	}
+	if stdout.Len() != 0 {
+		t.Errorf("output after an interruption: %q", stdout.String())
+	}
+	checkInterrupted(t, exit.ExitCode(), stderr.String(), took)
+	check()
+}
