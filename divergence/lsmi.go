@@ -181,13 +181,24 @@ func (m *lsmiModel) solve(ctx context.Context, k, draws int, replace bool, lambd
 		} else {
 			idx = indices.Sample(m.x.n, k, replace, rnds[d])
 		}
-		var norm2 float64
-		var theta *mat.Dense
-		f.values[d], norm2, theta, errs[d] = m.value(idx, rnds[d], ridge, d == 0)
-		if d == 0 {
-			f.centres, f.theta = idx, theta
+		// A draw's eigendecompositions have no cancellation point: Await
+		// returns on a cancellation while an abandoned draw, which writes
+		// only its own values, runs to its end.
+		type drawValue struct {
+			value, norm2 float64
+			theta        *mat.Dense
 		}
-		f.plugin[d] = f.values[d] + ridge/2*norm2
+		v, err := parallel.Await(ctx, func() (drawValue, error) {
+			value, norm2, theta, err := m.value(idx, rnds[d], ridge, d == 0)
+			return drawValue{value, norm2, theta}, err
+		})
+		if errs[d] = err; err != nil {
+			return
+		}
+		if d == 0 {
+			f.centres, f.theta = idx, v.theta
+		}
+		f.values[d], f.plugin[d] = v.value, v.value+ridge/2*v.norm2
 	})
 	for _, err := range errs {
 		if err != nil {

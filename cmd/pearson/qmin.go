@@ -114,7 +114,7 @@ func runQmin(c *cli.Context) error {
 	if s.Box < 0 || math.IsNaN(s.Box) || math.IsInf(s.Box, 0) {
 		return usagef(c, "--box %v: the half-width of the box must be a finite number ≥ 0 (0: no box)", s.Box)
 	}
-	res, err := qmin.Estimate(p, s)
+	res, err := qmin.EstimateContext(c.Context, p, s)
 	if err != nil {
 		return settingsAsUsage(c, err)
 	}
@@ -129,7 +129,7 @@ func runQmin(c *cli.Context) error {
 		add("certified", res.Certified).
 		add("seed", c.Uint64("seed"))
 	if c.Bool("exact") {
-		ex, err := qmin.Exact(p, &qmin.Settings{Box: s.Box, Src: seedSource(c.Uint64("seed"))})
+		ex, err := qmin.ExactContext(c.Context, p, &qmin.Settings{Box: s.Box, Src: seedSource(c.Uint64("seed"))})
 		if err != nil {
 			return err
 		}
