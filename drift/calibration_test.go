@@ -175,7 +175,8 @@ func TestCategorical(t *testing.T) {
 // exact, independent p-values the share of tables with some q-value below
 // 0.05 is at most 0.05, and a p-value at or below 0.002 has probability
 // 0.002. It runs only when PEARSON_DRIFT_STUDY gives the number of tables
-// (200 take about 4 minutes of CPU); docs/RESULTS.md reports its outcome.
+// (24 took 6 minutes at a load average of 25 on two cores); docs/RESULTS.md
+// reports its outcome.
 func TestFalseDriftStudy(t *testing.T) {
 	tables, _ := strconv.Atoi(os.Getenv("PEARSON_DRIFT_STUDY"))
 	if tables <= 0 || race.Enabled {

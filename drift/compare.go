@@ -367,12 +367,18 @@ func twoStage(ctx context.Context, p, q mat.Matrix, s *Settings, rnd *rand.Rand)
 }
 
 // tuneShare is the share of the averaging budget M with which estimate
-// cross-validates σ and λ, as RelativePE's per-draw tuning does.
-const tuneShare = 4
+// cross-validates σ and λ, as RelativePE's per-draw tuning does, but over
+// at least tuneMinM points (or M, if smaller): the one tuning serves every
+// draw, and with fewer points its choice varies enough to pull a small
+// estimate below the threshold.
+const (
+	tuneShare = 4
+	tuneMinM  = 1000
+)
 
 // estimate returns divergence.RelativePE(p, q) with the estimator's
 // settings, except that σ and λ, unless fixed, are cross-validated once, by
-// a first draw averaging over M/tuneShare points, and held for the draws of
+// a first draw averaging over M/tuneShare points (see tuneMinM), and held for the draws of
 // the estimate, instead of each draw tuning its own: the cross-validation
 // is the costly part of the estimate, and this one costs about a quarter of
 // RelativePE's (whose draws together tune about as much as one search over
@@ -387,7 +393,8 @@ func estimate(ctx context.Context, p, q mat.Matrix, s *Settings, rnd *rand.Rand)
 	var tuned *divergence.PEResult
 	if !es.Exact && es.Lambda == 0 && orDefault(es.Draws, divergence.DefaultDraws) > 1 {
 		ts := es
-		ts.Draws, ts.M = 1, max(1, orDefault(es.M, divergence.DefaultM)/tuneShare)
+		m := orDefault(es.M, divergence.DefaultM)
+		ts.Draws, ts.M = 1, max(min(m, tuneMinM), m/tuneShare)
 		ts.Src = rand.NewPCG(rnd.Uint64(), rnd.Uint64())
 		var err error
 		if tuned, err = divergence.RelativePE(ctx, p, q, Alpha, &ts); err != nil {
