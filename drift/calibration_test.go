@@ -9,6 +9,8 @@ import (
 	"flag"
 	"math"
 	"math/rand/v2"
+	"os"
+	"strconv"
 	"testing"
 
 	"github.com/sublinear/pearson/internal/race"
@@ -163,5 +165,62 @@ func TestCategorical(t *testing.T) {
 	}
 	if found < min(trials, 20)-1 {
 		t.Errorf("changed frequencies found in %d of %d", found, min(trials, 20))
+	}
+}
+
+// TestFalseDriftStudy measures how often Benjamini–Hochberg flags some
+// column of a table without drift: tables of 30 standard normal columns of
+// 600 rows, reference and current from one distribution, with the cheap
+// estimator settings of the other calibration tests (K = 30, M = 600). With
+// exact, independent p-values the share of tables with some q-value below
+// 0.05 is at most 0.05, and a p-value at or below 0.002 has probability
+// 0.002. It runs only when PEARSON_DRIFT_STUDY gives the number of tables
+// (24 took 6 minutes at a load average of 25 on two cores); docs/RESULTS.md
+// reports its outcome.
+func TestFalseDriftStudy(t *testing.T) {
+	tables, _ := strconv.Atoi(os.Getenv("PEARSON_DRIFT_STUDY"))
+	if tables <= 0 || race.Enabled {
+		t.Skip("set PEARSON_DRIFT_STUDY to the number of tables")
+	}
+	const cols, n = 30, 600
+	var tests, small, raw05, flagged, drifted, stage2 int
+	for r := range tables {
+		rnd := rand.New(rand.NewPCG(uint64(r), 15))
+		ref, cur := normalTable(n, cols, nil, rnd), normalTable(n, cols, nil, rnd)
+		s := fastSettings(uint64(r))
+		s.NoJoint = true
+		res, err := Compare(context.Background(), ref, cur, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		any := false
+		for _, c := range res.Columns {
+			tests++
+			if c.PValue <= 0.002 {
+				small++
+			}
+			if c.PValue <= 0.05 {
+				raw05++
+			}
+			if c.Permutations > DefaultScreenPermutations {
+				stage2++
+			}
+			any = any || c.QValue < 0.05
+		}
+		if any {
+			flagged++
+		}
+		if res.Drifted > 0 {
+			drifted++
+		}
+	}
+	t.Logf("%d tables of %d columns: some q < 0.05 in %d (%.3f ± %.3f, nominal ≤ 0.05); p ≤ 0.002 in %d of %d tests (expected %.1f); p ≤ 0.05 in %d (%.3f); second stage in %d; tables with a drifted column %d",
+		tables, cols, flagged, float64(flagged)/float64(tables), math.Sqrt(0.05*0.95/float64(tables)),
+		small, tests, 0.002*float64(tests), raw05, float64(raw05)/float64(tests), stage2, drifted)
+	if rate := float64(flagged) / float64(tables); rate > binomialBound(0.05, tables) {
+		t.Errorf("some column flagged in %.3f of the tables, beyond %.3f", rate, binomialBound(0.05, tables))
+	}
+	if rate := float64(raw05) / float64(tests); rate > binomialBound(0.05, tests) {
+		t.Errorf("raw p-values reject at rate %.3f, beyond %.3f", rate, binomialBound(0.05, tests))
 	}
 }

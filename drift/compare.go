@@ -49,9 +49,10 @@ type ColumnResult struct {
 	Name string
 	Kind Kind
 	// Divergence is the estimate of PE_½(current‖reference) between the
-	// distributions of the present values, StdErr its standard error over
-	// the estimator's draws (zero for categorical columns, whose
-	// divergence has a closed form).
+	// distributions of the present values, StdErr its standard error: the
+	// spread of the estimator's draws at the σ and λ cross-validated once
+	// for the column, with the data's sampling error (zero for categorical
+	// columns, whose divergence has a closed form).
 	Divergence, StdErr float64
 	// PValue is the permutation p-value of equal distributions,
 	// (1 + #{T_b ≥ T})/(1 + Permutations); QValue the adjusted one. NaN
@@ -95,10 +96,12 @@ func Compare(ctx context.Context, ref, cur []Column, s *Settings) (*Result, erro
 // cur that the reference has is compared on its own, current as the
 // numerator P and reference as Q:
 //
-//   - numeric columns by divergence.TwoSampleTest on the present values
-//     (each sample a divergence.Subsample of its data set's present rows):
-//     the estimate PE_½ with its standard error, and an exact permutation
-//     p-value, in two stages (see Settings.ScreenPermutations);
+//   - numeric columns on the present values (each sample a
+//     divergence.Subsample of its data set's present rows): the estimate
+//     PE_½ of divergence.RelativePE with its standard error, σ and λ
+//     cross-validated once and held for the draws, and the exact
+//     permutation p-value of divergence.TwoSampleTest, in two stages (see
+//     Settings.ScreenPermutations);
 //   - categorical columns by the closed form of PE_½ between their category
 //     frequencies, with an exact permutation p-value;
 //   - columns with missing values also by their missing shares (see
@@ -318,24 +321,39 @@ func valueCodes(ref, cur []float64) ([]int32, []string) {
 	return codes, cats
 }
 
-// twoStage runs divergence.TwoSampleTest of p against q, first with
-// ScreenPermutations, then, when its p-value is at most the screen's cut,
-// again with Permutations from the same seed (so that the estimate is the
-// same); the reported p-value is the second stage's when there is one.
-// It stays exact: for t below the cut, the reported p-value is at most t
-// only when the second stage ran and its p-value, itself exact, is at most t;
-// above the cut, only when the first stage's is. The choice of a second
-// stage must not look at anything else, such as the estimate: a column kept
-// at the first stage for a small divergence would then report the first
-// stage's p-value exactly when it is small, and the level would no longer
-// hold.
+// twoStage estimates PE_½(p‖q) by divergence.RelativePE with the
+// estimator's settings, and tests p = q by divergence.TwoSampleTest, first
+// with ScreenPermutations, then, when that p-value is at most the screen's
+// cut, again with Permutations from the same seed; the reported p-value is
+// the second stage's when there is one. It stays exact: for t below the cut,
+// the reported p-value is at most t only when the second stage ran and its
+// p-value, itself exact, is at most t; above the cut, only when the first
+// stage's is. The choice of a second stage must not look at anything else,
+// such as the estimate: a column kept at the first stage for a small
+// divergence would then report the first stage's p-value exactly when it is
+// small, and the level would no longer hold.
+//
+// The estimate is computed once, whatever the stages: TwoSampleTest's own
+// estimate, which its statistic does not use (its kernel widths are the
+// median heuristic's, its regularisation fixed), is asked for with one draw
+// and a one-point grid (testEstimate) and replaced by this one. With the
+// default settings the estimate's cross-validation was three quarters of a
+// column's cost, and a column passing the screen paid it twice.
 func twoStage(ctx context.Context, p, q mat.Matrix, s *Settings, rnd *rand.Rand) (*divergence.TwoSampleResult, error) {
+	pe, err := estimate(ctx, p, q, s, rnd)
+	if err != nil {
+		return nil, err
+	}
 	seed := [2]uint64{rnd.Uint64(), rnd.Uint64()}
 	run := func(b int) (*divergence.TwoSampleResult, error) {
-		ts := divergence.TwoSampleSettings{PESettings: divergence.PESettings{Settings: s.Settings}, Permutations: b}
+		ts := divergence.TwoSampleSettings{PESettings: divergence.PESettings{Settings: testEstimate(s.Settings)}, Permutations: b}
 		ts.Src = rand.NewPCG(seed[0], seed[1])
-		ts.Workers, ts.Progress = 1, nil
-		return divergence.TwoSampleTest(ctx, p, q, Alpha, &ts)
+		res, err := divergence.TwoSampleTest(ctx, p, q, Alpha, &ts)
+		if err != nil {
+			return nil, err
+		}
+		res.PE = pe
+		return res, nil
 	}
 	b1, b := s.screen(), s.permutations()
 	if b1 == 0 || b1 >= b {
@@ -346,6 +364,64 @@ func twoStage(ctx context.Context, p, q mat.Matrix, s *Settings, rnd *rand.Rand)
 		return res, err
 	}
 	return run(b)
+}
+
+// tuneShare is the share of the averaging budget M with which estimate
+// cross-validates σ and λ, as RelativePE's per-draw tuning does, but over
+// at least tuneMinM points (or M, if smaller): the one tuning serves every
+// draw, and with fewer points its choice varies enough to pull a small
+// estimate below the threshold.
+const (
+	tuneShare = 4
+	tuneMinM  = 1000
+)
+
+// estimate returns divergence.RelativePE(p, q) with the estimator's
+// settings, except that σ and λ, unless fixed, are cross-validated once, by
+// a first draw averaging over M/tuneShare points (see tuneMinM), and held for the draws of
+// the estimate, instead of each draw tuning its own: the cross-validation
+// is the costly part of the estimate, and this one costs about a quarter of
+// RelativePE's (whose draws together tune about as much as one search over
+// the whole budget). The standard
+// error is the spread of draws at the tuned σ and λ, with the sampling error
+// and the regularisation's bias allowance as RelativePE computes them; it
+// leaves out the variability of the tuning itself. The tuning's
+// cross-validation table and warnings are reported with the estimate.
+func estimate(ctx context.Context, p, q mat.Matrix, s *Settings, rnd *rand.Rand) (*divergence.PEResult, error) {
+	es := divergence.PESettings{Settings: s.Settings}
+	es.Workers, es.Progress = 1, nil
+	var tuned *divergence.PEResult
+	if !es.Exact && es.Lambda == 0 && orDefault(es.Draws, divergence.DefaultDraws) > 1 {
+		ts := es
+		m := orDefault(es.M, divergence.DefaultM)
+		ts.Draws, ts.M = 1, max(min(m, tuneMinM), m/tuneShare)
+		ts.Src = rand.NewPCG(rnd.Uint64(), rnd.Uint64())
+		var err error
+		if tuned, err = divergence.RelativePE(ctx, p, q, Alpha, &ts); err != nil {
+			return nil, err
+		}
+		es.Sigma, es.Lambda = tuned.Sigma, tuned.Lambda
+	}
+	es.Src = rand.NewPCG(rnd.Uint64(), rnd.Uint64())
+	pe, err := divergence.RelativePE(ctx, p, q, Alpha, &es)
+	if err != nil || tuned == nil {
+		return pe, err
+	}
+	pe.CV = tuned.CV
+	pe.Warnings = append(tuned.Warnings, pe.Warnings...)
+	return pe, nil
+}
+
+// testEstimate returns the settings of a TwoSampleTest whose estimate is
+// discarded: the test's own settings (K, M, Folds, a fixed λ, which its
+// statistic reads) with the cheapest estimate, one draw cross-validated over
+// a one-point grid, not exact, on one goroutine. The grid's λ is the test's own kλ/n.
+func testEstimate(s divergence.Settings) divergence.Settings {
+	s.Draws, s.Exact = 1, false
+	s.SigmaScales = []float64{1}
+	s.LambdaScales = []float64{divergence.TestLambdaScale}
+	s.Workers, s.Progress = 1, nil
+	return s
 }
 
 // compareJoint compares the joint distribution of the numeric columns.

@@ -25,10 +25,11 @@
 // second order in p − q the Jensen–Shannon divergence in nats
 // (docs/DESIGN.md §2):
 //
-//   - a numeric column by divergence.TwoSampleTest on its present values:
-//     the constant-time estimate with its standard error over the draws,
-//     and an exact permutation p-value on a statistic whose kernel widths do
-//     not depend on the labels (docs/DESIGN.md §5);
+//   - a numeric column on its present values by divergence.RelativePE,
+//     the constant-time estimate with its standard error, σ and λ
+//     cross-validated once for the column and held for its draws, and by
+//     divergence.TwoSampleTest, an exact permutation p-value on a statistic
+//     whose kernel widths do not depend on the labels (docs/DESIGN.md §5);
 //   - a categorical column by the same divergence with a delta kernel on
 //     categories, for which RuLSIF's model fits the ratio exactly and PE_½
 //     has the closed form ¼ Σ_c (p_c − q_c)²/(p_c + q_c) of the category
@@ -54,7 +55,8 @@
 // with few permutations (Settings.ScreenPermutations) decides from its
 // p-value alone whether the column could drift at all, and only then is it
 // run again with Settings.Permutations. The reported p-value stays exact,
-// and most columns that did not drift cost a tenth as much.
+// and most columns that did not drift cost a tenth as much. The estimate is
+// computed once for both stages.
 //
 // WriteHTML writes a Result as a self-contained HTML page, with the
 // distributions of every column overlaid as inline SVG.
