@@ -224,3 +224,35 @@ func TestFalseDriftStudy(t *testing.T) {
 		t.Errorf("raw p-values reject at rate %.3f, beyond %.3f", rate, binomialBound(0.05, tests))
 	}
 }
+
+// TestOneDriftedAmongMany compares 60 columns, one shifted by 2 sd. With
+// B permutations its p-value is at least 1/(B+1) and Benjamini–Hochberg's
+// q-value of a single discovery 60 times that, so 999 permutations could
+// never make it drift (q ≥ 0.06 > 0.05). The default for 60 columns,
+// ⌈2·60/0.05⌉ = 2400, makes its q-value 60/2401 = 0.025 when no
+// permutation reaches it, which at a 2 sd shift of 300 rows none does.
+func TestOneDriftedAmongMany(t *testing.T) {
+	if testing.Short() || race.Enabled {
+		t.Skip(race.SkipReason)
+	}
+	const cols, n, shifted = 60, 300, 7
+	rnd := rand.New(rand.NewPCG(3, 4))
+	ref, cur := normalTable(n, cols, nil, rnd), normalTable(n, cols, map[int]float64{shifted: 2}, rnd)
+	s := fastSettings(5)
+	s.NoJoint = true
+	res, err := Compare(context.Background(), ref, cur, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Permutations != 2400 {
+		t.Errorf("%d permutations for 60 columns at level 0.05, want 2400", res.Permutations)
+	}
+	for j, c := range res.Columns {
+		if (j == shifted) != c.Drifted {
+			t.Errorf("column %s: drifted %v (p %.3g, q %.3g, divergence %.3g)", c.Name, c.Drifted, c.PValue, c.QValue, c.Divergence)
+		}
+	}
+	if c := res.Columns[shifted]; c.Permutations != 2400 {
+		t.Errorf("the shifted column's p-value rests on %d permutations, want 2400", c.Permutations)
+	}
+}

@@ -38,6 +38,9 @@ type Result struct {
 	// verdict used.
 	Level, Threshold, DriftShare float64
 	Adjust                       Adjustment
+	// Permutations is the number of permutations of a column that may
+	// drift (see Settings.Permutations).
+	Permutations int
 	// Absent names the reference's columns the current table lacks;
 	// Unknown the current columns the reference lacks. Neither is compared.
 	Absent, Unknown []string
@@ -157,6 +160,8 @@ func (r *Reference) Compare(ctx context.Context, cur []Column, s *Settings) (*Re
 	if len(pairs) == 0 {
 		return nil, fmt.Errorf("%w: no column of the current table is in the reference", ErrNoColumns)
 	}
+	s = s.forColumns(len(pairs))
+	res.Permutations = s.permutations()
 
 	// The joint row, first because it is the longest job.
 	var jointRef, jointCur mat.Matrix

@@ -31,8 +31,9 @@ const (
 	// DefaultScreenPermutations is the number of permutations of the
 	// first stage of a column's test (see Settings.ScreenPermutations).
 	DefaultScreenPermutations = 99
-	// DefaultPermutations is the number of permutations of a column that
-	// passes the screen, and of categorical columns.
+	// DefaultPermutations is the least number of permutations of a column
+	// that passes the screen, and of categorical columns: with more
+	// columns the default grows (see Settings.Permutations).
 	DefaultPermutations = 999
 	// Alpha is the α of the relative divergence PE_α every column is
 	// compared by: with α = ½ the relative ratio is bounded by 2 and PE_½
@@ -87,7 +88,12 @@ type Settings struct {
 	Adjust Adjustment
 
 	// Permutations is the number of permutations behind the p-value of a
-	// column that may drift. Zero means DefaultPermutations.
+	// column that may drift. Zero means enough for one drifted column
+	// among m compared to pass the adjustment: its p-value is at least
+	// 1/(B+1) and its q-value m times that (Benjamini–Hochberg's and Holm's
+	// smallest), so the default is B = max(DefaultPermutations, ⌈2m/Level⌉),
+	// twice m for the missing-value tests: 999 up to 24 columns at level
+	// 0.05, 4000 at 100.
 	Permutations int
 	// ScreenPermutations is the number of permutations of the first stage
 	// of a numeric column's test. A column whose first-stage p-value is
@@ -122,6 +128,17 @@ func (s *Settings) threshold() float64 {
 func (s *Settings) driftShare() float64 { return orDefault(s.DriftShare, DefaultDriftShare) }
 
 func (s *Settings) permutations() int { return orDefault(s.Permutations, DefaultPermutations) }
+
+// forColumns returns s with Permutations set for m compared columns when
+// it asks for the default (see Settings.Permutations).
+func (s *Settings) forColumns(m int) *Settings {
+	if s.Permutations != 0 {
+		return s
+	}
+	c := *s
+	c.Permutations = max(DefaultPermutations, int(math.Ceil(2*float64(m)/s.level())))
+	return &c
+}
 
 func (s *Settings) screen() int {
 	if s.ScreenPermutations < 0 {

@@ -14,7 +14,8 @@
 #
 # Usage: scripts/e2e-bench.sh [ROWS...]   (default: 1000000 10000000 100000000)
 # Environment: RUNS (default 3), DIR (default: a new directory under /tmp),
-# KEEP=1 keeps the generated files, MODES (default "sampled scanned"),
+# KEEP=1 keeps the generated files, REUSE=1 (with DIR and KEEP=1) measures
+# the files an earlier KEEP=1 run left in DIR instead of writing them again, MODES (default "sampled scanned"),
 # PARQUET=0 skips Parquet, FORMATS (default "csv parquet": the inputs
 # timed; the CSV file is generated all the same, as DuckDB's source), COLD=0
 # skips the cold runs, DUCKDB_MODULES (default
@@ -126,12 +127,20 @@ else
 fi
 for n in "${ROWS[@]}"; do
 	csv="$dir/data-$n.csv"
-	log "generating $n rows"
-	gen "$n" "$csv"
+	if [[ "${REUSE:-0}" == 1 && -s $csv ]]; then
+		log "reusing $csv"
+	else
+		log "generating $n rows"
+		gen "$n" "$csv"
+	fi
 	inputs=("$csv")
 	if [[ $parquet == 1 ]]; then
-		log "converting $n rows to Parquet"
-		toParquet "$csv" "$dir/data-$n.parquet" && inputs+=("$dir/data-$n.parquet")
+		if [[ "${REUSE:-0}" == 1 && -s "$dir/data-$n.parquet" ]]; then
+			inputs+=("$dir/data-$n.parquet")
+		else
+			log "converting $n rows to Parquet"
+			toParquet "$csv" "$dir/data-$n.parquet" && inputs+=("$dir/data-$n.parquet")
+		fi
 	fi
 	for f in "${inputs[@]}"; do
 		[[ " ${FORMATS:-csv parquet} " == *" ${f##*.} "* ]] || continue

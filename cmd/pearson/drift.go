@@ -67,7 +67,7 @@ func driftCommand() *cli.Command {
 			&cli.Float64Flag{Name: "threshold", Value: drift.DefaultThreshold, Usage: "divergence PE_½ a significant column must exceed to drift (negative: none)"},
 			&cli.Float64Flag{Name: "drift-share", Value: drift.DefaultDriftShare, Usage: "share of drifted columns at which the data set drifts"},
 			&cli.StringFlag{Name: "adjust", Value: "bh", Usage: "adjustment of the p-values for their number: bh (Benjamini–Hochberg), holm or none"},
-			countFlag("permutations", drift.DefaultPermutations, "permutations of the columns that may drift, and of text columns"),
+			&cli.IntFlag{Name: "permutations", Usage: "permutations of the columns that may drift, and of text columns", DefaultText: fmt.Sprintf("max(%d, ⌈2·columns/level⌉): enough for one drifted column to pass the adjustment", drift.DefaultPermutations)},
 			&cli.IntFlag{Name: "screen-permutations", Value: drift.DefaultScreenPermutations, Usage: "permutations of the first stage of a numeric column's test (negative: no screen)", DefaultText: fmt.Sprintf("%d; 0 means the default", drift.DefaultScreenPermutations)},
 			&cli.BoolFlag{Name: "no-joint", Usage: "leave out the joint row over all numeric columns"},
 			countFlag("k", divergence.DefaultK, "centres per draw"),
@@ -602,7 +602,7 @@ func (r *driftResult) record(cols []*record, joint *record) *record {
 		add("threshold", number(res.Threshold, nil)).
 		add("drift_share", res.DriftShare).
 		add("adjust", res.Adjust.String()).
-		add("permutations", orDefault(s.Permutations, drift.DefaultPermutations)).
+		add("permutations", res.Permutations).
 		add("screen_permutations", s.ScreenPermutations).
 		add("sample_rows", s.SampleSize()).
 		add("seed", r.settings.j.seed).
