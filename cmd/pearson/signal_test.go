@@ -20,49 +20,65 @@ import (
 // through main, signal handling included.
 const mainArgsEnv = "PEARSON_TEST_MAIN_ARGS"
 
-// TestSIGINTAtLargeK sends a real SIGINT to `pearson pe --k 2000` a second
-// into its draws, each seconds of k×k linear algebra (a Gram average over
-// the averaging points, a Cholesky factorisation) without a cancellation
-// point of its own: the process must exit with code 130 about 100 ms
-// later (stopWithin allows for a loaded machine), leaving the earlier
-// --ratio-out file as it was.
+// TestSIGINTAtLargeK sends a real SIGINT to `pearson pe --k 2000` and to
+// `pearson mi --k 1000` a second into their work, each step of which is
+// seconds of k×k linear algebra (a Gram average over the averaging points,
+// a Cholesky factorisation, LSMI's eigendecompositions) without a
+// cancellation point of its own: the process must exit with code 130 about
+// 100 ms later (stopWithin allows for a loaded machine), leaving the
+// earlier output file as it was.
 func TestSIGINTAtLargeK(t *testing.T) {
 	if args := os.Getenv(mainArgsEnv); args != "" {
 		os.Args = strings.Split(args, "\n")
 		main() // exits
 	}
 	if testing.Short() {
-		t.Skip("a child process at k = 2000: not in -short runs")
+		t.Skip("child processes at k = 1000 and 2000: not in -short runs")
 	}
 	if runtime.GOOS == "windows" {
 		t.Skip("no SIGINT to send")
 	}
 	t.Parallel()
 	p, q := bigFile(t, "p.csv", 3000, 0), bigFile(t, "q.csv", 3000, 0.5)
-	dir := t.TempDir()
-	ratio, check := oldOutput(t, dir, "ratio.csv")
-	args := []string{"pearson", "pe", "--k", "2000", "--m", "4000", "--draws", "2", "--sigma", "1", "--lambda", "0.1", "--max-memory", "8G", "--ratio-out", ratio, p, q}
-	cmd := exec.Command(os.Args[0], "-test.run=^TestSIGINTAtLargeK$")
-	cmd.Env = append(os.Environ(), mainArgsEnv+"="+strings.Join(args, "\n"))
-	var stdout, stderr strings.Builder
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
+	for _, c := range []struct {
+		name string
+		args func(out string) []string
+	}{
+		{"pe", func(out string) []string {
+			return []string{"pearson", "pe", "--k", "2000", "--m", "4000", "--draws", "2", "--sigma", "1", "--lambda", "0.1", "--max-memory", "8G", "--ratio-out", out, p, q}
+		}},
+		{"mi", func(out string) []string {
+			return []string{"pearson", "mi", "--x", "x", "--y", "y", "--k", "1000", "--max-memory", "8G", "--permutations", "20", "--plot", out, p}
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			out, check := oldOutput(t, t.TempDir(), "out")
+			if c.name == "mi" {
+				out, check = oldOutput(t, t.TempDir(), "out.svg")
+			}
+			cmd := exec.Command(os.Args[0], "-test.run=^TestSIGINTAtLargeK$")
+			cmd.Env = append(os.Environ(), mainArgsEnv+"="+strings.Join(c.args(out), "\n"))
+			var stdout, stderr strings.Builder
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(time.Second)
+			if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+				t.Fatal(err)
+			}
+			start := time.Now()
+			err := cmd.Wait()
+			took := time.Since(start)
+			var exit *exec.ExitError
+			if !errors.As(err, &exit) {
+				t.Fatalf("the run ended with %v before or despite the interruption; stdout %q, stderr %q", err, stdout.String(), stderr.String())
+			}
+			if stdout.Len() != 0 {
+				t.Errorf("output after an interruption: %q", stdout.String())
+			}
+			checkInterrupted(t, exit.ExitCode(), stderr.String(), took)
+			check()
+		})
 	}
-	time.Sleep(time.Second)
-	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
-		t.Fatal(err)
-	}
-	start := time.Now()
-	err := cmd.Wait()
-	took := time.Since(start)
-	var exit *exec.ExitError
-	if !errors.As(err, &exit) {
-		t.Fatalf("the run ended with %v before or despite the interruption; stdout %q, stderr %q", err, stdout.String(), stderr.String())
-	}
-	if stdout.Len() != 0 {
-		t.Errorf("output after an interruption: %q", stdout.String())
-	}
-	checkInterrupted(t, exit.ExitCode(), stderr.String(), took)
-	check()
 }
