@@ -196,12 +196,13 @@ func peSamples(p, q mat.Matrix, alpha float64, s *PESettings) (pp, qq *points, e
 // method, with the influence of a point ψ_P = r − ½αr² in P and
 // ψ_Q = −½(1−α)r² in Q,
 //
-//	StdErr² = DrawStdErr² + Var_P(ψ_P)/n + Var_Q(ψ_Q)/n′ + (PlugIn − PE)²,
+//	StdErr² = DrawStdErr² + Var_P(ψ_P)/n + Var_Q(ψ_Q)/n′ + ((PlugIn − PE)/2)²,
 //
 // the variances taken over up to half the averaging budget of rows of each
 // sample, drawn afresh, with the fitted ratio r̂_α. PlugIn − PE =
 // (λ/2)‖θ‖² is the difference between the two forms of the same fit, both
-// estimates of PE, whose spread is the scale of the regularisation's bias.
+// estimates of PE, whose spread is the scale of the regularisation's bias;
+// half of it is the allowance.
 func (m *peModel) addDataError(res *PEResult, rnd *rand.Rand) error {
 	res.DrawStdErr = res.StdErr
 	r := rand.New(rand.NewPCG(rnd.Uint64(), rnd.Uint64()))
