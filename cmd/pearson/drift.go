@@ -261,23 +261,16 @@ func (d *driftCmd) checkSettings(c *cli.Context) error {
 	return nil
 }
 
-// read reads a sample of the rows q selects of the table at path: a
-// mixed table from CSV (text columns and empty cells kept), numeric
-// columns from Parquet; rows drawn by seeking where the file allows.
+// read reads a sample of the rows q selects of the table at path as a
+// mixed table (text columns and missing values kept), from CSV or
+// Parquet; rows drawn by seeking or in units where the file allows.
 func (d *driftCmd) read(path string, q dataset.Query) (*dataset.Table, error) {
 	r := d.j.reader
 	src, closeFn, err := r.open(path)
 	if err != nil {
 		return nil, err
 	}
-	if _, ok := src.(*dataset.Parquet); ok {
-		if len(d.text) > 0 {
-			closeFn()
-			return nil, fmt.Errorf("%s: --categorical: a Parquet input's columns are read as numbers", displayPath(path))
-		}
-	} else {
-		q.Mixed, q.Text = true, d.text
-	}
+	q.Mixed, q.Text = true, d.text
 	t, err := src.Sample(r.ctx, q, dataset.Sampling{Size: r.reservoir, Src: rand.NewPCG(r.seed, 0x72657365727665), Seek: true})
 	closeFn()
 	return r.noted(path, t, err)

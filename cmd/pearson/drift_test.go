@@ -242,3 +242,39 @@ func TestDriftUsage(t *testing.T) {
 		}
 	}
 }
+
+// TestDriftParquetMixed compares the groups of a mixed table (a numeric
+// column with nulls, a string column with nulls and blanks, an integer
+// column) written by DuckDB as CSV and as Parquet (scripts/parquet-fixtures.mjs):
+// both files hold the same values, are read in full (4 row groups are too
+// few to sample), so every column's result is the same.
+func TestDriftParquetMixed(t *testing.T) {
+	t.Parallel()
+	var results [2]map[string]any
+	for i, f := range []string{"mixed.csv", "mixed.parquet"} {
+		code, out, errs := driftRun(t, "--format", "json", "--group", "grp", filepath.Join("..", "..", "testdata", "parquet", f))
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", f, code, errs)
+		}
+		if err := json.Unmarshal([]byte(out), &results[i]); err != nil {
+			t.Fatalf("%s: %v: %s", f, err, out)
+		}
+	}
+	csv, pq := results[0]["columns"].([]any), results[1]["columns"].([]any)
+	if len(csv) != 3 || len(pq) != len(csv) {
+		t.Fatalf("%d columns from CSV, %d from Parquet, want 3 (x, color, level)", len(csv), len(pq))
+	}
+	for j := range csv {
+		c, p := csv[j].(map[string]any), pq[j].(map[string]any)
+		for _, key := range []string{"column", "type", "divergence", "stderr", "p_value", "missing_ref", "missing_cur", "missing_q"} {
+			if fmt.Sprint(c[key]) != fmt.Sprint(p[key]) {
+				t.Errorf("column %v, %s: %v from CSV, %v from Parquet", c["column"], key, c[key], p[key])
+			}
+		}
+	}
+	for _, c := range pq {
+		if c := c.(map[string]any); c["column"] == "color" && c["type"] != "categorical" {
+			t.Errorf("color is %v from Parquet, want categorical", c["type"])
+		}
+	}
+}
