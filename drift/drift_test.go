@@ -230,3 +230,30 @@ func BenchmarkCompare(b *testing.B) {
 		}
 	}
 }
+
+// TestDefaultPermutations checks the second stage's default: enough for
+// one drifted column among m to pass the adjustment, never fewer than
+// DefaultPermutations, never more than divergence.MaxPermutations.
+func TestDefaultPermutations(t *testing.T) {
+	for _, c := range []struct {
+		m     int
+		level float64
+		want  int
+	}{
+		{1, 0.05, DefaultPermutations},
+		{24, 0.05, DefaultPermutations},
+		{60, 0.05, 2400},
+		{100, 0.05, 4000},
+		{100, 0.01, 20000},
+		{10_000, 1e-6, divergence.MaxPermutations},
+	} {
+		s := &Settings{Level: c.level}
+		if got := s.forColumns(c.m).permutations(); got != c.want {
+			t.Errorf("%d columns at level %g: %d permutations, want %d", c.m, c.level, got, c.want)
+		}
+	}
+	s := &Settings{Permutations: 199}
+	if got := s.forColumns(100).permutations(); got != 199 {
+		t.Errorf("Permutations 199 asked: %d used", got)
+	}
+}

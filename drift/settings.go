@@ -93,7 +93,7 @@ type Settings struct {
 	// 1/(B+1) and its q-value m times that (Benjamini–Hochberg's and Holm's
 	// smallest), so the default is B = max(DefaultPermutations, ⌈2m/Level⌉),
 	// twice m for the missing-value tests: 999 up to 24 columns at level
-	// 0.05, 4000 at 100.
+	// 0.05, 4000 at 100; at most divergence.MaxPermutations.
 	Permutations int
 	// ScreenPermutations is the number of permutations of the first stage
 	// of a numeric column's test. A column whose first-stage p-value is
@@ -136,7 +136,8 @@ func (s *Settings) forColumns(m int) *Settings {
 		return s
 	}
 	c := *s
-	c.Permutations = max(DefaultPermutations, int(math.Ceil(2*float64(m)/s.level())))
+	b := math.Ceil(2 * float64(m) / s.level())
+	c.Permutations = int(max(DefaultPermutations, min(b, divergence.MaxPermutations)))
 	return &c
 }
 
