@@ -375,12 +375,16 @@ func TestOneDrawNoStdErr(t *testing.T) {
 	t.Parallel()
 	p, q := bigFile(t, "p.csv", 200, 0), bigFile(t, "q.csv", 200, 0.5)
 	code, out, _ := run(t, "pe", "--draws", "1", "--format", "json", p, q)
-	if code != exitOK || !strings.Contains(out, `"stderr":null`) || !strings.Contains(out, oneDrawWarning) {
+	if code != exitOK || !strings.Contains(out, `"stderr":null`) || !strings.Contains(out, `"draw_stderr":null`) || !strings.Contains(out, oneDrawWarning) {
 		t.Errorf("json: code %d, stdout %q", code, out)
 	}
 	code, out, _ = run(t, "pe", "--draws", "1", p, q)
-	if code != exitOK || !strings.Contains(out, "stderr       n/a\n") {
+	if code != exitOK || !strings.Contains(out, "stderr       n/a\n") || !strings.Contains(out, "draw_stderr  n/a\n") {
 		t.Errorf("text: code %d, stdout %q", code, out)
+	}
+	code, out, _ = run(t, "mi", "--x", "x", "--y", "y", "--draws", "1", "--format", "json", p)
+	if code != exitOK || !strings.Contains(out, `"stderr":null`) || !strings.Contains(out, `"draw_stderr":null`) || !strings.Contains(out, oneDrawWarning) {
+		t.Errorf("mi json: code %d, stdout %q", code, out)
 	}
 }
 

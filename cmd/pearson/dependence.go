@@ -224,6 +224,7 @@ func (m *miCmd) result(seed uint64) result {
 	out := new(record).
 		add("smi", m.res.SMI).
 		add("stderr", m.res.StdErr).
+		add("draw_stderr", m.res.DrawStdErr).
 		add("sigma_x", m.res.SigmaX).
 		add("sigma_y", m.res.SigmaY).
 		add("lambda", m.res.Lambda).

@@ -44,13 +44,14 @@ func (noValue) MarshalJSON() ([]byte, error) { return []byte("null"), nil }
 // oneDrawWarning is the warning of an estimate from one draw.
 const oneDrawWarning = "one draw gives no standard error: use --draws 2 or more for one"
 
-// withoutStdErr replaces the standard errors of res, which are 0 for an
-// estimate from a single draw, by noValue, with a warning.
+// withoutStdErr replaces the standard errors of res by noValue, with a
+// warning: the spread of a single draw is unknown (0 as computed), and the
+// standard error without it would understate the error.
 func withoutStdErr(res result) {
 	mark := func(r *record) {
 		for i, k := range r.keys {
 			switch k {
-			case "stderr":
+			case "stderr", "draw_stderr":
 				r.vals[i] = noValue{}
 			case "warnings":
 				if w, ok := r.vals[i].([]string); ok {
