@@ -110,16 +110,19 @@ func RelativePE(ctx context.Context, p, q mat.Matrix, alpha float64, s *PESettin
 	if err := s.checkExact(pp.n, "numerator points"); err != nil {
 		return nil, err
 	}
-	rnd := rand.New(s.source())
+	src := parallel.NewSource(s.source())
+	rnd := rand.New(src)
 
 	// Work at unit scale: the data divided by the median heuristic, or by
 	// the fixed σ.
 	scale := s.Sigma
 	if scale == 0 {
 		// The median heuristic (O(points²), no cancellation point of its
-		// own) runs under Await; abandoned, it alone draws from rnd.
+		// own) runs under Await; abandoned, it draws on from rnd, whose
+		// source is detached from the caller's Src.
 		scale, err = parallel.Await(ctx, func() (float64, error) { return medianScale(rnd, pp, qq) })
 		if err != nil {
+			src.Detach()
 			return nil, err
 		}
 	}

@@ -281,11 +281,15 @@ func ExactContext(ctx context.Context, p Problem, s *Settings) (Solution, error)
 	if err := s.validateBox(); err != nil {
 		return Solution{}, err
 	}
-	rnd := rand.New(s.source())
+	// An abandoned solution draws on from src; detached, it no longer
+	// touches the caller's Src.
+	src := parallel.NewSource(s.source())
+	rnd := rand.New(src)
 	sol, err := parallel.Await(ctx, func() (Solution, error) {
 		return solveRestricted(ctx, p, indices.Range(n), s.Box, s.restarts(), rnd)
 	})
 	if err != nil {
+		src.Detach()
 		return Solution{}, fmt.Errorf("qmin: %w", err)
 	}
 	return sol, nil
