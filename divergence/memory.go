@@ -33,7 +33,8 @@ import (
 // words instead of the draws. LSMI adds w·2k·m for the
 // kernel values of a draw's pairs (2k·BlockRows when exact) and G·(2k_cv·m + 2f·k_cv²) for its
 // cross-validation's per-width caches; a permutation test adds its design,
-// |TestSigmaScales|·(2k·m + 3k²), w·(k·m + 3k²) of scratch, and
+// |TestSigmaScales|·(2k·m + 3k²), w·(k·m + 3k²) of scratch (k there is
+// IndependenceTest's ⌈√K⌉ centres of each variable), and
 // B·(|TestSigmaScales| + 4) for the null distribution; Rank runs w features
 // at once, each an LSMI (with its test), and caches the target's kernel
 // values for every draw and the widths the features chose (at most 3),
@@ -140,7 +141,7 @@ func (s *LSMISettings) Memory(n, dx, dy int) float64 {
 // its samples for n paired rows of dx and dy columns: the estimate's, and
 // the permutation test's (see the formulas above).
 func (s *IndependenceSettings) Memory(n, dx, dy int) float64 {
-	k := float64(min(s.k(), n/2))
+	k := float64(testCentres(s.k(), n)) // x-centres, and as many y-centres
 	m := math.Min(float64(s.m()), float64(n))
 	return s.LSMISettings.Memory(n, dx, dy) + words*testWords(&s.Settings, k, m, s.permutations())
 }
