@@ -52,4 +52,14 @@
 // plain slices. A Subsample marks a uniform sample of the rows of a larger
 // data set. Randomness comes only from Settings.Src: a seed reproduces a
 // result exactly, whatever the number of goroutines.
+//
+// Cancellation. Every entry point takes a context and returns soon after
+// it is done, ctx.Err() wrapped: within about a millisecond at the
+// defaults, and within about a tenth of a second at any k, because a step
+// that is one library call without a cancellation point (a k×k
+// factorisation, an eigendecomposition) is abandoned rather than awaited.
+// Abandoned work runs on in the background until its end and its result is
+// dropped; it reads the samples given to the call, so do not change them
+// until it ends (the next call's allocation can be later, not its inputs'
+// contents). It no longer draws from Settings.Src once the call returned.
 package divergence
