@@ -59,7 +59,7 @@
 // that is one library call without a cancellation point (a k×k
 // factorisation, an eigendecomposition) is abandoned rather than awaited.
 // Abandoned work runs on in the background until its end and its result is
-// dropped; it reads the samples given to the call, so do not change them
-// until it ends (the next call's allocation can be later, not its inputs'
-// contents). It no longer draws from Settings.Src once the call returned.
+// dropped. It may still read the samples given to the call, so do not
+// change them until it ends; it no longer draws from Settings.Src once the
+// call has returned.
 package divergence
