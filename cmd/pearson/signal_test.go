@@ -41,21 +41,18 @@ func TestSIGINTAtLargeK(t *testing.T) {
 	t.Parallel()
 	p, q := bigFile(t, "p.csv", 3000, 0), bigFile(t, "q.csv", 3000, 0.5)
 	for _, c := range []struct {
-		name string
-		args func(out string) []string
+		name, out string // the command, and the name of its earlier output file
+		args      func(out string) []string
 	}{
-		{"pe", func(out string) []string {
+		{"pe", "ratio.csv", func(out string) []string {
 			return []string{"pearson", "pe", "--k", "2000", "--m", "4000", "--draws", "2", "--sigma", "1", "--lambda", "0.1", "--max-memory", "8G", "--ratio-out", out, p, q}
 		}},
-		{"mi", func(out string) []string {
+		{"mi", "null.svg", func(out string) []string {
 			return []string{"pearson", "mi", "--x", "x", "--y", "y", "--k", "1000", "--max-memory", "8G", "--permutations", "20", "--plot", out, p}
 		}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			out, check := oldOutput(t, t.TempDir(), "out")
-			if c.name == "mi" {
-				out, check = oldOutput(t, t.TempDir(), "out.svg")
-			}
+			out, check := oldOutput(t, t.TempDir(), c.out)
 			cmd := exec.Command(os.Args[0], "-test.run=^TestSIGINTAtLargeK$")
 			cmd.Env = append(os.Environ(), mainArgsEnv+"="+strings.Join(c.args(out), "\n"))
 			var stdout, stderr strings.Builder
