@@ -6,6 +6,7 @@ package dataset
 
 import (
 	"math"
+	"slices"
 	"strings"
 )
 
@@ -151,6 +152,72 @@ func (m *mixed) done(t *Table) {
 			if t.Categories[j] == nil {
 				t.Categories[j] = []string{}
 			}
+		}
+	}
+}
+
+// startLabels sets up the columns of Query.Labels in a table that is not
+// mixed, once the kept columns are known: they start undecided, every
+// other column numeric. The state is indexed by header field, so that the
+// default selection may add columns later.
+func (rd *reader) startLabels() error {
+	m := &mixed{kinds: make([]cellKind, len(rd.header)), codes: make([]map[string]int, len(rd.header)), labels: make([][]string, len(rd.header))}
+	for i := range m.kinds {
+		m.kinds[i] = kindNumber
+	}
+	for _, name := range rd.q.Labels {
+		i := -1
+		for _, c := range rd.cols {
+			if c.name == name {
+				i = c.index
+			}
+		}
+		if i < 0 {
+			if _, err := rd.lookup(name, "label column"); err != nil {
+				return err
+			}
+			return &ParseError{File: rd.name, Column: name, Err: ErrUnknownColumn, msg: "named as a label column but not among the columns read"}
+		}
+		m.kinds[i] = kindUnknown
+	}
+	rd.labels = m
+	return nil
+}
+
+// isLabels reports whether the header field i is named in Query.Labels.
+func (rd *reader) isLabels(i int) bool {
+	return slices.Contains(rd.q.Labels, rd.header[i])
+}
+
+// parseCell parses the cell s of header field i of a table that is not
+// mixed: a number, or the code of a label in a column of Query.Labels that
+// holds text; an empty cell is ErrEmptyCell in either.
+func (rd *reader) parseCell(i int, s string) (float64, error) {
+	if rd.labels == nil || rd.labels.kinds[i] == kindNumber {
+		return parseNumber(s)
+	}
+	if strings.TrimSpace(s) == "" {
+		return 0, ErrEmptyCell
+	}
+	return rd.labels.cell(i, s)
+}
+
+// labelsDone records in t the labels of the columns of Query.Labels that
+// hold text, when there are any.
+func (rd *reader) labelsDone(t *Table) {
+	if rd.labels == nil {
+		return
+	}
+	for j, c := range rd.cols {
+		if rd.labels.kinds[c.index] != kindText {
+			continue
+		}
+		if t.Categories == nil {
+			t.Categories = make([][]string, len(rd.cols))
+		}
+		t.Categories[j] = rd.labels.labels[c.index]
+		if t.Categories[j] == nil {
+			t.Categories[j] = []string{}
 		}
 	}
 }

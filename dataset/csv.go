@@ -325,6 +325,9 @@ type reader struct {
 	delivered bool  // each has been called
 
 	mixed *mixed // Query.Mixed: the kinds and labels of the columns; nil otherwise
+	// labels is, for Query.Labels without Query.Mixed, the kinds and labels
+	// of the columns by header index; nil otherwise.
+	labels *mixed
 }
 
 // checkQuery validates the query and the delimiter before reading.
@@ -393,14 +396,21 @@ func (rd *reader) readHeader() error {
 	} else if len(rd.q.Columns) == 0 {
 		rd.deflt = true
 		for i, h := range rd.header {
-			if i != rd.gcol && h != "" {
+			switch {
+			case i == rd.gcol || h == "":
+			case rd.isLabels(i): // kept, numeric or text
+				rd.cols = append(rd.cols, column{name: h, index: i})
+			default:
 				rd.undecided = append(rd.undecided, i)
 			}
 		}
 	}
 	rd.setColumns()
-	if rd.q.mixed() {
+	switch {
+	case rd.q.mixed():
 		return rd.startMixed()
+	case len(rd.q.Labels) > 0:
+		return rd.startLabels()
 	}
 	return nil
 }
@@ -597,7 +607,7 @@ func (rd *reader) parseRow(rec []string, fail func(i int, kind error) error) (ke
 			rd.row[j] = v
 			continue
 		}
-		v, err := parseNumber(rec[c.index])
+		v, err := rd.parseCell(c.index, rec[c.index])
 		if err != nil {
 			if err == ErrEmptyCell && rd.q.DropMissing {
 				missing = true
@@ -659,6 +669,7 @@ func (rd *reader) finish(dataRows int) error {
 	if rd.mixed != nil {
 		rd.mixed.done(t)
 	}
+	rd.labelsDone(t)
 	if len(t.Groups) == 0 { // grouping, every row dropped for an empty group value
 		return &ParseError{File: rd.name, Err: ErrNoRows,
 			msg: fmt.Sprintf("no data row left: all %d were dropped for empty cells", dataRows)}

@@ -446,6 +446,7 @@ func (sk *seeker) table(draws int, span int64) *Table {
 	if rd.mixed != nil {
 		rd.mixed.done(t)
 	}
+	rd.labelsDone(t)
 	return t
 }
 

@@ -107,6 +107,17 @@ type Query struct {
 	// Text names columns of a mixed table read as text whatever their
 	// cells (digits as labels); it implies Mixed.
 	Text []string
+	// Labels names columns of a table that is not mixed (a CSV input) that
+	// may hold class labels: each is numeric when its first non-empty cell
+	// is a number, as other columns are, and text otherwise, its cells then
+	// held as codes of its labels in Table.Categories (as in a mixed
+	// table: trimmed, numbered in the order they are met). An empty cell
+	// is missing as in any column of a table that is not mixed: an error,
+	// or its row dropped with DropMissing. With the default selection
+	// (empty Columns), they are kept whatever their cells, in header
+	// order. Memory grows with the number of distinct labels. A Parquet
+	// input ignores Labels: read its string columns with Mixed.
+	Labels []string
 }
 
 // mixed reports whether q asks for a mixed table.
@@ -189,7 +200,9 @@ type Table struct {
 	// Categories holds, for a mixed table (Query.Mixed), one entry per
 	// kept column: the labels of a text column in code order (the value v
 	// of a cell in Group.Data is the label Categories[j][int(v)], NaN a
-	// missing one), nil for a numeric column. Nil without Query.Mixed.
+	// missing one), nil for a numeric column. Nil without Query.Mixed,
+	// except that a CSV read with Query.Labels sets it when one of those
+	// columns holds text.
 	Categories [][]string
 }
 

@@ -6,6 +6,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -99,19 +100,39 @@ func (p *pairedCmd) parse(c *cli.Context, typeName string) (err error) {
 	return err
 }
 
+// label returns the y column that may hold class labels as text, read as
+// such (dataset.Query.Labels), or "" when y is numeric whatever it holds:
+// --%s numeric, or more than one column.
+func (p *pairedCmd) label(ys []string) string {
+	if p.yType == "numeric" || len(ys) != 1 {
+		return ""
+	}
+	return ys[0]
+}
+
 // decide sets classes from the y columns' values y: categorical always
 // (one column), numeric never, auto when one column holds class labels
-// (divergence.IsClasses) and --sigma-y is not given. With classes, the
-// width on y is divergence.ClassSigma.
-func (p *pairedCmd) decide(c *cli.Context, typeName string, y *mat.Dense) error {
+// (divergence.IsClasses) and --sigma-y is not given. labels, when not nil,
+// are the text labels of the one y column, its values their codes: class
+// labels with categorical or auto, at most divergence.MaxClasses of them
+// with auto. With classes, the width on y is divergence.ClassSigma.
+func (p *pairedCmd) decide(c *cli.Context, typeName string, y *mat.Dense, file, column string, labels []string) error {
 	_, d := y.Dims()
-	switch p.yType {
-	case "categorical":
+	switch {
+	case p.yType == "categorical":
 		if d != 1 {
 			return usagef(c, "--%s categorical takes one column, not %d", typeName, d)
 		}
 		p.classes = true
-	case "auto":
+	case labels != nil: // auto, one column of text
+		if p.sigmaY != 0 {
+			return usagef(c, "column %q holds text labels, scored as classes with the delta kernel: drop --sigma-y", column)
+		}
+		if len(labels) > divergence.MaxClasses {
+			return fmt.Errorf("%s: column %q holds %d distinct text labels, more than the %d that --%s auto takes for class labels: give --%s categorical to score them as classes all the same", file, column, len(labels), divergence.MaxClasses, typeName, typeName)
+		}
+		p.classes = true
+	case p.yType == "auto":
 		p.classes = d == 1 && p.sigmaY == 0 && divergence.IsClasses(y.RawMatrix().Data)
 	}
 	if p.classes {
@@ -135,14 +156,30 @@ func (p *pairedCmd) settings(s divergence.Settings) divergence.LSMISettings {
 // split returns the columns xs and ys of the sample all, whose columns are
 // those of t, standardised with --standardize, as the estimators take them;
 // y as class codes, not standardised, when p decides it holds class labels
-// (typeName is the flag that says).
-func (p *pairedCmd) split(c *cli.Context, typeName string, t *dataset.Table, all sample, xs, ys []string) (mat.Matrix, mat.Matrix, error) {
+// (typeName is the flag that says), the classes' names then in all.classes.
+// Numbers and text labels are coded alike, by divergence.ClassCodes in the
+// order of first appearance in the sample, so that the same classes named
+// by numbers or by words give the same codes and the same estimate.
+func (p *pairedCmd) split(c *cli.Context, typeName string, t *dataset.Table, all *sample, xs, ys []string) (mat.Matrix, mat.Matrix, error) {
 	x, y := columnsOf(all.x, t.Columns, xs), columnsOf(all.x, t.Columns, ys)
-	if err := p.decide(c, typeName, y); err != nil {
+	var labels []string // the text labels of y, by the reader's codes
+	if j := slices.Index(t.Columns, p.label(ys)); j >= 0 && t.Categories != nil {
+		labels = t.Categories[j]
+	}
+	if err := p.decide(c, typeName, y, t.Name, p.label(ys), labels); err != nil {
 		return nil, nil, err
 	}
 	if p.classes {
-		y, _ = divergence.ClassCodes(y.RawMatrix().Data)
+		var codes []float64
+		y, codes = divergence.ClassCodes(y.RawMatrix().Data)
+		all.classes = make([]string, len(codes))
+		for i, v := range codes {
+			if labels != nil {
+				all.classes[i] = labels[int(v)]
+			} else {
+				all.classes[i] = formatFloat(v)
+			}
+		}
 	}
 	if c.Bool("standardize") {
 		standardize(x)
@@ -154,9 +191,25 @@ func (p *pairedCmd) split(c *cli.Context, typeName string, t *dataset.Table, all
 }
 
 // addRead adds to out the keys that say how the one input of mi and rank
-// was read, after n: n_stderr, read, rows_read.
+// was read, after n: n_stderr, read, rows_read, and classes, the names of
+// the classes in code order, when y is read as class labels.
 func addRead(out *record, in sample) *record {
-	return out.add("n_stderr", in.rowsStdErr).add("read", in.readAs()).add("rows_read", in.rowsRead)
+	out.add("n_stderr", in.rowsStdErr).add("read", in.readAs()).add("rows_read", in.rowsRead)
+	if in.classes != nil {
+		out.add("classes", in.classes)
+	}
+	return out
+}
+
+// textHint adds to err, a read's failure, what to do when it is a text cell
+// in the one y column read as numbers by --typeName numeric: read it as
+// class labels with categorical.
+func (p *pairedCmd) textHint(err error, ys []string, typeName string) error {
+	var pe *dataset.ParseError
+	if p.yType == "numeric" && len(ys) == 1 && errors.As(err, &pe) && errors.Is(err, dataset.ErrNotNumber) && pe.Column == ys[0] {
+		return fmt.Errorf("%w; --%s categorical reads the column as class labels", err, typeName)
+	}
+	return err
 }
 
 // miCmd is the mi command.
@@ -192,12 +245,13 @@ func (m *miCmd) parse(c *cli.Context) ([]string, []output, error) {
 }
 
 func (m *miCmd) read(c *cli.Context, r *reader) (mat.Matrix, mat.Matrix, error) {
-	t, all, err := readColumns(r, m.path, append(slices.Clone(m.xs), m.ys...))
+	t, all, err := readColumns(r, m.path, append(slices.Clone(m.xs), m.ys...), m.label(m.ys))
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, m.textHint(err, m.ys, "y-type")
 	}
+	x, y, err := m.split(c, "y-type", t, &all, m.xs, m.ys)
 	m.in = all
-	return m.split(c, "y-type", t, all, m.xs, m.ys)
+	return x, y, err
 }
 
 func (m *miCmd) steps() string {
@@ -288,9 +342,9 @@ func (k *rankCmd) read(c *cli.Context, r *reader) (mat.Matrix, mat.Matrix, error
 	if k.features != nil {
 		want = append(slices.Clone(k.features), k.target)
 	}
-	t, all, err := readColumns(r, k.path, want)
+	t, all, err := readColumns(r, k.path, want, k.label([]string{k.target}))
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, k.textHint(err, []string{k.target}, "target-type")
 	}
 	if k.features == nil {
 		if !slices.Contains(t.Columns, k.target) {
@@ -301,8 +355,9 @@ func (k *rankCmd) read(c *cli.Context, r *reader) (mat.Matrix, mat.Matrix, error
 			return nil, nil, fmt.Errorf("%s: no numeric column besides the target %q", t.Name, k.target)
 		}
 	}
+	x, y, err := k.split(c, "target-type", t, &all, k.features, []string{k.target})
 	k.in = all
-	return k.split(c, "target-type", t, all, k.features, []string{k.target})
+	return x, y, err
 }
 
 func (k *rankCmd) steps() string { return "features" }
