@@ -94,3 +94,38 @@ func TestMixedSeek(t *testing.T) {
 		}
 	}
 }
+
+// TestLabels reads columns of Query.Labels: text as codes of labels in
+// Table.Categories, numbers as numbers, an empty cell missing as in a
+// numeric table, and the default selection keeping them.
+func TestLabels(t *testing.T) {
+	const in = "x,c,n,s\n1,cat,5,a\n2, dog ,6,b\n3,cat,7,c\n"
+	read := func(q Query) (*Table, error) {
+		return NewCSV(strings.NewReader(in), "in.csv", Options{}).Sample(context.Background(), q, Sampling{})
+	}
+	tb, err := read(Query{Columns: []string{"x", "c", "n"}, Labels: []string{"c", "n"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(tb.Groups[0].Data, tb.Categories); got != "[1 0 5 2 1 6 3 0 7] [[] [cat dog] []]" {
+		t.Errorf("labels: %s", got)
+	}
+	tb, err = read(Query{Labels: []string{"c"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(tb.Columns, len(tb.Skipped)); got != "[x c n] 1" {
+		t.Errorf("default selection: %s", got)
+	}
+	tb, err = read(Query{Columns: []string{"x", "n"}})
+	if err != nil || tb.Categories != nil {
+		t.Errorf("without labels: %v, categories %v", err, tb.Categories)
+	}
+	_, err = NewCSV(strings.NewReader("x,c\n1,cat\n2,\n"), "in.csv", Options{}).Sample(context.Background(), Query{Columns: []string{"x", "c"}, Labels: []string{"c"}}, Sampling{})
+	if !errors.Is(err, ErrEmptyCell) {
+		t.Errorf("empty label: %v, want ErrEmptyCell", err)
+	}
+	if _, err := read(Query{Columns: []string{"x"}, Labels: []string{"c"}}); !errors.Is(err, ErrUnknownColumn) {
+		t.Errorf("a label column not read: %v", err)
+	}
+}

@@ -103,6 +103,10 @@ func FuzzRun(f *testing.F) {
 	} {
 		f.Add(seed, "x\n1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n")
 	}
+	// Text class labels, read as a target by mi and rank.
+	f.Add("mi --x x --y c -", "x,c\n1,cat\n2, dog\n3,\n4,cat\n5,dog\n6,cat\n")
+	f.Add("rank --target grp G", "")
+	f.Add("mi --x x --y grp --y-type categorical G", "")
 	dir := f.TempDir()
 	files := fuzzFiles(f, dir)
 	missing := filepath.Join(dir, "missing.csv")
