@@ -152,7 +152,10 @@ func ExampleIndependenceTest() {
 }
 
 // Three features, of which the target depends on the second strongly, on
-// the third weakly, and not at all on the first.
+// the third weakly, and not at all on the first: the ranking puts them in
+// that order, the weak feature's SMI is a fraction of the strong one's but
+// its p-value is as small as 100 permutations can give (1/101), and the
+// noise is not detected.
 func ExampleRank() {
 	rnd := rand.New(rand.NewPCG(1, 2))
 	n := 1000
@@ -161,7 +164,7 @@ func ExampleRank() {
 	for i := range n {
 		f := []float64{rnd.NormFloat64(), rnd.NormFloat64(), rnd.NormFloat64()}
 		features[i] = f
-		target[i] = 2*f[1] + 0.5*f[2] + rnd.NormFloat64()
+		target[i] = 2*f[1] + 0.8*f[2] + rnd.NormFloat64()
 	}
 	s := &divergence.RankSettings{PValuePermutations: 100}
 	s.K, s.M = 50, 1000
@@ -170,12 +173,12 @@ func ExampleRank() {
 		log.Fatal(err)
 	}
 	for _, f := range res.Features {
-		fmt.Printf("%d. feature %d: p-value %.2f\n", f.Rank, f.Column, f.PValue)
+		fmt.Printf("%d. feature %d: SMI %.2f, p-value %.2f\n", f.Rank, f.Column, f.SMI, f.PValue)
 	}
 	// Output:
-	// 1. feature 1: p-value 0.01
-	// 2. feature 2: p-value 0.16
-	// 3. feature 0: p-value 0.69
+	// 1. feature 1: SMI 0.75, p-value 0.01
+	// 2. feature 2: SMI 0.04, p-value 0.01
+	// 3. feature 0: SMI 0.00, p-value 0.61
 }
 
 // The fitted ratio r̂_α(x) = p(x)/(αp(x) + (1−α)q(x)) at single points, as
