@@ -153,7 +153,12 @@ func TestTextClasses(t *testing.T) {
 	if c := runMI(t, "", "--x", "signal", "--y", "class", "--y-type", "categorical", words); c.SMI != b.SMI {
 		t.Errorf("--y-type categorical: smi %v, auto %v", c.SMI, b.SMI)
 	}
-	code, out, stderr := run(t, "rank", "--target", "class", "--format", "json", "--k", "30", "--m", "300", "--draws", "3", words)
+	// The README's example.
+	code, out, stderr := run(t, "rank", "--target", "species", "--format", "csv", filepath.Join("..", "..", "testdata", "classes.csv"))
+	if rows := strings.Split(out, "\n"); code != 0 || len(rows) < 4 || !strings.HasPrefix(rows[1], "1,width,") || !strings.HasPrefix(rows[3], "3,noise,") {
+		t.Errorf("rank on testdata/classes.csv: exit %d, %s%s", code, out, stderr)
+	}
+	code, out, stderr = run(t, "rank", "--target", "class", "--format", "json", "--k", "30", "--m", "300", "--draws", "3", words)
 	if code != 0 || !strings.Contains(out, `"target_type":"categorical"`) || !strings.Contains(out, `"classes":[`) ||
 		strings.Index(out, `"feature":"signal"`) > strings.Index(out, `"feature":"noise"`) || strings.Contains(out, `"feature":"class"`) {
 		t.Errorf("rank on text labels: exit %d, %s%s", code, out, stderr)
