@@ -33,18 +33,24 @@ func writeSorted(t *testing.T, name string, n, rg int, mean float64, rnd *rand.R
 		x[i] = mean + rnd.NormFloat64()
 	}
 	slices.Sort(x)
+	rows := make([]sortedRow, n)
+	for i, v := range x {
+		rows[i] = sortedRow{v}
+	}
+	return writeRowGroups(t, name, rows, rg)
+}
+
+// writeRowGroups writes rows as a Parquet file in row groups of rg rows.
+func writeRowGroups[T any](t *testing.T, name string, rows []T, rg int) string {
+	t.Helper()
 	path := filepath.Join(t.TempDir(), name)
 	f, err := os.Create(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := parquet.NewGenericWriter[sortedRow](f)
-	for start := 0; start < n; start += rg {
-		rows := make([]sortedRow, 0, rg)
-		for _, v := range x[start:min(n, start+rg)] {
-			rows = append(rows, sortedRow{v})
-		}
-		if _, err := w.Write(rows); err != nil {
+	w := parquet.NewGenericWriter[T](f)
+	for start := 0; start < len(rows); start += rg {
+		if _, err := w.Write(rows[start:min(len(rows), start+rg)]); err != nil {
 			t.Fatal(err)
 		}
 		if err := w.Flush(); err != nil {
@@ -154,27 +160,7 @@ func writePairs(t *testing.T, name string, n, rg int, rho float64, sorted bool, 
 	if sorted {
 		slices.SortFunc(rows, func(a, b pairRow) int { return cmp.Compare(a.X, b.X) })
 	}
-	path := filepath.Join(t.TempDir(), name)
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := parquet.NewGenericWriter[pairRow](f)
-	for start := 0; start < n; start += rg {
-		if _, err := w.Write(rows[start:min(n, start+rg)]); err != nil {
-			t.Fatal(err)
-		}
-		if err := w.Flush(); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return path
+	return writeRowGroups(t, name, rows, rg)
 }
 
 // TestMIDesignEffectKeys checks, cheaply, that mi and rank report the
