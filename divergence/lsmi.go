@@ -34,6 +34,12 @@ type LSMIResult struct {
 	// DrawStdErr is the part of StdErr from the draws alone: the spread of
 	// the draws over √draws (zero for a single draw).
 	DrawStdErr float64
+	// DesignEffect is, for rows drawn in two stages (Subsample.Units), the
+	// variance of the estimate's linearisation under that design over its
+	// variance were the rows independent (docs/DESIGN.md §7): near 1 when
+	// the units are like random rows, up to the rows per unit when each is
+	// far from one. StdErr includes the excess. Zero otherwise.
+	DesignEffect float64
 	// Draws holds each draw's value.
 	Draws []float64
 	// PlugIn is the plug-in form hᵀθ − ½θᵀHθ − ½ of the same fit, which

@@ -46,18 +46,138 @@ type lsmiFit struct {
 // PlugIn − SMI = (ρ/2)‖θ‖² being the difference between two estimates of
 // SMI from the same fit, whose size is the scale of the regularisation's
 // bias.
+//
+// For rows drawn in two stages (Subsample.Units), the draws' spread treats
+// the n kept rows as independent, which they are not; designVariance gives
+// the variances V_iid and V_units of the kept rows' mean of ψ were they
+// independent and under the design, Var(ψ)/N is taken from the same ψ, and
+//
+//	StdErr² = DrawStdErr² + Var(ψ)/N + max(0, V_units − V_iid) + ((PlugIn − SMI)/2)²,
+//
+// with res.DesignEffect = V_units/V_iid (docs/DESIGN.md §7).
 func (m *lsmiModel) addDataError(res *LSMIResult, f *lsmiFit) error {
 	res.DrawStdErr = res.StdErr
-	rows := indices.Sample(m.x.n, min(m.x.n, lsmiDataRows), false, f.rnd)
-	psi, err := m.influence(f.centres, f.theta, rows)
-	if err != nil {
-		return err
+	var v, extra float64
+	if units, draws := m.design(); units != nil {
+		vIID, vUnits, err := m.designVariance(f, units, draws)
+		if err != nil {
+			return err
+		}
+		v = vIID * float64(m.x.n) / float64(m.x.pop) // V_iid = Var(ψ)/n
+		extra = math.Max(0, vUnits-vIID)
+		res.DesignEffect = 1
+		if vIID > 0 {
+			res.DesignEffect = vUnits / vIID
+		}
+	} else {
+		rows := indices.Sample(m.x.n, min(m.x.n, lsmiDataRows), false, f.rnd)
+		psi, err := m.influence(f.centres, f.theta, rows)
+		if err != nil {
+			return err
+		}
+		_, se := summary.MeanStdErr(psi) // se² = Var(ψ)/len(psi)
+		v = se * se * float64(len(psi)) / float64(m.x.pop)
 	}
-	_, se := summary.MeanStdErr(psi) // se² = Var(ψ)/len(psi)
-	v := se * se * float64(len(psi)) / float64(m.x.pop)
 	gap := (res.PlugIn - res.SMI) / 2
-	res.StdErr = math.Sqrt(res.StdErr*res.StdErr + v + gap*gap)
+	res.StdErr = math.Sqrt(res.StdErr*res.StdErr + v + extra + gap*gap)
 	return nil
+}
+
+// design returns the two-stage design of the pairs: that of x, or of y
+// when x has none (Rank's feature columns carry none; its target does);
+// nil units for independent rows.
+func (m *lsmiModel) design() (units []int, draws int) {
+	if m.x.units != nil {
+		return m.x.units, m.x.draws
+	}
+	return m.y.units, m.y.draws
+}
+
+// lsmiMomentRows is the number of rows over which designVariance averages
+// the expectations E_Y[ĝ(x, Y)²] and E_X[ĝ(X, y)²].
+const lsmiMomentRows = 1024
+
+// designVariance returns V_iid and V_units (see summary.Design) of the mean
+// of ψ over the n kept rows, drawn in two stages: units[i] is the draw of
+// row i, of draws draws. Unlike addDataError's iid term, which needs Var(ψ)
+// alone and takes it from lsmiDataRows rows, V_units needs ψ at every kept
+// row: a draw's sum of ψ, estimated from a few of its rows, would carry a
+// subsampling error about r/s times the variance between draws for s of its
+// r rows (r is hundreds at the defaults), which would bury a design effect
+// near 1. With g(x, y) = aₓᵀb_y, aₓ = Θᵀ K(u, x) and b_y = L(v, y),
+//
+//	ψᵢ = aᵢᵀbᵢ − ½ aᵢᵀ C_b aᵢ − ½ bᵢᵀ C_a bᵢ,   C_b = E[b bᵀ], C_a = E[a aᵀ],
+//
+// the second moments averaged over lsmiMomentRows kept rows drawn at
+// random: O(n·k²) for all the rows, in blocks, instead of the O(n²·k) of
+// every pair.
+func (m *lsmiModel) designVariance(f *lsmiFit, units []int, draws int) (vIID, vUnits float64, err error) {
+	rows := indices.Sample(m.x.n, min(m.x.n, lsmiMomentRows), false, f.rnd)
+	a, b, err := m.factors(f.centres, f.theta, rows)
+	if err != nil {
+		return 0, 0, err
+	}
+	k := len(f.centres)
+	var ca, cb mat.SymDense
+	ca.SymOuterK(1/float64(len(rows)), a.T())
+	cb.SymOuterK(1/float64(len(rows)), b.T())
+	psi := make([]float64, m.x.n)
+	var pa, pb mat.Dense
+	err = eachBlock(m.x.n, func(block []int) error {
+		a, b, err := m.factors(f.centres, f.theta, block)
+		if err != nil {
+			return err
+		}
+		pa.Reset()
+		pa.Mul(a, &cb)
+		pb.Reset()
+		pb.Mul(b, &ca)
+		for i, row := range block {
+			ai, bi := a.RawRowView(i), b.RawRowView(i)
+			qa, qb := pa.RawRowView(i), pb.RawRowView(i)
+			var g, sa, sb float64
+			for l := range k {
+				g += ai[l] * bi[l]
+				sa += qa[l] * ai[l]
+				sb += qb[l] * bi[l]
+			}
+			psi[row] = g - sa/2 - sb/2
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, 0, err
+	}
+	vIID, vUnits = summary.Design(summary.Centre(psi), units, draws)
+	return vIID, vUnits, nil
+}
+
+// factors returns, at the given rows, the factors of the ratio
+// g(x, y) = K(x, u)ᵀ Θ L(y, v) with centre rows idx: the rows of
+// A = K(x, u)Θ and of B = L(y, v), so that g(xᵢ, yⱼ) = (ABᵀ)ᵢⱼ.
+func (m *lsmiModel) factors(idx []int, theta *mat.Dense, rows []int) (a, b *mat.Dense, err error) {
+	u, err := m.x.rows(idx)
+	if err != nil {
+		return nil, nil, err
+	}
+	v, err := m.y.rows(idx)
+	if err != nil {
+		return nil, nil, err
+	}
+	xr, err := m.x.rows(rows)
+	if err != nil {
+		return nil, nil, err
+	}
+	yr, err := m.y.rows(rows)
+	if err != nil {
+		return nil, nil, err
+	}
+	var kx mat.Dense
+	a, b = &mat.Dense{}, &mat.Dense{}
+	m.gx.MatrixTo(&kx, xr, u)
+	m.gy.MatrixTo(b, yr, v)
+	a.Mul(&kx, theta)
+	return a, b, nil
 }
 
 // influence returns ψ at the given rows for the ratio
@@ -65,27 +185,12 @@ func (m *lsmiModel) addDataError(res *LSMIResult, f *lsmiFit) error {
 // every pair of the rows, and ψᵢ = G_ii − ½ mean_{j≠i} G_ij² − ½ mean_{j≠i} G_ji².
 // With a single row there is no other: ψ is G_ii.
 func (m *lsmiModel) influence(idx []int, theta *mat.Dense, rows []int) ([]float64, error) {
-	u, err := m.x.rows(idx)
+	a, b, err := m.factors(idx, theta, rows)
 	if err != nil {
 		return nil, err
 	}
-	v, err := m.y.rows(idx)
-	if err != nil {
-		return nil, err
-	}
-	xr, err := m.x.rows(rows)
-	if err != nil {
-		return nil, err
-	}
-	yr, err := m.y.rows(rows)
-	if err != nil {
-		return nil, err
-	}
-	var kx, ly, t, g mat.Dense
-	m.gx.MatrixTo(&kx, xr, u)
-	m.gy.MatrixTo(&ly, yr, v)
-	t.Mul(&kx, theta)
-	g.Mul(&t, ly.T())
+	var g mat.Dense
+	g.Mul(a, b.T())
 	r := len(rows)
 	psi := make([]float64, r)
 	if r == 1 {

@@ -89,7 +89,7 @@ func TestExactMatchesDirectComputation(t *testing.T) {
 	// A Subsample standing for 10 times the rows: λ is the all-centre
 	// regularisation of the whole data set, so the problem solved on the
 	// sample is the one with λ/10.
-	res, err := RelativePE(ctx, Subsample{x, 600}, y, DefaultAlpha, &PESettings{Sigma: 0.8, Settings: Settings{Lambda: 3, Exact: true}})
+	res, err := RelativePE(ctx, Subsample{Matrix: x, Rows: 600}, y, DefaultAlpha, &PESettings{Sigma: 0.8, Settings: Settings{Lambda: 3, Exact: true}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -394,7 +394,7 @@ func TestErrors(t *testing.T) {
 		{"bad grid", x, y, 0.5, PESettings{Settings: Settings{LambdaScales: []float64{1, 0}}}, ErrSettings, "LambdaScales = [1 0]"},
 		{"constant", constant, constant, 0.5, PESettings{}, ErrConstant, "constant variable"},
 		{"exact too large", big, y, 0.5, PESettings{Settings: Settings{Exact: true}}, ErrTooLarge, "MaxExact"},
-		{"subsample too small", Subsample{x, 10}, y, 0.5, PESettings{}, ErrSettings, "standing for only 10"},
+		{"subsample too small", Subsample{Matrix: x, Rows: 10}, y, 0.5, PESettings{}, ErrSettings, "standing for only 10"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := RelativePE(ctx, tc.p, tc.q, tc.alpha, &tc.s)

@@ -28,6 +28,10 @@ type FeatureScore struct {
 	// SMI and StdErr are the LSMI estimate of SMI(feature, target) and its
 	// standard error.
 	SMI, StdErr float64
+	// DesignEffect is that of the feature's LSMI estimate
+	// (LSMIResult.DesignEffect) when the target's rows were drawn in two
+	// stages (Subsample.Units); zero otherwise.
+	DesignEffect float64
 	// SigmaX, SigmaY and Lambda are the widths on the feature and the
 	// target and the regularisation chosen for this feature.
 	SigmaX, SigmaY, Lambda float64
@@ -88,6 +92,14 @@ func Rank(ctx context.Context, features, target mat.Matrix, s *RankSettings) (*R
 	}
 	if n != py.n {
 		return nil, fmt.Errorf("divergence: %w: features have %d rows but the target has %d", ErrDimension, n, py.n)
+	}
+	if sub, ok := features.(Subsample); ok && sub.Units != nil && py.units == nil {
+		// The features' two-stage design, when only they carry it, is the
+		// target's: their rows are paired.
+		if py.draws, err = checkUnits("features", sub.Units, sub.UnitDraws, n); err != nil {
+			return nil, err
+		}
+		py.units = sub.Units
 	}
 	if p < 1 {
 		return nil, fmt.Errorf("divergence: %w: no feature columns", ErrDimension)
@@ -162,6 +174,7 @@ type lsmiShared struct {
 func rankFeature(ctx context.Context, features mat.Matrix, j int, target *points, s *RankSettings, rnd *rand.Rand, sh *lsmiShared) (FeatureScore, error) {
 	var col mat.Matrix
 	if sub, ok := features.(Subsample); ok {
+		// Without the design, checked once with the target's.
 		col = Subsample{Matrix: columnOf(sub.Matrix, j), Rows: sub.Rows}
 	} else {
 		col = columnOf(features, j)
@@ -195,7 +208,7 @@ func rankFeature(ctx context.Context, features mat.Matrix, j int, target *points
 	case err != nil:
 		return FeatureScore{}, err
 	}
-	fs.SMI, fs.StdErr = lr.SMI, lr.StdErr
+	fs.SMI, fs.StdErr, fs.DesignEffect = lr.SMI, lr.StdErr, lr.DesignEffect
 	fs.SigmaX, fs.SigmaY, fs.Lambda = lr.SigmaX, lr.SigmaY, lr.Lambda
 	fs.Warnings = lr.Warnings
 	return fs, nil

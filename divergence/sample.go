@@ -21,9 +21,27 @@ import (
 // points from Matrix and take n = Rows in the scale kλ/n of the
 // regularisation, so that λ keeps its all-centre meaning for the whole data
 // set.
+//
+// Units, when not nil, says that the rows were drawn in two stages, as the
+// command line samples a Parquet file: units (row groups or pages) drawn
+// independently with probability proportional to their rows, then rows
+// within them. Units[i] is the draw, 0 to UnitDraws − 1, that row i came
+// from; UnitDraws counts the draws, including any that left no row (zero
+// means the largest of Units plus one). Every row is still equally likely
+// to be kept, but the rows of one draw resemble each other when the data
+// set is ordered, so the draws, not the rows, are the independent
+// observations: LSMI, IndependenceTest and Rank then add the variance
+// between draws to their standard errors and report the design effect
+// (docs/DESIGN.md §7), from the design of x (or of y when x has none;
+// Rank's target, or its features). RelativePE and TwoSampleTest do not use
+// it: the command line adds it to their error bars through the fitted
+// ratio.
 type Subsample struct {
 	mat.Matrix
 	Rows int
+
+	Units     []int
+	UnitDraws int
 }
 
 // points is an immutable view of a sample's rows for the kernel arithmetic:
@@ -37,6 +55,10 @@ type points struct {
 	pop   int // rows of the data set the sample stands for (n unless Subsample)
 	dim   int
 	scale float64
+	// units and draws are the two-stage design of Subsample.Units; units
+	// is nil for rows drawn independently.
+	units []int
+	draws int
 }
 
 func newPoints(name string, x mat.Matrix) (*points, error) {
@@ -44,13 +66,21 @@ func newPoints(name string, x mat.Matrix) (*points, error) {
 		return nil, fmt.Errorf("divergence: %w: %s is nil", ErrTooFew, name)
 	}
 	pop := 0
+	var units []int
+	var draws int
 	if s, ok := x.(Subsample); ok {
-		x, pop = s.Matrix, s.Rows
+		x, pop, units, draws = s.Matrix, s.Rows, s.Units, s.UnitDraws
 		if x == nil {
 			return nil, fmt.Errorf("divergence: %w: %s is nil", ErrTooFew, name)
 		}
 	}
 	n, dim := x.Dims()
+	if units != nil {
+		var err error
+		if draws, err = checkUnits(name, units, draws, n); err != nil {
+			return nil, err
+		}
+	}
 	if pop == 0 {
 		pop = n
 	}
@@ -62,7 +92,26 @@ func newPoints(name string, x mat.Matrix) (*points, error) {
 	case pop < n:
 		return nil, fmt.Errorf("divergence: %w: %s is a subsample of %d rows standing for only %d", ErrSettings, name, n, pop)
 	}
-	return &points{x: x, name: name, n: n, pop: pop, dim: dim, scale: 1}, nil
+	return &points{x: x, name: name, n: n, pop: pop, dim: dim, scale: 1, units: units, draws: draws}, nil
+}
+
+// checkUnits checks the design of a Subsample of n rows and returns its
+// number of draws: draws, or the largest unit plus one when draws is zero.
+func checkUnits(name string, units []int, draws, n int) (int, error) {
+	if len(units) != n {
+		return 0, fmt.Errorf("divergence: %w: %s has %d rows but %d units", ErrDimension, name, n, len(units))
+	}
+	most := -1
+	for i, u := range units {
+		if u < 0 || (draws > 0 && u >= draws) {
+			return 0, fmt.Errorf("divergence: %w: %s: row %d has unit %d: want 0 ≤ unit < UnitDraws = %d", ErrSettings, name, i, u, draws)
+		}
+		most = max(most, u)
+	}
+	if draws == 0 {
+		draws = most + 1
+	}
+	return draws, nil
 }
 
 // withScale returns the view of the same rows divided by scale.

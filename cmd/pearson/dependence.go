@@ -263,6 +263,7 @@ func (m *miCmd) steps() string {
 
 func (m *miCmd) estimate(ctx context.Context, s divergence.Settings, x, y mat.Matrix) (err error) {
 	ls := m.settings(s)
+	x, y = withDesign(x, m.in), withDesign(y, m.in)
 	if m.permutations == 0 {
 		m.res, err = divergence.LSMI(ctx, x, y, &ls)
 		return err
@@ -277,8 +278,11 @@ func (m *miCmd) estimate(ctx context.Context, s divergence.Settings, x, y mat.Ma
 func (m *miCmd) result(seed uint64) result {
 	out := new(record).
 		add("smi", m.res.SMI).
-		add("stderr", m.res.StdErr).
-		add("draw_stderr", m.res.DrawStdErr).
+		add("stderr", m.res.StdErr)
+	if m.in.units != nil {
+		out.add("design_effect", m.res.DesignEffect) // only for Parquet sampled in units, so that other outputs keep their keys
+	}
+	out.add("draw_stderr", m.res.DrawStdErr).
 		add("sigma_x", m.res.SigmaX).
 		add("sigma_y", m.res.SigmaY).
 		add("lambda", m.res.Lambda).
@@ -363,6 +367,7 @@ func (k *rankCmd) read(c *cli.Context, r *reader) (mat.Matrix, mat.Matrix, error
 func (k *rankCmd) steps() string { return "features" }
 
 func (k *rankCmd) estimate(ctx context.Context, s divergence.Settings, features, target mat.Matrix) (err error) {
+	features, target = withDesign(features, k.in), withDesign(target, k.in)
 	k.res, err = divergence.Rank(ctx, features, target, &divergence.RankSettings{LSMISettings: k.settings(s), PValuePermutations: k.permutations})
 	return err
 }
@@ -377,7 +382,7 @@ func (k *rankCmd) scores() []divergence.FeatureScore {
 
 func (k *rankCmd) result(seed uint64) result {
 	run := addRead(new(record).add("target", k.target).add("target_type", k.yKind()).add("n", k.in.rows), k.in).add("seed", seed).add("permutations", k.res.Permutations)
-	return ranking(run, k.features, k.scores(), k.res.Permutations > 0)
+	return ranking(run, k.features, k.scores(), k.res.Permutations > 0, k.in.units != nil)
 }
 
 func (k *rankCmd) plot(path string, _ uint64) error {
@@ -392,8 +397,9 @@ func (k *rankCmd) plot(path string, _ uint64) error {
 }
 
 // ranking is the table of a ranking: one row per feature, the run's
-// details around them in JSON.
-func ranking(run *record, names []string, scores []divergence.FeatureScore, tested bool) *table {
+// details around them in JSON; design adds each feature's design effect,
+// for rows sampled in units.
+func ranking(run *record, names []string, scores []divergence.FeatureScore, tested, design bool) *table {
 	rows := make([]*record, len(scores))
 	for i, f := range scores {
 		r := new(record).
@@ -401,6 +407,9 @@ func ranking(run *record, names []string, scores []divergence.FeatureScore, test
 			add("feature", names[f.Column]).
 			add("smi", f.SMI).
 			add("stderr", f.StdErr)
+		if design {
+			r.add("design_effect", f.DesignEffect)
+		}
 		if tested {
 			r.add("p_value", f.PValue).add("q_value", f.QValue)
 		}

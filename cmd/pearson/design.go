@@ -7,7 +7,10 @@ package main
 import (
 	"math"
 
+	"gonum.org/v1/gonum/mat"
+
 	"github.com/sublinear/pearson/divergence"
+	"github.com/sublinear/pearson/internal/summary"
 )
 
 // unitError returns the standard error of a divergence estimate res of the
@@ -66,14 +69,14 @@ func unitError(res *divergence.PEResult, p, q sample, shared bool) (stderr, deff
 	}
 	ep := influence(rp, func(r float64) float64 { return r - a*r*r/2 })
 	eq := influence(rq, func(r float64) float64 { return -(1 - a) * r * r / 2 })
-	vIID := iidVariance(ep) + iidVariance(eq)
+	vIID := summary.ClusterVariance(ep) + summary.ClusterVariance(eq) // rows as clusters of one
 	var vUnits float64
 	switch {
 	case shared && p.units != nil && q.units != nil:
 		z := make([]float64, max(p.draws, q.draws))
-		addByDraw(z, ep, p.units)
-		addByDraw(z, eq, q.units)
-		vUnits = clusterVariance(z)
+		summary.AddByCluster(z, ep, p.units)
+		summary.AddByCluster(z, eq, q.units)
+		vUnits = summary.ClusterVariance(z)
 	default:
 		vUnits = sampleUnitVariance(ep, p) + sampleUnitVariance(eq, q)
 	}
@@ -87,51 +90,37 @@ func unitError(res *divergence.PEResult, p, q sample, shared bool) (stderr, deff
 // influence returns eᵢ = (ψ(vᵢ) − ψ̄)/n for the values v = r̂(xᵢ) at the
 // n kept rows of a sample, in place of v.
 func influence(v []float64, psi func(float64) float64) []float64 {
-	var mean float64
 	for i, r := range v {
 		v[i] = psi(r)
-		mean += (v[i] - mean) / float64(i+1)
 	}
-	for i := range v {
-		v[i] = (v[i] - mean) / float64(len(v))
-	}
-	return v
+	return summary.Centre(v)
 }
-
-// iidVariance is Σᵢ eᵢ²·n/(n−1): the variance of a mean of independent
-// rows, from their centred and scaled influences e; each row is a cluster
-// of one.
-func iidVariance(e []float64) float64 { return clusterVariance(e) }
 
 // sampleUnitVariance is the variance of the mean of one sample's influences
 // e under its design: by draws when it was sampled in units, as independent
 // rows otherwise.
 func sampleUnitVariance(e []float64, s sample) float64 {
 	if s.units == nil {
-		return iidVariance(e)
+		return summary.ClusterVariance(e)
 	}
-	z := make([]float64, s.draws)
-	addByDraw(z, e, s.units)
-	return clusterVariance(z)
+	_, v := summary.Design(e, s.units, s.draws)
+	return v
 }
 
-// addByDraw adds each eᵢ to z at its draw.
-func addByDraw(z, e []float64, units []int) {
-	for i, v := range e {
-		z[units[i]] += v
+// withDesign returns x, the estimators' matrix of the kept rows of in, with
+// in's two-stage design attached (divergence.Subsample.Units) when it was
+// sampled in units: LSMI, the independence test and Rank then add the
+// variance between units to their error bars themselves, by the same
+// ultimate-cluster estimate over the influences of LSMI (docs/DESIGN.md §7).
+func withDesign(x mat.Matrix, in sample) mat.Matrix {
+	if in.units == nil {
+		return x
 	}
-}
-
-// clusterVariance is D/(D−1) Σⱼ zⱼ² for the D draws' sums z, which sum to
-// zero.
-func clusterVariance(z []float64) float64 {
-	d := len(z)
-	if d < 2 {
-		return 0
+	s, ok := x.(divergence.Subsample)
+	if !ok {
+		r, _ := x.Dims()
+		s = divergence.Subsample{Matrix: x, Rows: r}
 	}
-	var s float64
-	for _, v := range z {
-		s += v * v
-	}
-	return s * float64(d) / float64(d-1)
+	s.Units, s.UnitDraws = in.units, in.draws
+	return s
 }

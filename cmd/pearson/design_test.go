@@ -5,6 +5,7 @@
 package main
 
 import (
+	"cmp"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -32,18 +33,24 @@ func writeSorted(t *testing.T, name string, n, rg int, mean float64, rnd *rand.R
 		x[i] = mean + rnd.NormFloat64()
 	}
 	slices.Sort(x)
+	rows := make([]sortedRow, n)
+	for i, v := range x {
+		rows[i] = sortedRow{v}
+	}
+	return writeRowGroups(t, name, rows, rg)
+}
+
+// writeRowGroups writes rows as a Parquet file in row groups of rg rows.
+func writeRowGroups[T any](t *testing.T, name string, rows []T, rg int) string {
+	t.Helper()
 	path := filepath.Join(t.TempDir(), name)
 	f, err := os.Create(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := parquet.NewGenericWriter[sortedRow](f)
-	for start := 0; start < n; start += rg {
-		rows := make([]sortedRow, 0, rg)
-		for _, v := range x[start:min(n, start+rg)] {
-			rows = append(rows, sortedRow{v})
-		}
-		if _, err := w.Write(rows); err != nil {
+	w := parquet.NewGenericWriter[T](f)
+	for start := 0; start < len(rows); start += rg {
+		if _, err := w.Write(rows[start:min(len(rows), start+rg)]); err != nil {
 			t.Fatal(err)
 		}
 		if err := w.Flush(); err != nil {
@@ -131,5 +138,118 @@ func TestUnitErrorSorted(t *testing.T) {
 	}
 	if deff < 10 {
 		t.Errorf("mean design effect %.3g on a sorted file, want ≫ 1", deff)
+	}
+}
+
+// pairRow is a row of the Parquet files of TestMIUnitError.
+type pairRow struct {
+	X float64 `parquet:"x"`
+	Y float64 `parquet:"y"`
+}
+
+// writePairs writes n pairs (x, y) of a bivariate normal with correlation
+// rho as a Parquet file of two DOUBLE columns in row groups of rg rows,
+// sorted by x when sorted, in the order drawn otherwise.
+func writePairs(t *testing.T, name string, n, rg int, rho float64, sorted bool, rnd *rand.Rand) string {
+	t.Helper()
+	rows := make([]pairRow, n)
+	for i := range rows {
+		x := rnd.NormFloat64()
+		rows[i] = pairRow{x, rho*x + math.Sqrt(1-rho*rho)*rnd.NormFloat64()}
+	}
+	if sorted {
+		slices.SortFunc(rows, func(a, b pairRow) int { return cmp.Compare(a.X, b.X) })
+	}
+	return writeRowGroups(t, name, rows, rg)
+}
+
+// TestMIDesignEffectKeys checks, cheaply, that mi and rank report the
+// design effect of a Parquet file sampled in units, and that it is large
+// for a file sorted by x: a row group holds a narrow slice of x, so that
+// its rows are far from a random sample.
+func TestMIDesignEffectKeys(t *testing.T) {
+	t.Parallel()
+	rnd := rand.New(rand.NewPCG(7, 8))
+	path := writePairs(t, "sorted.parquet", 60_000, 200, 0.5, true, rnd) // 300 row groups
+	args := []string{"--k", "20", "--m", "400", "--draws", "3", "--sigma-x", "1", "--sigma-y", "1", "--lambda", "1"}
+	v, _ := runJSON(t, append([]string{"mi", "--x", "x", "--y", "y"}, append(args, path)...)...)
+	if v["read"] != "sampled" {
+		t.Fatalf("read %v: not sampled", v["read"])
+	}
+	if d, ok := v["design_effect"].(float64); !ok || d < 1.3 {
+		t.Errorf("mi: design_effect %v, want ≫ 1 on a sorted file", v["design_effect"])
+	}
+	r, _ := runJSON(t, append([]string{"rank", "--target", "y"}, append(args, path)...)...)
+	features, _ := r["features"].([]any)
+	if len(features) != 1 {
+		t.Fatalf("rank: features %v", r["features"])
+	}
+	if d, ok := features[0].(map[string]any)["design_effect"].(float64); !ok || d < 1.3 {
+		t.Errorf("rank: design_effect %v, want ≫ 1 on a sorted file", features[0])
+	}
+	s, _ := runJSON(t, append([]string{"mi", "--x", "x", "--y", "y", "--scan"}, append(args, path)...)...)
+	if _, ok := s["design_effect"]; ok {
+		t.Errorf("a scan reports a design effect: %v", s["design_effect"])
+	}
+}
+
+// TestMIUnitError checks mi's error bar on Parquet files sampled in two
+// stages, as TestUnitErrorSorted does the divergence's. On a file sorted by
+// x (ρ = 0.5, 300 000 rows in row groups of 1000, 64 units drawn, about 130
+// rows kept from each), the estimate must be within 2·stderr of a reference
+// in at least 16 of 20 runs (19 expected for a normal error; 16 allows three
+// binomial standard deviations, and the variance between units is estimated
+// from 64 draws), while the bar of independent rows, stderr/√design_effect
+// (the approximation of TestUnitErrorSorted), covers at least 5 runs fewer:
+// the reference's own error, in both bars, keeps that one from falling
+// further. On the same rows shuffled, the design effect
+// must be 1 within 0.25: its Monte Carlo error is about √(2/63) = 0.18 a
+// run, 0.04 for the mean of 20.
+//
+// σx, σy and λ are fixed, so that every run and the reference estimate the
+// same value (at about the widths and λ that cross-validation chooses);
+// the reference is a scan with 50 draws.
+func TestMIUnitError(t *testing.T) {
+	if testing.Short() || race.Enabled {
+		t.Skip("a statistical study: 42 runs of the command")
+	}
+	t.Parallel()
+	const rows, rg, rho = 300_000, 1000, 0.5
+	args := []string{"mi", "--x", "x", "--y", "y", "--k", "50", "--m", "1000", "--sigma-x", "2.5", "--sigma-y", "2.5", "--lambda", "1000"}
+	const seeds = 20
+	for _, sorted := range []bool{true, false} {
+		path := writePairs(t, "pairs.parquet", rows, rg, rho, sorted, rand.New(rand.NewPCG(9, 10)))
+		ref, _ := runJSON(t, append(args, "--draws", "50", "--scan", path)...)
+		refSMI, refSE := ref["smi"].(float64), ref["stderr"].(float64)
+		var covered, coveredIID int
+		var deff float64
+		for seed := range seeds {
+			v, _ := runJSON(t, append(args, "--draws", "6", "--seed", strconv.Itoa(seed+1), path)...)
+			smi, se := v["smi"].(float64), v["stderr"].(float64)
+			d, ok := v["design_effect"].(float64)
+			if !ok {
+				t.Fatalf("sorted %v, seed %d: no design_effect in %v", sorted, seed+1, v)
+			}
+			deff += d / seeds
+			diff := math.Abs(smi - refSMI)
+			if diff <= 2*math.Hypot(se, refSE) {
+				covered++
+			}
+			if diff <= 2*math.Hypot(se/math.Sqrt(max(d, 1)), refSE) {
+				coveredIID++
+			}
+		}
+		t.Logf("sorted %v: reference %.4g ± %.2g; covered by 2·stderr in %d of %d runs, by the iid stderr in %d; mean design effect %.3g", sorted, refSMI, refSE, covered, seeds, coveredIID, deff)
+		if covered < 16 {
+			t.Errorf("sorted %v: 2·stderr covers the reference in %d of %d runs, want at least 16", sorted, covered, seeds)
+		}
+		switch {
+		case sorted && coveredIID > covered-5:
+			t.Errorf("the iid stderr covers the reference in %d of %d runs: the file does not test the design", coveredIID, seeds)
+		case sorted && deff < 10:
+			t.Errorf("mean design effect %.3g on a sorted file, want ≫ 1", deff)
+		case !sorted && math.Abs(deff-1) > 0.25:
+			t.Errorf("mean design effect %.3g on a shuffled file, want 1 ± 0.25", deff)
+		}
 	}
 }
