@@ -47,13 +47,19 @@ func jumpingMean(rnd *rand.Rand, rows int) *mat.Dense {
 // scalingVariance: AR(2) with ε(t) ~ N(0, σ_N²), σ_N = 1 for odd N and
 // ln(e + N/4) for even N.
 func scalingVariance(rnd *rand.Rand, rows int) *mat.Dense {
+	return scaledAR2(rnd, rows, (*rand.Rand).NormFloat64)
+}
+
+// scaledAR2 is the scaling-variance recipe with ε(t) = σ_N·u(t), u(t) the
+// draws of unit, which must have mean 0 and variance 1.
+func scaledAR2(rnd *rand.Rand, rows int, unit func(*rand.Rand) float64) *mat.Dense {
 	eps := make([]float64, rows)
 	for t := range eps {
 		n, sd := segment(t), 1.0
 		if n%2 == 0 {
 			sd = math.Log(math.E + float64(n)/4)
 		}
-		eps[t] = sd * rnd.NormFloat64()
+		eps[t] = sd * unit(rnd)
 	}
 	return ar2(eps)
 }
@@ -64,40 +70,28 @@ func scalingVariance(rnd *rand.Rand, rows int) *mat.Dense {
 // no fourth moment, and the sample variance is an inefficient estimate of
 // the spread.
 func heavyScalingVariance(rnd *rand.Rand, rows int) *mat.Dense {
-	eps := make([]float64, rows)
-	for t := range eps {
-		n, sd := segment(t), 1.0
-		if n%2 == 0 {
-			sd = math.Log(math.E + float64(n)/4)
-		}
+	return scaledAR2(rnd, rows, func(rnd *rand.Rand) float64 {
 		z := rnd.NormFloat64()
 		var chi2 float64
 		for range 3 {
 			g := rnd.NormFloat64()
 			chi2 += g * g
 		}
-		eps[t] = sd * z / math.Sqrt(chi2/3) / math.Sqrt(3)
-	}
-	return ar2(eps)
+		return z / math.Sqrt(chi2/3) / math.Sqrt(3)
+	})
 }
 
 // laplaceScalingVariance is the scaling-variance recipe with Laplace
 // innovations of variance σ_N² (scale σ_N/√2): tails heavier than the
 // Gaussian's, with every moment finite.
 func laplaceScalingVariance(rnd *rand.Rand, rows int) *mat.Dense {
-	eps := make([]float64, rows)
-	for t := range eps {
-		n, sd := segment(t), 1.0
-		if n%2 == 0 {
-			sd = math.Log(math.E + float64(n)/4)
-		}
-		e := rnd.ExpFloat64() * sd / math.Sqrt2
+	return scaledAR2(rnd, rows, func(rnd *rand.Rand) float64 {
+		e := rnd.ExpFloat64() / math.Sqrt2
 		if rnd.IntN(2) == 0 {
 			e = -e
 		}
-		eps[t] = e
-	}
-	return ar2(eps)
+		return e
+	})
 }
 
 // contaminated returns a draw of the unit-variance contaminated normal
@@ -112,23 +106,20 @@ func contaminated(rnd *rand.Rand) float64 {
 	return a * rnd.NormFloat64()
 }
 
-// switchingKurtosisAR is the AR(2) recipe with ε(t) ~ N(0, 1) in odd segments
-// and the contaminated normal in even ones.
+// switchingKurtosisAR is the AR(2) recipe whose innovations are
+// kurtosisSwitch's rows.
 func switchingKurtosisAR(rnd *rand.Rand, rows int) *mat.Dense {
-	eps := make([]float64, rows)
-	for t := range eps {
-		if segment(t)%2 == 1 {
-			eps[t] = rnd.NormFloat64()
-		} else {
-			eps[t] = contaminated(rnd)
-		}
-	}
-	return ar2(eps)
+	return ar2(kurtosisSwitch(rnd, rows))
 }
 
-// switchingKurtosis: independent rows, N(0, 1) in odd segments and the
-// contaminated normal in even ones.
+// switchingKurtosis: independent rows, kurtosisSwitch's.
 func switchingKurtosis(rnd *rand.Rand, rows int) *mat.Dense {
+	return mat.NewDense(rows, 1, kurtosisSwitch(rnd, rows))
+}
+
+// kurtosisSwitch returns rows values, N(0, 1) in odd segments and the
+// contaminated normal in even ones: a change of spread at equal variance.
+func kurtosisSwitch(rnd *rand.Rand, rows int) []float64 {
 	y := make([]float64, rows)
 	for t := range y {
 		if segment(t)%2 == 1 {
@@ -137,7 +128,7 @@ func switchingKurtosis(rnd *rand.Rand, rows int) *mat.Dense {
 			y[t] = contaminated(rnd)
 		}
 	}
-	return mat.NewDense(rows, 1, y)
+	return y
 }
 
 // switchingCovariance: 2-D, independent rows, unit variances and
