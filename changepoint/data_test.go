@@ -97,7 +97,7 @@ func laplaceScalingVariance(rnd *rand.Rand, rows int) *mat.Dense {
 // contaminated returns a draw of the unit-variance contaminated normal
 // (1−p)·N(0, a²) + p·N(0, b²), p = 0.06, a = 0.5, b² = (1 − (1−p)a²)/p ≈ 12.75:
 // the bulk half as wide as N(0, 1)'s, the variance restored by rare large
-// values (kurtosis ≈ 9.6).
+// values (kurtosis ≈ 29).
 func contaminated(rnd *rand.Rand) float64 {
 	const p, a = 0.06, 0.5
 	if rnd.Float64() < p {
