@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"gonum.org/v1/gonum/mat"
+
 	"github.com/sublinear/pearson/changepoint"
 )
 
@@ -133,5 +135,74 @@ func BenchmarkEmbed(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// smooth returns the scores averaged over the scores within h rows of
+// each: a smoothing over nearby steps, which BenchmarkSpread gives the
+// density-ratio score and the baselines alike.
+func smooth(s []changepoint.Score, h int) []changepoint.Score {
+	out := make([]changepoint.Score, len(s))
+	lo, hi := 0, 0
+	sum := 0.0
+	for i, c := range s {
+		for hi < len(s) && s[hi].Time <= c.Time+h {
+			sum += s[hi].Value
+			hi++
+		}
+		for s[lo].Time < c.Time-h {
+			sum -= s[lo].Value
+			lo++
+		}
+		out[i] = changepoint.Score{Time: c.Time, Value: sum / float64(hi-lo)}
+	}
+	return out
+}
+
+// BenchmarkSpread measures the ROC AUC of TestBenchmarks' protocol (2000
+// rows, Step 4, n = 50, α = 0.1) on changes of spread, averaged over three
+// series of each: the paper's scaling variance, the same with Student-t (3
+// d.f.) and with Laplace innovations of the same variances, and switches
+// of kurtosis at equal variance, of the AR(2) innovations and of
+// independent rows. It compares the score at the default Embed and at
+// Embed 1 with the mean-and-variance baseline and its robust counterpart
+// (median and MAD), each also smoothed over the scores within 10 rows; run
+// it once (-benchtime=1x). The AUCs are logged, one line per series.
+func BenchmarkSpread(b *testing.B) {
+	const rows, tol, seeds = 2000, 10, 3
+	cps := changes(rows)
+	series := []struct {
+		name string
+		gen  func(*rand.Rand, int) *mat.Dense
+	}{
+		{"scaling variance", scalingVariance},
+		{"scaling variance, t₃", heavyScalingVariance},
+		{"scaling variance, Laplace", laplaceScalingVariance},
+		{"kurtosis, AR(2)", switchingKurtosisAR},
+		{"kurtosis, independent", switchingKurtosis},
+	}
+	for b.Loop() {
+		for i, sr := range series {
+			// ours, Embed 1, baseline, robust, then the same smoothed.
+			var auc [8]float64
+			for seed := range uint64(seeds) {
+				x := sr.gen(rand.New(rand.NewPCG(2013+1000*seed, uint64(10+i))), rows)
+				var sc [4][]changepoint.Score
+				for j, k := range []int{0, 1} {
+					res, err := changepoint.Scores(context.Background(), x, changepoint.DefaultAlpha, &changepoint.Settings{Embed: k, Step: 4, Src: rand.NewPCG(1, uint64(i))})
+					if err != nil {
+						b.Fatal(err)
+					}
+					sc[j] = res.Scores
+				}
+				sc[2], sc[3] = baseline(x, 50), robustBaseline(x, 50)
+				for j, s := range sc {
+					auc[j] += rocAUC(s, cps, tol) / seeds
+					auc[4+j] += rocAUC(smooth(s, 10), cps, tol) / seeds
+				}
+			}
+			b.Logf("%-26s ROC AUC: default %.3f, Embed 1 %.3f, baseline %.3f, robust baseline %.3f; smoothed over ±10 rows: %.3f, %.3f, %.3f, %.3f",
+				sr.name, auc[0], auc[1], auc[2], auc[3], auc[4], auc[5], auc[6], auc[7])
+		}
 	}
 }

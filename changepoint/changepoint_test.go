@@ -171,7 +171,7 @@ func TestPlacement(t *testing.T) {
 	}
 	for _, k := range []int{1, 4, 10} {
 		rnd := rand.New(rand.NewPCG(3, uint64(k)))
-		rows, c := 400, 200
+		rows, c := 200, 100
 		x := mat.NewDense(rows, 1, nil)
 		for i := range rows {
 			v := rnd.NormFloat64()

@@ -47,15 +47,88 @@ func jumpingMean(rnd *rand.Rand, rows int) *mat.Dense {
 // scalingVariance: AR(2) with ε(t) ~ N(0, σ_N²), σ_N = 1 for odd N and
 // ln(e + N/4) for even N.
 func scalingVariance(rnd *rand.Rand, rows int) *mat.Dense {
+	return scaledAR2(rnd, rows, (*rand.Rand).NormFloat64)
+}
+
+// scaledAR2 is the scaling-variance recipe with ε(t) = σ_N·u(t), u(t) the
+// draws of unit, which must have mean 0 and variance 1.
+func scaledAR2(rnd *rand.Rand, rows int, unit func(*rand.Rand) float64) *mat.Dense {
 	eps := make([]float64, rows)
 	for t := range eps {
 		n, sd := segment(t), 1.0
 		if n%2 == 0 {
 			sd = math.Log(math.E + float64(n)/4)
 		}
-		eps[t] = sd * rnd.NormFloat64()
+		eps[t] = sd * unit(rnd)
 	}
 	return ar2(eps)
+}
+
+// heavyScalingVariance is the scaling-variance recipe with heavy-tailed
+// innovations: ε(t) = σ_N·T(t)/√3, T(t) Student's t with 3 degrees of
+// freedom (variance 3), so that ε has the paper's σ_N² as its variance but
+// no fourth moment, and the sample variance is an inefficient estimate of
+// the spread.
+func heavyScalingVariance(rnd *rand.Rand, rows int) *mat.Dense {
+	return scaledAR2(rnd, rows, func(rnd *rand.Rand) float64 {
+		z := rnd.NormFloat64()
+		var chi2 float64
+		for range 3 {
+			g := rnd.NormFloat64()
+			chi2 += g * g
+		}
+		return z / math.Sqrt(chi2/3) / math.Sqrt(3)
+	})
+}
+
+// laplaceScalingVariance is the scaling-variance recipe with Laplace
+// innovations of variance σ_N² (scale σ_N/√2): tails heavier than the
+// Gaussian's, with every moment finite.
+func laplaceScalingVariance(rnd *rand.Rand, rows int) *mat.Dense {
+	return scaledAR2(rnd, rows, func(rnd *rand.Rand) float64 {
+		e := rnd.ExpFloat64() / math.Sqrt2
+		if rnd.IntN(2) == 0 {
+			e = -e
+		}
+		return e
+	})
+}
+
+// contaminated returns a draw of the unit-variance contaminated normal
+// (1−p)·N(0, a²) + p·N(0, b²), p = 0.06, a = 0.5, b² = (1 − (1−p)a²)/p ≈ 12.75:
+// the bulk half as wide as N(0, 1)'s, the variance restored by rare large
+// values (kurtosis ≈ 29).
+func contaminated(rnd *rand.Rand) float64 {
+	const p, a = 0.06, 0.5
+	if rnd.Float64() < p {
+		return math.Sqrt((1-(1-p)*a*a)/p) * rnd.NormFloat64()
+	}
+	return a * rnd.NormFloat64()
+}
+
+// switchingKurtosisAR is the AR(2) recipe whose innovations are
+// kurtosisSwitch's rows.
+func switchingKurtosisAR(rnd *rand.Rand, rows int) *mat.Dense {
+	return ar2(kurtosisSwitch(rnd, rows))
+}
+
+// switchingKurtosis: independent rows, kurtosisSwitch's.
+func switchingKurtosis(rnd *rand.Rand, rows int) *mat.Dense {
+	return mat.NewDense(rows, 1, kurtosisSwitch(rnd, rows))
+}
+
+// kurtosisSwitch returns rows values, N(0, 1) in odd segments and the
+// contaminated normal in even ones: a change of spread at equal variance.
+func kurtosisSwitch(rnd *rand.Rand, rows int) []float64 {
+	y := make([]float64, rows)
+	for t := range y {
+		if segment(t)%2 == 1 {
+			y[t] = rnd.NormFloat64()
+		} else {
+			y[t] = contaminated(rnd)
+		}
+	}
+	return y
 }
 
 // switchingCovariance: 2-D, independent rows, unit variances and
@@ -124,6 +197,7 @@ var benchmarks = []struct {
 	{"switching covariance", switchingCovariance, true},
 	{"switching shape", switchingShape, false},
 	{"switching autocorrelation", switchingAutocorrelation, false},
+	{"switching kurtosis", switchingKurtosisAR, false},
 }
 
 // changes returns the true change points of a series of the given rows:
@@ -316,4 +390,45 @@ func baseline(x *mat.Dense, w int) []changepoint.Score {
 		out = append(out, changepoint.Score{Time: t, Value: s})
 	}
 	return out
+}
+
+// robustBaseline is baseline with the median for the mean and the median
+// absolute deviation (MAD) for the standard deviation: at each time t the
+// sum over columns of |Δ median| in units of the pooled MAD plus
+// |Δ log MAD²|, the robust counterpart of the difference of log-variances,
+// which heavy tails do not throw about.
+func robustBaseline(x *mat.Dense, w int) []changepoint.Score {
+	rows, dim := x.Dims()
+	var out []changepoint.Score
+	buf := make([]float64, w)
+	stats := func(c, from int) (med, mad float64) {
+		for i := range buf {
+			buf[i] = x.At(from+i, c)
+		}
+		med = median(buf)
+		for i := range buf {
+			buf[i] = math.Abs(buf[i] - med)
+		}
+		return med, median(buf)
+	}
+	for t := w; t+w <= rows; t++ {
+		s := 0.0
+		for c := range dim {
+			m0, d0 := stats(c, t-w)
+			m1, d1 := stats(c, t)
+			s += math.Abs(m1-m0)/math.Sqrt((d0*d0+d1*d1)/2) + math.Abs(2*math.Log(d1/d0))
+		}
+		out = append(out, changepoint.Score{Time: t, Value: s})
+	}
+	return out
+}
+
+// median returns the median of v, which it sorts.
+func median(v []float64) float64 {
+	slices.Sort(v)
+	n := len(v)
+	if n%2 == 1 {
+		return v[n/2]
+	}
+	return (v[n/2-1] + v[n/2]) / 2
 }

@@ -41,7 +41,11 @@
 // diluted in k·d dimensions, where n subsequences cannot resolve it, and a
 // subsequence of one row (Embed 1) sees it, and the dependence between
 // columns better still, but the serial dependence not at all and a change
-// of mean less well (docs/RESULTS.md).
+// of mean less well (docs/RESULTS.md). The score is nonparametric: on a
+// change of the variance of Gaussian rows the difference of the windows'
+// log-variances, the likelihood-ratio statistic, is more powerful, while a
+// change of spread at equal variance (of kurtosis) the score sees and the
+// variance does not (docs/DESIGN.md §9).
 //
 // Change points are the scores above a threshold that are the highest
 // within a distance on either side (Detect). A window without a change does
