@@ -82,7 +82,7 @@ type pairedCmd struct {
 // typeFlag is the flag that says whether the y column (of mi) or the target
 // (of rank), named what, holds class labels.
 func typeFlag(name, what string) cli.Flag {
-	return &cli.StringFlag{Name: name, Value: "auto", Usage: fmt.Sprintf("`auto`, numeric or categorical: categorical scores %s, one column, as class labels with the delta kernel (σy fixed at %g); auto when it holds at most %d distinct values, all integers", what, divergence.ClassSigma, divergence.MaxClasses)}
+	return &cli.StringFlag{Name: name, Value: "auto", Usage: fmt.Sprintf("`auto`, numeric or categorical: categorical scores %s, one column, as class labels with the delta kernel (σy fixed at %g); auto when it holds text labels, at most %[3]d of them, or at most %[3]d distinct values, all integers", what, divergence.ClassSigma, divergence.MaxClasses)}
 }
 
 func (p *pairedCmd) parse(c *cli.Context, typeName string) (err error) {
