@@ -192,6 +192,10 @@ func (p *Parquet) unitGroups(ctx context.Context, pl *pqPlan, units []*pqUnit) (
 			earliest[k] = row
 		}
 	}
+	// The units of shards whose group column is a partition key are
+	// counted at once, the others through readUnits.
+	var read []*pqUnit
+	var reads []unitRead
 	for _, u := range units {
 		sc := pl.shard[u.shard]
 		u.counts = make(map[string]int64)
@@ -200,17 +204,18 @@ func (p *Parquet) unitGroups(ctx context.Context, pl *pqPlan, units []*pqUnit) (
 			note(sc.part, u.first+u.start)
 			continue
 		}
-		o, err := p.shard(u.shard)
-		if err != nil {
-			return nil, err
-		}
-		err = o.countKeys(ctx, pl, u.rg, u.start, u.end, func(k string, rows, first int64) {
+		read = append(read, u)
+		reads = append(reads, unitRead{shard: u.shard, g: u.rg, cols: pl.readCols(u.shard, false), from: u.start, to: u.end, useIndex: true})
+	}
+	err := p.readUnits(ctx, reads, func(i int, o *pqOpen, curs []*pqCursor) error {
+		u := read[i]
+		return o.countFrom(ctx, pl, u.rg, u.start, u.end, curs[0], func(k string, rows, first int64) {
 			u.counts[k] += rows
 			note(k, u.first+first)
 		})
-		if err != nil {
-			return nil, err
-		}
+	})
+	if err != nil {
+		return nil, err
 	}
 	keys := make([]string, 0, len(earliest))
 	for k := range earliest {
@@ -305,10 +310,13 @@ func (p *Parquet) takeRows(ctx context.Context, pl *pqPlan, rng *rand.Rand, size
 	taken := make([]int, n)   // rows taken per draw
 	dropped := make([]int, n) // of them, with a missing value
 	read, distinct := 0, 0
-	for _, u := range units {
-		if err := ctx.Err(); err != nil {
-			return nil, shortGroup{}, fmt.Errorf("dataset: %s: row group %d: %w", u.shard.path, u.rg, err)
-		}
+	// The rows of each unit are drawn first, in order, from rng, then
+	// read through readUnits.
+	labels := make([]map[int64]int, len(units))
+	wants := make([][]int64, len(units))
+	var reads []unitRead
+	var unitOf []int // the index in units of reads[i]
+	for k, u := range units {
 		m := min(int64(len(u.draws))*r, u.rows())
 		pick := pickRows(rng, u.rows(), m)
 		// The i-th row picked goes to draw u.draws[i/r], before sorting.
@@ -321,12 +329,21 @@ func (p *Parquet) takeRows(ctx context.Context, pl *pqPlan, rng *rand.Rand, size
 			want[i] = u.start + x
 		}
 		slices.Sort(want)
-		o, err := p.shard(u.shard)
-		if err != nil {
-			return nil, shortGroup{}, err
+		labels[k], wants[k] = label, want
+		if len(want) > 0 {
+			reads = append(reads, unitRead{shard: u.shard, g: u.rg, cols: pl.readCols(u.shard, true),
+				from: u.start, to: want[len(want)-1] + 1, useIndex: true})
+			unitOf = append(unitOf, k)
 		}
-		distinct++
-		err = o.readRows(ctx, pl, u.rg, u.start, u.end, want, rd, func(row pqRow) error {
+	}
+	distinct = len(units)
+	err := p.readUnits(ctx, reads, func(i int, o *pqOpen, curs []*pqCursor) error {
+		k := unitOf[i]
+		u, label, want, cols := units[k], labels[k], wants[k], reads[i].cols
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("dataset: %s: row group %d: %w", u.shard.path, u.rg, err)
+		}
+		return o.readFrom(ctx, pl, u.rg, u.start, want[len(want)-1]+1, want, rd, cols, curs, func(row pqRow) error {
 			read++
 			j := label[row.r]
 			taken[j]++
@@ -344,9 +361,9 @@ func (p *Parquet) takeRows(ctx context.Context, pl *pqPlan, rng *rand.Rand, size
 			g.data = append(g.data, rd.row...)
 			return nil
 		})
-		if err != nil {
-			return nil, shortGroup{}, err
-		}
+	})
+	if err != nil {
+		return nil, shortGroup{}, err
 	}
 	t := &rd.table
 	t.Sampled, t.Draws, t.Units, t.RowsRead = true, n, distinct, read
