@@ -5,6 +5,7 @@
 package dataset
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -312,23 +313,24 @@ func (p *Parquet) takeRows(ctx context.Context, pl *pqPlan, rng *rand.Rand, size
 	read, distinct := 0, 0
 	// The rows of each unit are drawn first, in order, from rng, then
 	// read through readUnits.
-	labels := make([]map[int64]int, len(units))
+	labels := make([][]int, len(units)) // the draw of each row of wants
 	wants := make([][]int64, len(units))
 	var reads []unitRead
 	var unitOf []int // the index in units of reads[i]
 	for k, u := range units {
 		m := min(int64(len(u.draws))*r, u.rows())
 		pick := pickRows(rng, u.rows(), m)
-		// The i-th row picked goes to draw u.draws[i/r], before sorting.
-		label := make(map[int64]int, len(pick))
-		for i, x := range pick {
-			label[u.start+x] = u.draws[int64(i)/r]
+		// The i-th row picked goes to draw u.draws[i/r]; the rows are
+		// read in increasing order.
+		byRow := make([]int, len(pick))
+		for i := range byRow {
+			byRow[i] = i
 		}
-		want := make([]int64, len(pick))
-		for i, x := range pick {
-			want[i] = u.start + x
+		slices.SortFunc(byRow, func(a, b int) int { return cmp.Compare(pick[a], pick[b]) })
+		label, want := make([]int, len(pick)), make([]int64, len(pick))
+		for i, x := range byRow {
+			label[i], want[i] = u.draws[int64(x)/r], u.start+pick[x]
 		}
-		slices.Sort(want)
 		labels[k], wants[k] = label, want
 		if len(want) > 0 {
 			reads = append(reads, unitRead{shard: u.shard, g: u.rg, cols: pl.readCols(u.shard, true),
@@ -343,9 +345,11 @@ func (p *Parquet) takeRows(ctx context.Context, pl *pqPlan, rng *rand.Rand, size
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("dataset: %s: row group %d: %w", u.shard.path, u.rg, err)
 		}
+		next := 0 // the index in want of the row read
 		return o.readFrom(ctx, pl, u.rg, u.start, want[len(want)-1]+1, want, rd, cols, curs, func(row pqRow) error {
 			read++
-			j := label[row.r]
+			j := label[next]
+			next++
 			taken[j]++
 			if row.missing {
 				dropped[j]++
@@ -424,7 +428,7 @@ func (p *Parquet) takeRows(ctx context.Context, pl *pqPlan, rng *rand.Rand, size
 			}
 			rows = rows[:size]
 		}
-		sort.Slice(rows, func(a, b int) bool { return rows[a].line < rows[b].line })
+		slices.SortFunc(rows, func(a, b unitRow) int { return cmp.Compare(a.line, b.line) })
 		gr.Rows = max(gr.Rows, len(rows))
 		gr.Data = make([]float64, 0, len(rows)*c)
 		gr.Lines = make([]int, len(rows))
