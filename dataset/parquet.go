@@ -38,7 +38,8 @@ import (
 // The footers of all shards are read and checked when the Source is made,
 // so that the row counts are known (a footer costs about 200 bytes per
 // column per row group, and one read per shard); only one shard is open at a
-// time.
+// time, except while the units or row groups of a read are decoded ahead on
+// several cores: then one for each of them (at most six).
 //
 // # Columns and values
 //

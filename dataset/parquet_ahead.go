@@ -69,11 +69,11 @@ func (p *Parquet) done(up *unitPages) {
 // the calling goroutine, with the shard o and the cursors curs of the
 // columns reads[i].cols, and returns the first error of a preparation or
 // of use, after which it calls use no more. The units are prepared ahead
-// (prepare) on min(GOMAXPROCS, 4) goroutines, at most one more unit than
-// goroutines at a time beyond the one in use, so that decompressing and
-// decoding the pages, most of the cost of a two-stage sample, runs on
-// every core, with the memory of a few units' pages; what use sees, and so
-// every row kept, is the same on any number of cores. A unit not prepared
+// (prepare) on w = min(GOMAXPROCS, 4) goroutines, at most w + 1 units at a
+// time counting the one in use (so at most w + 2 shards are open), so that
+// decompressing and decoding the pages, most of the cost of reading a
+// unit, runs on every core, with the memory of a few units' pages; what
+// use sees, and so every row kept, is the same on any number of cores. A unit not prepared
 // when ctx is done is not prepared at all: use is not called for it and the
 // cancellation is reported as the sequential read reports it.
 func (p *Parquet) readUnits(ctx context.Context, reads []unitRead, use func(i int, o *pqOpen, curs []*pqCursor) error) error {
