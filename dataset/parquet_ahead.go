@@ -27,6 +27,11 @@ type unitRead struct {
 	cols     []pqCol
 	from, to int64
 	useIndex bool
+	// work, if not nil, is called by prepare with the shard and the
+	// cursors once the pages are read ahead, on the preparing goroutine:
+	// work on the unit alone, whose result does not depend on the units
+	// before it. Its error is the preparation's.
+	work func(o *pqOpen, curs []*pqCursor) error
 }
 
 // unitPages is a unitRead prepared: its shard held, its chunks checked and
@@ -50,6 +55,9 @@ func (p *Parquet) prepare(u *unitRead) *unitPages {
 	if up.err == nil {
 		for _, c := range up.curs {
 			c.readAhead(u.to)
+		}
+		if u.work != nil {
+			up.err = u.work(o, up.curs)
 		}
 	}
 	return up

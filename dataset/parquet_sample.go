@@ -194,7 +194,10 @@ func (p *Parquet) unitGroups(ctx context.Context, pl *pqPlan, units []*pqUnit) (
 		}
 	}
 	// The units of shards whose group column is a partition key are
-	// counted at once, the others through readUnits.
+	// counted at once, the others through readUnits, each on the
+	// goroutine that decodes it (its counts and its first row of each
+	// value), the first rows then merged in order.
+	var firsts []map[string]int64 // of the units of reads: the first row of each value in the row group
 	var read []*pqUnit
 	var reads []unitRead
 	for _, u := range units {
@@ -205,15 +208,24 @@ func (p *Parquet) unitGroups(ctx context.Context, pl *pqPlan, units []*pqUnit) (
 			note(sc.part, u.first+u.start)
 			continue
 		}
+		f := make(map[string]int64)
+		work := func(o *pqOpen, curs []*pqCursor) error {
+			return o.countFrom(ctx, pl, u.rg, u.start, u.end, curs[0], func(k string, rows, first int64) {
+				u.counts[k] += rows
+				if e, ok := f[k]; !ok || first < e {
+					f[k] = first
+				}
+			})
+		}
+		firsts = append(firsts, f)
 		read = append(read, u)
-		reads = append(reads, unitRead{shard: u.shard, g: u.rg, cols: pl.readCols(u.shard, false), from: u.start, to: u.end, useIndex: true})
+		reads = append(reads, unitRead{shard: u.shard, g: u.rg, cols: pl.readCols(u.shard, false), from: u.start, to: u.end, useIndex: true, work: work})
 	}
-	err := p.readUnits(ctx, reads, func(i int, o *pqOpen, curs []*pqCursor) error {
-		u := read[i]
-		return o.countFrom(ctx, pl, u.rg, u.start, u.end, curs[0], func(k string, rows, first int64) {
-			u.counts[k] += rows
-			note(k, u.first+first)
-		})
+	err := p.readUnits(ctx, reads, func(i int, _ *pqOpen, _ []*pqCursor) error {
+		for k, first := range firsts[i] {
+			note(k, read[i].first+first)
+		}
+		return nil
 	})
 	if err != nil {
 		return nil, err
