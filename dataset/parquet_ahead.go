@@ -14,7 +14,7 @@ import (
 // The bounds of reading units ahead; readUnits documents them.
 const (
 	maxUnitReaders = 4       // goroutines reading units ahead at most
-	maxAheadBytes  = 4 << 20 // bytes of decoded pages a cursor reads ahead at most, beyond its first page
+	maxAheadBytes  = 1 << 20 // bytes of decoded pages after which a cursor reads no more ahead (it reads one at least)
 )
 
 // unitRead is the reading of the rows [from, to) of row group g of a shard

@@ -125,9 +125,9 @@ type readPage struct {
 // rows before row to of the row group will load, for a cursor that has
 // read no page yet, keeping them for next, which then only checks them: the
 // expensive part of reading a unit, done on a goroutine of its own before
-// its rows are wanted. It stops after maxAheadBytes of pages, beyond the
-// first, leaving the rest to next, so that a unit of many pages does not
-// hold them all in memory. An error is kept in the place of its page, so
+// its rows are wanted. It stops once the pages read hold maxAheadBytes
+// (after one page at least), leaving the rest to next, so that a unit of
+// many pages does not hold them all in memory. An error is kept in the place of its page, so
 // that next meets it when, and only when, it would have read that page.
 func (c *pqCursor) readAhead(to int64) {
 	end, size := c.end, int64(0)
