@@ -289,29 +289,6 @@ func (p *Parquet) scan(ctx context.Context, pl *pqPlan, sm *sampler, each RowFun
 // pqBatch is how many rows are read between two checks of the context.
 const pqBatch = 4096
 
-// readRows reads the rows [from, to) of row group g of the open shard, or
-// only those at the increasing row numbers want (in [from, to)) when want
-// is not nil, calling fn for each with its values in rd.row (rd nil: the
-// group column only). A null, without Query.DropMissing, and a non-finite
-// number are errors; with it, a null makes the row missing; in a mixed
-// table (rd.mixed), a null or an empty string is a missing value (NaN) and
-// a text column's value is the code of its label.
-func (o *pqOpen) readRows(ctx context.Context, pl *pqPlan, g int, from, to int64, want []int64, rd *reader, fn func(pqRow) error) error {
-	if want != nil {
-		if len(want) == 0 {
-			return nil
-		}
-		to = want[len(want)-1] + 1
-	}
-	cols := pl.readCols(o.shard, rd != nil)
-	curs, err := o.cursors(g, cols, from, to, want != nil)
-	defer closeCursors(curs)
-	if err != nil {
-		return err
-	}
-	return o.readFrom(ctx, pl, g, from, to, want, rd, cols, curs, fn)
-}
-
 // readCols returns the columns that reading the shard sh decodes: the kept
 // ones (with values), then the group column unless it is a partition key.
 func (pl *pqPlan) readCols(sh *pqShard, values bool) []pqCol {
@@ -327,8 +304,14 @@ func (pl *pqPlan) readCols(sh *pqShard, values bool) []pqCol {
 	return cols
 }
 
-// readFrom is readRows reading the rows [from, to), or want, through
-// curs, the cursors of the columns cols (pl.readCols) at row from.
+// readFrom reads the rows [from, to) of row group g of the open shard, or
+// only those at the increasing row numbers want (in [from, to)) when want
+// is not nil, through curs, the cursors of the columns cols (pl.readCols)
+// at row from, calling fn for each with its values in rd.row (rd nil: the
+// group column only). A null, without Query.DropMissing, and a non-finite
+// number are errors; with it, a null makes the row missing; in a mixed
+// table (rd.mixed), a null or an empty string is a missing value (NaN) and
+// a text column's value is the code of its label.
 func (o *pqOpen) readFrom(ctx context.Context, pl *pqPlan, g int, from, to int64, want []int64, rd *reader,
 	cols []pqCol, curs []*pqCursor, fn func(pqRow) error) (err error) {
 	sh := o.shard
