@@ -465,3 +465,36 @@ func TestParquetSampleProcs(t *testing.T) {
 		}
 	}
 }
+
+// pqNullRow is a row of a file with nulls.
+type pqNullRow struct {
+	X *float64 `parquet:"x,optional"`
+}
+
+// TestParquetReadAheadErrors checks that a full read whose row groups are
+// decoded ahead reports the first bad row in file order, on one core as on
+// four, although the row groups after it are decoded before it is met.
+func TestParquetReadAheadErrors(t *testing.T) {
+	var groups [][]pqNullRow
+	for g := range 12 {
+		rows := make([]pqNullRow, 100)
+		for i := range rows {
+			if (g == 5 && i == 40) || (g >= 7 && i == 3) {
+				continue // a null
+			}
+			x := float64(g*100 + i)
+			rows[i].X = &x
+		}
+		groups = append(groups, rows)
+	}
+	path := writePQ(t, "nulls.parquet", groups)
+	for _, procs := range []int{1, 4} {
+		old := runtime.GOMAXPROCS(procs)
+		p := openSeek(t, path)
+		_, err := p.Scan(context.Background(), Query{}, func(string, int, []float64) error { return nil })
+		runtime.GOMAXPROCS(old)
+		if !errors.Is(err, ErrEmptyCell) || !strings.Contains(err.Error(), "row 541 (row group 5, its row 41)") {
+			t.Errorf("GOMAXPROCS %d: %v", procs, err)
+		}
+	}
+}
