@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/format"
@@ -37,7 +38,8 @@ import (
 // The footers of all shards are read and checked when the Source is made,
 // so that the row counts are known (a footer costs about 200 bytes per
 // column per row group, and one read per shard); only one shard is open at a
-// time.
+// time, except while the units or row groups of a read are decoded ahead on
+// several cores: then one for each of them (at most six).
 //
 // # Columns and values
 //
@@ -94,9 +96,12 @@ type Parquet struct {
 	rows   int64 // of all shards
 	keys   []string
 	total  int64 // bytes of all shards, for Options.Progress
-	read   int64 // bytes read so far
 
-	open *pqOpen // the shard being read
+	readMu sync.Mutex // guards read and the calls of Options.Progress
+	read   int64      // bytes read so far
+
+	openMu sync.Mutex // guards open and the refs of the shards held
+	open   *pqOpen    // the shard being read
 
 	alwaysSeek bool // tests: sample by units however few the units
 }
@@ -118,8 +123,11 @@ type pqOpen struct {
 	file  *os.File // nil when the shard came with its reader
 	ra    *pqCounter
 	pf    *parquet.File
-	limit int64                            // the end of the region of pages: the start of the footer
-	locs  map[[2]int][]format.PageLocation // the offset indexes read, by row group and column chunk
+	limit int64 // the end of the region of pages: the start of the footer
+	refs  int   // holds (Parquet.hold) not yet released
+
+	locsMu sync.Mutex                       // guards locs: units are read ahead concurrently
+	locs   map[[2]int][]format.PageLocation // the offset indexes read, by row group and column chunk
 }
 
 // OpenParquet returns the Source reading the Parquet file, or the
@@ -366,12 +374,45 @@ func (p *Parquet) openShard(sh *pqShard) (*pqOpen, error) {
 	return o, nil
 }
 
-// closeShard closes the open shard.
+// closeShard closes the open shard, or leaves it to the last release when
+// it is held.
 func (p *Parquet) closeShard() {
-	if p.open != nil && p.open.file != nil {
-		p.open.file.Close()
+	if p.open != nil && p.open.refs == 0 {
+		p.open.closeFile()
 	}
 	p.open = nil
+}
+
+// closeFile closes the shard's file, if the shard opened it.
+func (o *pqOpen) closeFile() {
+	if o.file != nil {
+		o.file.Close()
+	}
+}
+
+// hold returns the shard sh opened, as shard does, for use on any
+// goroutine until release: a shard held stays open when another is opened
+// (at most one shard per read in flight, plus the open one, is then open).
+func (p *Parquet) hold(sh *pqShard) (*pqOpen, error) {
+	p.openMu.Lock()
+	defer p.openMu.Unlock()
+	o, err := p.shard(sh)
+	if err != nil {
+		return nil, err
+	}
+	o.refs++
+	return o, nil
+}
+
+// release ends a hold of o, closing it when it is no longer the open
+// shard and no other hold is left.
+func (p *Parquet) release(o *pqOpen) {
+	p.openMu.Lock()
+	defer p.openMu.Unlock()
+	o.refs--
+	if o.refs == 0 && o != p.open {
+		o.closeFile()
+	}
 }
 
 // Name returns the input's name as messages show it.
@@ -387,7 +428,7 @@ func (p *Parquet) Close() error {
 func (p *Parquet) Rows() int64 { return p.rows }
 
 // pqCounter counts the bytes read from a shard, for Options.Progress and
-// the tests.
+// the tests; it may be read from several goroutines at once.
 type pqCounter struct {
 	r     io.ReaderAt
 	p     *Parquet
@@ -396,6 +437,8 @@ type pqCounter struct {
 
 func (c *pqCounter) ReadAt(b []byte, off int64) (int, error) {
 	n, err := c.r.ReadAt(b, off)
+	c.p.readMu.Lock()
+	defer c.p.readMu.Unlock()
 	c.bytes += int64(n)
 	c.p.read += int64(n)
 	if c.p.opts.Progress != nil {

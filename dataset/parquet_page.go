@@ -44,6 +44,7 @@ type pqCursor struct {
 	dkeys      []string // the dictionary's entries as keys, made when first needed
 	dhave      []bool
 	intern     map[string]string // the keys made from pages without a dictionary
+	ahead      []readPage        // the pages read ahead, not yet loaded (readAhead)
 }
 
 // newCursor returns the cursor of the column chunk pages, which holds
@@ -74,25 +75,76 @@ func (c *pqCursor) seek(r int64) error {
 	return nil
 }
 
-// next releases the page and reads the next one.
+// next releases the page and reads the next one: the first read ahead,
+// if any.
 func (c *pqCursor) next() error {
 	c.release()
-	return safely(func() error {
-		for {
-			pg, err := c.pages.ReadPage()
-			if err == io.EOF {
-				return fmt.Errorf("the column chunk holds fewer values than its row group has rows")
-			}
-			if err != nil {
-				return err
-			}
-			if pg.NumRows() == 0 {
-				parquet.Release(pg)
-				continue
-			}
-			return c.load(pg)
+	if len(c.ahead) > 0 {
+		a := c.ahead[0]
+		c.ahead[0] = readPage{}
+		c.ahead = c.ahead[1:]
+		if a.err != nil {
+			return a.err
 		}
+		return safely(func() error { return c.load(a.page) })
+	}
+	return safely(func() error {
+		pg, err := c.read()
+		if err != nil {
+			return err
+		}
+		return c.load(pg)
 	})
+}
+
+// read reads the next page that holds rows.
+func (c *pqCursor) read() (parquet.Page, error) {
+	for {
+		pg, err := c.pages.ReadPage()
+		if err == io.EOF {
+			return nil, fmt.Errorf("the column chunk holds fewer values than its row group has rows")
+		}
+		if err != nil {
+			return nil, err
+		}
+		if pg.NumRows() == 0 {
+			parquet.Release(pg)
+			continue
+		}
+		return pg, nil
+	}
+}
+
+// readPage is a page read ahead, or the error that reading it met.
+type readPage struct {
+	page parquet.Page
+	err  error
+}
+
+// readAhead reads, decompresses and decodes the pages that seeking to the
+// rows before row to of the row group will load, for a cursor that has
+// read no page yet, keeping them for next, which then only checks them: the
+// expensive part of reading a unit, done on a goroutine of its own before
+// its rows are wanted. It stops once the pages read hold maxAheadBytes
+// (after one page at least), leaving the rest to next, so that a unit of
+// many pages does not hold them all in memory. An error is kept in the place of its page, so
+// that next meets it when, and only when, it would have read that page.
+func (c *pqCursor) readAhead(to int64) {
+	end, size := c.end, int64(0)
+	for end < to && (len(c.ahead) == 0 || size < maxAheadBytes) {
+		var pg parquet.Page
+		err := safely(func() error {
+			var err error
+			pg, err = c.read()
+			return err
+		})
+		c.ahead = append(c.ahead, readPage{page: pg, err: err})
+		if err != nil {
+			return
+		}
+		end += pg.NumRows()
+		size += pg.Size()
+	}
 }
 
 // load makes pg the cursor's page, checking that its arrays hold what its
@@ -202,9 +254,15 @@ func (c *pqCursor) release() {
 	}
 }
 
-// close releases the cursor's page and pages.
+// close releases the cursor's page, the pages read ahead and its pages.
 func (c *pqCursor) close() {
 	c.release()
+	for _, a := range c.ahead {
+		if a.page != nil {
+			safely(func() error { parquet.Release(a.page); return nil })
+		}
+	}
+	c.ahead = nil
 	safely(c.pages.Close)
 }
 

@@ -252,25 +252,30 @@ type pqRow struct {
 func (p *Parquet) scan(ctx context.Context, pl *pqPlan, sm *sampler, each RowFunc) (*Table, error) {
 	rd := pl.newReader(p.name, sm, each)
 	rows := 0
+	// The row groups, in order, read ahead through readUnits; start is
+	// the number in the dataset of each one's first row.
+	var reads []unitRead
+	var starts []int64
 	for _, sh := range p.shards {
-		o, err := p.shard(sh)
-		if err != nil {
-			return nil, err
-		}
 		start := sh.first
 		for g, n := range sh.rgRows {
-			if err := ctx.Err(); err != nil {
-				return nil, fmt.Errorf("dataset: %s: row group %d: %w", sh.path, g, err)
-			}
-			err := o.readRows(ctx, pl, g, 0, n, nil, rd, func(row pqRow) error {
-				rows++
-				return rd.add(row.key, row.missing, int(start+row.r+1))
-			})
-			if err != nil {
-				return nil, err
-			}
+			reads = append(reads, unitRead{shard: sh, g: g, cols: pl.readCols(sh, true), to: n})
+			starts = append(starts, start)
 			start += n
 		}
+	}
+	err := p.readUnits(ctx, reads, func(i int, o *pqOpen, curs []*pqCursor) error {
+		u, start := &reads[i], starts[i]
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("dataset: %s: row group %d: %w", u.shard.path, u.g, err)
+		}
+		return o.readFrom(ctx, pl, u.g, 0, u.to, nil, rd, u.cols, curs, func(row pqRow) error {
+			rows++
+			return rd.add(row.key, row.missing, int(start+row.r+1))
+		})
+	})
+	if err != nil {
+		return nil, err
 	}
 	if rows == 0 {
 		return nil, &ParseError{File: p.name, Err: ErrNoRows, msg: "no data rows: the file holds no row"}
@@ -284,35 +289,36 @@ func (p *Parquet) scan(ctx context.Context, pl *pqPlan, sm *sampler, each RowFun
 // pqBatch is how many rows are read between two checks of the context.
 const pqBatch = 4096
 
-// readRows reads the rows [from, to) of row group g of the open shard, or
-// only those at the increasing row numbers want (in [from, to)) when want
-// is not nil, calling fn for each with its values in rd.row (rd nil: the
-// group column only). A null, without Query.DropMissing, and a non-finite
-// number are errors; with it, a null makes the row missing; in a mixed
-// table (rd.mixed), a null or an empty string is a missing value (NaN) and
-// a text column's value is the code of its label.
-func (o *pqOpen) readRows(ctx context.Context, pl *pqPlan, g int, from, to int64, want []int64, rd *reader, fn func(pqRow) error) (err error) {
-	sh := o.shard
+// readCols returns the columns that reading the shard sh decodes: the kept
+// ones (with values), then the group column unless it is a partition key.
+func (pl *pqPlan) readCols(sh *pqShard, values bool) []pqCol {
 	sc := pl.shard[sh]
-	if want != nil {
-		if len(want) == 0 {
-			return nil
-		}
-		to = want[len(want)-1] + 1
-	}
 	n := len(sc.cols)
-	if rd == nil {
+	if !values {
 		n = 0
 	}
-	// The columns to decode: the kept ones, then the group column.
 	cols := sc.cols[:n:n]
 	if sc.group.leaf >= 0 {
 		cols = append(cols, sc.group)
 	}
-	curs, err := o.cursors(g, cols, from, to, want != nil)
-	defer closeCursors(curs)
-	if err != nil {
-		return err
+	return cols
+}
+
+// readFrom reads the rows [from, to) of row group g of the open shard, or
+// only those at the increasing row numbers want (in [from, to)) when want
+// is not nil, through curs, the cursors of the columns cols (pl.readCols)
+// at row from, calling fn for each with its values in rd.row (rd nil: the
+// group column only). A null, without Query.DropMissing, and a non-finite
+// number are errors; with it, a null makes the row missing; in a mixed
+// table (rd.mixed), a null or an empty string is a missing value (NaN) and
+// a text column's value is the code of its label.
+func (o *pqOpen) readFrom(ctx context.Context, pl *pqPlan, g int, from, to int64, want []int64, rd *reader,
+	cols []pqCol, curs []*pqCursor, fn func(pqRow) error) (err error) {
+	sh := o.shard
+	sc := pl.shard[sh]
+	n := len(sc.cols)
+	if rd == nil {
+		n = 0
 	}
 	var mx *mixed
 	if rd != nil {
@@ -438,14 +444,19 @@ func closeCursors(curs []*pqCursor) {
 // counted with Query.DropMissing. The rows of a dictionary-encoded page are
 // counted by their indexes, a page's run of them at once (countDict), the
 // keys made once per dictionary entry; other pages are counted row by row.
-func (o *pqOpen) countKeys(ctx context.Context, pl *pqPlan, g int, from, to int64, add func(key string, rows, first int64)) (err error) {
-	col := pl.shard[o.shard].group
-	curs, err := o.cursors(g, []pqCol{col}, from, to, true)
+func (o *pqOpen) countKeys(ctx context.Context, pl *pqPlan, g int, from, to int64, add func(key string, rows, first int64)) error {
+	curs, err := o.cursors(g, pl.readCols(o.shard, false), from, to, true)
 	defer closeCursors(curs)
 	if err != nil {
 		return err
 	}
-	cur := curs[0]
+	return o.countFrom(ctx, pl, g, from, to, curs[0], add)
+}
+
+// countFrom is countKeys counting through cur, the cursor of the group
+// column at row from.
+func (o *pqOpen) countFrom(ctx context.Context, pl *pqPlan, g int, from, to int64, cur *pqCursor, add func(key string, rows, first int64)) (err error) {
+	col := pl.shard[o.shard].group
 	defer func() {
 		if p := recover(); p != nil {
 			err = o.chunkError(g, &col, fmt.Errorf("malformed file: %v", p))
@@ -571,6 +582,8 @@ func (o *pqOpen) pages(g int, c *pqCol) ([]format.PageLocation, error) {
 		return nil, nil
 	}
 	key := [2]int{g, c.leaf}
+	o.locsMu.Lock()
+	defer o.locsMu.Unlock()
 	if loc, ok := o.locs[key]; ok {
 		return loc, nil
 	}

@@ -5,6 +5,7 @@
 package dataset
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -192,6 +193,13 @@ func (p *Parquet) unitGroups(ctx context.Context, pl *pqPlan, units []*pqUnit) (
 			earliest[k] = row
 		}
 	}
+	// The units of shards whose group column is a partition key are
+	// counted at once, the others through readUnits, each on the
+	// goroutine that decodes it (its counts and its first row of each
+	// value), the first rows then merged in order.
+	var firsts []map[string]int64 // of the units of reads: the first row of each value in the row group
+	var read []*pqUnit
+	var reads []unitRead
 	for _, u := range units {
 		sc := pl.shard[u.shard]
 		u.counts = make(map[string]int64)
@@ -200,17 +208,27 @@ func (p *Parquet) unitGroups(ctx context.Context, pl *pqPlan, units []*pqUnit) (
 			note(sc.part, u.first+u.start)
 			continue
 		}
-		o, err := p.shard(u.shard)
-		if err != nil {
-			return nil, err
+		f := make(map[string]int64)
+		work := func(o *pqOpen, curs []*pqCursor) error {
+			return o.countFrom(ctx, pl, u.rg, u.start, u.end, curs[0], func(k string, rows, first int64) {
+				u.counts[k] += rows
+				if e, ok := f[k]; !ok || first < e {
+					f[k] = first
+				}
+			})
 		}
-		err = o.countKeys(ctx, pl, u.rg, u.start, u.end, func(k string, rows, first int64) {
-			u.counts[k] += rows
-			note(k, u.first+first)
-		})
-		if err != nil {
-			return nil, err
+		firsts = append(firsts, f)
+		read = append(read, u)
+		reads = append(reads, unitRead{shard: u.shard, g: u.rg, cols: pl.readCols(u.shard, false), from: u.start, to: u.end, useIndex: true, work: work})
+	}
+	err := p.readUnits(ctx, reads, func(i int, _ *pqOpen, _ []*pqCursor) error {
+		for k, first := range firsts[i] {
+			note(k, read[i].first+first)
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	keys := make([]string, 0, len(earliest))
 	for k := range earliest {
@@ -305,30 +323,45 @@ func (p *Parquet) takeRows(ctx context.Context, pl *pqPlan, rng *rand.Rand, size
 	taken := make([]int, n)   // rows taken per draw
 	dropped := make([]int, n) // of them, with a missing value
 	read, distinct := 0, 0
-	for _, u := range units {
-		if err := ctx.Err(); err != nil {
-			return nil, shortGroup{}, fmt.Errorf("dataset: %s: row group %d: %w", u.shard.path, u.rg, err)
-		}
+	// The rows of each unit are drawn first, in order, from rng, then
+	// read through readUnits.
+	labels := make([][]int, len(units)) // the draw of each row of wants
+	wants := make([][]int64, len(units))
+	var reads []unitRead
+	var unitOf []int // the index in units of reads[i]
+	for k, u := range units {
 		m := min(int64(len(u.draws))*r, u.rows())
 		pick := pickRows(rng, u.rows(), m)
-		// The i-th row picked goes to draw u.draws[i/r], before sorting.
-		label := make(map[int64]int, len(pick))
-		for i, x := range pick {
-			label[u.start+x] = u.draws[int64(i)/r]
+		// The i-th row picked goes to draw u.draws[i/r]; the rows are
+		// read in increasing order.
+		byRow := make([]int, len(pick))
+		for i := range byRow {
+			byRow[i] = i
 		}
-		want := make([]int64, len(pick))
-		for i, x := range pick {
-			want[i] = u.start + x
+		slices.SortFunc(byRow, func(a, b int) int { return cmp.Compare(pick[a], pick[b]) })
+		label, want := make([]int, len(pick)), make([]int64, len(pick))
+		for i, x := range byRow {
+			label[i], want[i] = u.draws[int64(x)/r], u.start+pick[x]
 		}
-		slices.Sort(want)
-		o, err := p.shard(u.shard)
-		if err != nil {
-			return nil, shortGroup{}, err
+		labels[k], wants[k] = label, want
+		if len(want) > 0 {
+			reads = append(reads, unitRead{shard: u.shard, g: u.rg, cols: pl.readCols(u.shard, true),
+				from: u.start, to: want[len(want)-1] + 1, useIndex: true})
+			unitOf = append(unitOf, k)
 		}
-		distinct++
-		err = o.readRows(ctx, pl, u.rg, u.start, u.end, want, rd, func(row pqRow) error {
+	}
+	distinct = len(units)
+	err := p.readUnits(ctx, reads, func(i int, o *pqOpen, curs []*pqCursor) error {
+		k := unitOf[i]
+		u, label, want, cols := units[k], labels[k], wants[k], reads[i].cols
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("dataset: %s: row group %d: %w", u.shard.path, u.rg, err)
+		}
+		next := 0 // the index in want of the row read
+		return o.readFrom(ctx, pl, u.rg, u.start, want[len(want)-1]+1, want, rd, cols, curs, func(row pqRow) error {
 			read++
-			j := label[row.r]
+			j := label[next]
+			next++
 			taken[j]++
 			if row.missing {
 				dropped[j]++
@@ -344,9 +377,9 @@ func (p *Parquet) takeRows(ctx context.Context, pl *pqPlan, rng *rand.Rand, size
 			g.data = append(g.data, rd.row...)
 			return nil
 		})
-		if err != nil {
-			return nil, shortGroup{}, err
-		}
+	})
+	if err != nil {
+		return nil, shortGroup{}, err
 	}
 	t := &rd.table
 	t.Sampled, t.Draws, t.Units, t.RowsRead = true, n, distinct, read
@@ -407,7 +440,7 @@ func (p *Parquet) takeRows(ctx context.Context, pl *pqPlan, rng *rand.Rand, size
 			}
 			rows = rows[:size]
 		}
-		sort.Slice(rows, func(a, b int) bool { return rows[a].line < rows[b].line })
+		slices.SortFunc(rows, func(a, b unitRow) int { return cmp.Compare(a.line, b.line) })
 		gr.Rows = max(gr.Rows, len(rows))
 		gr.Data = make([]float64, 0, len(rows)*c)
 		gr.Lines = make([]int, len(rows))

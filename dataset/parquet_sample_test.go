@@ -7,10 +7,12 @@ package dataset
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -413,5 +415,86 @@ func BenchmarkParquetSample(b *testing.B) {
 			b.Fatal(err)
 		}
 		b.ReportMetric(float64(tab.RowsRead), "rows/op")
+	}
+}
+
+// TestParquetSampleProcs checks that a two-stage sample, whose units are
+// read ahead on GOMAXPROCS goroutines, keeps the same rows in the same
+// order, with the same counts, on one core as on four: with a group column
+// (dictionary pages, counted ahead too), with a partition key across
+// shards, in a mixed table, and through an offset index of many pages; and
+// so does a full read, whose row groups are read ahead alike.
+func TestParquetSampleProcs(t *testing.T) {
+	ctx := context.Background()
+	cases := []struct {
+		name string
+		path string
+		q    Query
+		s    Sampling
+	}{
+		{"group", pqPath("snappy.parquet"), Query{Columns: []string{"x"}, Group: "grp"}, Sampling{Size: 100, Seek: true, Units: 16}},
+		{"partitions", pqPath("parts"), Query{Columns: []string{"x"}, Group: "part"}, Sampling{Size: 50, Seek: true, Units: 8}},
+		{"shards", pqPath("parts"), Query{Columns: []string{"x"}}, Sampling{Size: 200, Seek: true, Units: 12}},
+		{"sorted", pqPath("sorted.parquet"), Query{}, Sampling{Size: 300, Seek: true, Units: 10}},
+		{"mixed", pqPath("mixed.parquet"), Query{Mixed: true}, Sampling{Size: 20, Seek: true, Units: 6}},
+		{"pages", writeX(t, []int{3000, 2500, 4000}, 2048), Query{}, Sampling{Size: 400, Seek: true, Units: 20}},
+		// Without Seek: every row group read, ahead, into a reservoir.
+		{"scan", pqPath("parts"), Query{Columns: []string{"x"}, Group: "part"}, Sampling{Size: 300}},
+		{"scan pages", writeX(t, []int{3000, 2500, 4000}, 2048), Query{}, Sampling{Size: 400}},
+	}
+	for _, c := range cases {
+		var tabs [2]*Table
+		for i, procs := range []int{1, 4} {
+			old := runtime.GOMAXPROCS(procs)
+			p := openSeek(t, c.path)
+			s := c.s
+			s.Src = rand.NewPCG(3, 4)
+			tab, err := p.Sample(ctx, c.q, s)
+			runtime.GOMAXPROCS(old)
+			if err != nil {
+				t.Fatalf("%s, GOMAXPROCS %d: %v", c.name, procs, err)
+			}
+			if tab.Sampled != c.s.Seek {
+				t.Fatalf("%s: sampled %v", c.name, tab.Sampled)
+			}
+			tabs[i] = tab
+		}
+		// Printed, so that NaNs (missing values) compare equal.
+		if a, b := fmt.Sprintf("%+v", tabs[0]), fmt.Sprintf("%+v", tabs[1]); a != b {
+			t.Errorf("%s: the tables differ on 1 and 4 cores:\n%s\n%s", c.name, a, b)
+		}
+	}
+}
+
+// pqNullRow is a row of a file with nulls.
+type pqNullRow struct {
+	X *float64 `parquet:"x,optional"`
+}
+
+// TestParquetReadAheadErrors checks that a full read whose row groups are
+// decoded ahead reports the first bad row in file order, on one core as on
+// four, although the row groups after it are decoded before it is met.
+func TestParquetReadAheadErrors(t *testing.T) {
+	var groups [][]pqNullRow
+	for g := range 12 {
+		rows := make([]pqNullRow, 100)
+		for i := range rows {
+			if (g == 5 && i == 40) || (g >= 7 && i == 3) {
+				continue // a null
+			}
+			x := float64(g*100 + i)
+			rows[i].X = &x
+		}
+		groups = append(groups, rows)
+	}
+	path := writePQ(t, "nulls.parquet", groups)
+	for _, procs := range []int{1, 4} {
+		old := runtime.GOMAXPROCS(procs)
+		p := openSeek(t, path)
+		_, err := p.Scan(context.Background(), Query{}, func(string, int, []float64) error { return nil })
+		runtime.GOMAXPROCS(old)
+		if !errors.Is(err, ErrEmptyCell) || !strings.Contains(err.Error(), "row 541 (row group 5, its row 41)") {
+			t.Errorf("GOMAXPROCS %d: %v", procs, err)
+		}
 	}
 }
