@@ -461,6 +461,7 @@ func (p *Parquet) takeRows(ctx context.Context, pl *pqPlan, rng *rand.Rand, size
 	if rd.mixed != nil {
 		rd.mixed.done(t)
 	}
+	rd.labelsDone(t)
 	return t, shortGroup{}, nil
 }
 
