@@ -61,12 +61,15 @@ import (
 // statistic. On the scaling variance its variance term is the optimal one:
 // for two windows of w independent Gaussian rows, the generalised likelihood
 // ratio for a change of variance is −2 log Λ = 2w·log cosh(½ log F), F the
-// ratio of the sample variances, an increasing function of |Δ log variance|,
-// and the equal-tailed F test is uniformly most powerful among unbiased
-// tests (and among those invariant to the scale); by the Neyman–Pearson
-// argument no other statistic of the two windows, the density-ratio score
-// included, has more power at any false-alarm rate for a given change, and a
-// nonparametric estimate in k dimensions from n subsequences has less. The
+// ratio of the sample variances, an increasing function of |Δ log variance|.
+// With windows of equal size the equal-tailed F test, which rejects for large
+// |log F|, is uniformly most powerful among unbiased tests and among tests
+// invariant to the scale and to exchanging the two windows: those that treat
+// an increase and a decrease of the variance alike, as the baseline and (up
+// to its random centres) the score do. So no such statistic of the two
+// windows has more power at any false-alarm rate, and a nonparametric
+// estimate in k dimensions from n subsequences has less. (A one-sided F test
+// has more for a change of known direction, which neither assumes.) The
 // AR(2) recipe's rows are dependent, and its exact likelihood ratio would
 // read the innovations, but the filter scales every row by the innovations'
 // σ, so the log-variance of the rows stays close to it; the mean term adds

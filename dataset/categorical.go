@@ -24,7 +24,8 @@ import (
 //     Group.Data, counted in Group.Missing;
 //   - a text cell is held in Group.Data as the index of its label, trimmed,
 //     in Table.Categories of its column, labels numbered in the order they
-//     are met. Memory grows with the number of distinct labels.
+//     are met. Memory grows with the number of distinct labels, up to
+//     Query.MaxLabels a column when it is set.
 
 // mixed is the state of a read with Query.Mixed: the kind of each kept
 // column and the labels of the text ones.
@@ -32,6 +33,7 @@ type mixed struct {
 	kinds  []cellKind
 	codes  []map[string]int
 	labels [][]string
+	max    int // Query.MaxLabels: the most labels a column may hold; 0 for no bound
 }
 
 // cellKind is the kind of a column of a mixed table.
@@ -46,7 +48,7 @@ const (
 // startMixed sets up the reading of a mixed table once the kept columns are
 // known (Query.Mixed): the columns named in Query.Text are text.
 func (rd *reader) startMixed() error {
-	m := &mixed{kinds: make([]cellKind, len(rd.cols)), codes: make([]map[string]int, len(rd.cols)), labels: make([][]string, len(rd.cols))}
+	m := newMixed(len(rd.cols), rd.q.MaxLabels)
 	for _, name := range rd.q.Text {
 		j := -1
 		for k, c := range rd.cols {
@@ -76,7 +78,7 @@ func (m *mixed) cell(j int, s string) (float64, error) {
 	}
 	switch m.kinds[j] {
 	case kindText:
-		return m.code(j, t), nil
+		return m.code(j, t)
 	case kindNumber:
 		return parseNumber(t)
 	}
@@ -87,16 +89,27 @@ func (m *mixed) cell(j int, s string) (float64, error) {
 		return v, nil
 	case ErrNotNumber:
 		m.kinds[j] = kindText
-		return m.code(j, t), nil
+		return m.code(j, t)
 	}
 	return 0, err
 }
 
+// newMixed returns the state of n columns, each holding at most max labels
+// (no bound when max is zero).
+func newMixed(n, max int) *mixed {
+	return &mixed{kinds: make([]cellKind, n), codes: make([]map[string]int, n), labels: make([][]string, n), max: max}
+}
+
 // code returns the code of the label t of text column j, numbering it if
-// it is new.
-func (m *mixed) code(j int, t string) float64 {
+// it is new; ErrTooManyLabels when it is new and the column holds m.max
+// labels already, so that a column of distinct strings fails at its
+// (max+1)th, not after the whole read.
+func (m *mixed) code(j int, t string) (float64, error) {
 	if c, ok := m.codes[j][t]; ok {
-		return float64(c)
+		return float64(c), nil
+	}
+	if m.max > 0 && len(m.labels[j]) >= m.max {
+		return 0, ErrTooManyLabels
 	}
 	if m.codes[j] == nil {
 		m.codes[j] = make(map[string]int)
@@ -105,7 +118,7 @@ func (m *mixed) code(j int, t string) float64 {
 	c := len(m.labels[j])
 	m.codes[j][t] = c
 	m.labels[j] = append(m.labels[j], t)
-	return float64(c)
+	return float64(c), nil
 }
 
 // count counts the missing values of a row of group g.
@@ -161,7 +174,7 @@ func (m *mixed) done(t *Table) {
 // other column numeric. The state is indexed by header field, so that the
 // default selection may add columns later.
 func (rd *reader) startLabels() error {
-	m := &mixed{kinds: make([]cellKind, len(rd.header)), codes: make([]map[string]int, len(rd.header)), labels: make([][]string, len(rd.header))}
+	m := newMixed(len(rd.header), rd.q.MaxLabels)
 	for i := range m.kinds {
 		m.kinds[i] = kindNumber
 	}

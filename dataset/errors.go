@@ -52,6 +52,9 @@ var (
 	ErrLineTooLong = errors.New("dataset: line too long")
 	// ErrGroupIsColumn means Query.Group is also listed in Query.Columns.
 	ErrGroupIsColumn = errors.New("dataset: group column also listed in Columns")
+	// ErrTooManyLabels means a text column holds more distinct labels
+	// than Query.MaxLabels: the read stops at the first label beyond.
+	ErrTooManyLabels = errors.New("dataset: too many distinct labels")
 )
 
 // ParseError describes a problem in the content of an input, with its

@@ -133,17 +133,20 @@ func (c *pqCursor) readAhead(to int64) {
 	end, size := c.end, int64(0)
 	for end < to && (len(c.ahead) == 0 || size < maxAheadBytes) {
 		var pg parquet.Page
+		var rows, sz int64
 		err := safely(func() error {
 			var err error
-			pg, err = c.read()
+			if pg, err = c.read(); err == nil {
+				rows, sz = pg.NumRows(), pg.Size()
+			}
 			return err
 		})
 		c.ahead = append(c.ahead, readPage{page: pg, err: err})
 		if err != nil {
 			return
 		}
-		end += pg.NumRows()
-		size += pg.Size()
+		end += rows
+		size += sz
 	}
 }
 

@@ -42,7 +42,7 @@ type pqPlan struct {
 	byPart bool     // the group column is a partition key in every shard
 	shard  map[*pqShard]*pqShardCols
 	skip   []Skipped
-	text   []bool // of the kept columns, read as labels (Query.Mixed); nil otherwise
+	text   []bool // of the kept columns, read as labels (Query.Mixed, Query.Labels); nil otherwise
 	first  *pqShard
 }
 
@@ -66,7 +66,7 @@ func (p *Parquet) plan(q Query) (*pqPlan, error) {
 				continue
 			}
 			t := fieldType(f)
-			if !t.numeric() && !(q.mixed() && t.groupable()) {
+			if !t.numeric() && !(q.mixed() && t.groupable()) && !(pl.isLabels(f.name) && t.groupable()) {
 				pl.skip = append(pl.skip, Skipped{Column: f.name, Index: f.index, Value: t.name})
 				continue
 			}
@@ -85,6 +85,11 @@ func (p *Parquet) plan(q Query) (*pqPlan, error) {
 			return nil, &ParseError{File: p.name, Column: name, Err: ErrUnknownColumn, msg: "named as a text column but not among the columns read"}
 		}
 	}
+	for _, name := range q.Labels {
+		if !q.mixed() && !slices.Contains(pl.cols, name) {
+			return nil, &ParseError{File: p.name, Column: name, Err: ErrUnknownColumn, msg: "named as a label column but not among the columns read"}
+		}
+	}
 	for _, sh := range p.shards {
 		sc, err := pl.resolve(sh)
 		if err != nil {
@@ -96,6 +101,13 @@ func (p *Parquet) plan(q Query) (*pqPlan, error) {
 		}
 	}
 	return pl, nil
+}
+
+// isLabels reports whether the column name is one of Query.Labels of a
+// table that is not mixed: a string or boolean column then is read as
+// labels.
+func (pl *pqPlan) isLabels(name string) bool {
+	return !pl.q.mixed() && slices.Contains(pl.q.Labels, name)
 }
 
 // skippedList describes the columns left out, for a message.
@@ -173,7 +185,8 @@ func (pl *pqPlan) resolve(sh *pqShard) (*pqShardCols, error) {
 		}
 	}
 	mixed := pl.q.mixed()
-	if mixed && pl.text == nil {
+	texts := mixed || len(pl.q.Labels) > 0 // some columns may be read as labels
+	if texts && pl.text == nil {
 		pl.text = make([]bool, len(pl.cols))
 	}
 	for j, c := range pl.cols {
@@ -185,7 +198,9 @@ func (pl *pqPlan) resolve(sh *pqShard) (*pqShardCols, error) {
 		col := pqCol{name: c, index: f.index, leaf: f.leaf, typ: t, opt: f.optional()}
 		// In a mixed table, a string or boolean column, or one named in
 		// Query.Text, is read as labels.
-		col.text = mixed && (t.groupable() && !t.numeric() || (t.groupable() || t.numeric()) && slices.Contains(pl.q.Text, c))
+		// Outside one, so is a string or boolean column of Query.Labels.
+		col.text = mixed && (t.groupable() && !t.numeric() || (t.groupable() || t.numeric()) && slices.Contains(pl.q.Text, c)) ||
+			pl.isLabels(c) && t.groupable() && !t.numeric()
 		if !t.numeric() && !col.text {
 			what := "not a number"
 			if mixed {
@@ -194,7 +209,7 @@ func (pl *pqPlan) resolve(sh *pqShard) (*pqShardCols, error) {
 			return nil, &ParseError{File: sh.path, Column: c, Index: f.index, Err: ErrNotNumber,
 				msg: fmt.Sprintf("is %s, %s", t.name, what)}
 		}
-		if mixed {
+		if texts {
 			if sh == pl.first {
 				pl.text[j] = col.text
 			} else if col.text != pl.text[j] {
@@ -225,14 +240,27 @@ func (pl *pqPlan) newReader(name string, sm *sampler, each RowFunc) *reader {
 	}
 	rd.setColumns()
 	if pl.text != nil {
-		m := &mixed{kinds: make([]cellKind, len(rd.cols)), codes: make([]map[string]int, len(rd.cols)), labels: make([][]string, len(rd.cols))}
-		for j, text := range pl.text {
+		// A mixed table's state is indexed by kept column; that of the
+		// labels of one that is not, as the CSV reader's, by field
+		// (rd.cols[j].index, here j+1).
+		off := 1
+		if pl.q.mixed() {
+			off = 0
+		}
+		m := newMixed(len(rd.cols)+off, pl.q.MaxLabels)
+		for j := range m.kinds {
 			m.kinds[j] = kindNumber
+		}
+		for j, text := range pl.text {
 			if text {
-				m.kinds[j] = kindText
+				m.kinds[j+off] = kindText
 			}
 		}
-		rd.mixed = m
+		if pl.q.mixed() {
+			rd.mixed = m
+		} else {
+			rd.labels = m
+		}
 	}
 	rd.table.Name = name
 	rd.table.Skipped = pl.skip
@@ -311,7 +339,9 @@ func (pl *pqPlan) readCols(sh *pqShard, values bool) []pqCol {
 // group column only). A null, without Query.DropMissing, and a non-finite
 // number are errors; with it, a null makes the row missing; in a mixed
 // table (rd.mixed), a null or an empty string is a missing value (NaN) and
-// a text column's value is the code of its label.
+// a text column's value is the code of its label. A text column of a table
+// that is not mixed (Query.Labels) holds codes too, its nulls and empty
+// strings missing as a numeric column's nulls are.
 func (o *pqOpen) readFrom(ctx context.Context, pl *pqPlan, g int, from, to int64, want []int64, rd *reader,
 	cols []pqCol, curs []*pqCursor, fn func(pqRow) error) (err error) {
 	sh := o.shard
@@ -379,8 +409,21 @@ func (o *pqOpen) readFrom(ctx context.Context, pl *pqPlan, g int, from, to int64
 			case mx != nil && c.text:
 				if l := strings.TrimSpace(cur.key()); l == "" {
 					rd.row[i] = math.NaN()
-				} else {
-					rd.row[i] = mx.code(i, l)
+				} else if rd.row[i], err = mx.code(i, l); err != nil {
+					return o.cellError(g, r, c, err)
+				}
+			case c.text: // of Query.Labels
+				l := ""
+				if !cur.null() {
+					l = strings.TrimSpace(cur.key())
+				}
+				if l == "" {
+					if !pl.q.DropMissing {
+						return o.cellError(g, r, c, ErrEmptyCell)
+					}
+					pr.missing = true
+				} else if rd.row[i], err = rd.labels.code(i+1, l); err != nil {
+					return o.cellError(g, r, c, err)
 				}
 			case cur.null():
 				if !pl.q.DropMissing {
@@ -519,8 +562,11 @@ func (o *pqOpen) cellError(g int, r int64, c *pqCol, kind error) error {
 		line += n
 	}
 	what := "a null (missing value)"
-	if kind == ErrNonFinite {
+	switch kind {
+	case ErrNonFinite:
 		what = "not a finite number"
+	case ErrTooManyLabels:
+		what = "one distinct label more than the read takes"
 	}
 	return &ParseError{File: sh.path, Column: c.name, Index: c.index, Err: kind,
 		msg: fmt.Sprintf("row %d (row group %d, its row %d): %s", line, g, r+1, what)}

@@ -225,6 +225,7 @@ func (p *Parquet) unitGroups(ctx context.Context, pl *pqPlan, units []*pqUnit) (
 		for k, first := range firsts[i] {
 			note(k, read[i].first+first)
 		}
+		firsts[i] = nil // merged: not kept until the read ends
 		return nil
 	})
 	if err != nil {
@@ -460,6 +461,7 @@ func (p *Parquet) takeRows(ctx context.Context, pl *pqPlan, rng *rand.Rand, size
 	if rd.mixed != nil {
 		rd.mixed.done(t)
 	}
+	rd.labelsDone(t)
 	return t, shortGroup{}, nil
 }
 

@@ -101,6 +101,8 @@ func cellMessage(kind error, text string, delim rune) string {
 	switch kind {
 	case ErrEmptyCell:
 		return "empty cell"
+	case ErrTooManyLabels:
+		return quote(strings.TrimSpace(text)) + " is one distinct label more than the read takes"
 	case ErrNonFinite:
 		t := strings.TrimSpace(text)
 		if v, err := strconv.ParseFloat(t, 64); errors.Is(err, strconv.ErrRange) && math.IsInf(v, 0) {

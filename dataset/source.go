@@ -115,9 +115,18 @@ type Query struct {
 	// is missing as in any column of a table that is not mixed: an error,
 	// or its row dropped with DropMissing. With the default selection
 	// (empty Columns), they are kept whatever their cells, in header
-	// order. Memory grows with the number of distinct labels. A Parquet
-	// input ignores Labels: read its string columns with Mixed.
+	// order. A Parquet input reads a string or boolean column named in
+	// Labels as labels the same way, its nulls and empty strings missing;
+	// a numeric column stays numeric. Memory grows with the number of
+	// distinct labels, up to MaxLabels.
 	Labels []string
+	// MaxLabels, when positive, is the most distinct labels a text column
+	// (of Labels, or of a mixed table) may hold: the read fails with
+	// ErrTooManyLabels, naming the row and the column, at the first label
+	// beyond, so that a column of distinct strings costs memory for
+	// MaxLabels labels, not for every row of the input. Zero sets no
+	// bound.
+	MaxLabels int
 }
 
 // mixed reports whether q asks for a mixed table.

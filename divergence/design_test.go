@@ -8,6 +8,7 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/sublinear/pearson/internal/indices"
@@ -58,5 +59,32 @@ func TestDesignVariancePairwise(t *testing.T) {
 	t.Logf("V_iid %.6g, pairwise %.6g, ratio %.5f", vIID, se*se, vIID/(se*se))
 	if want := se * se; math.Abs(vIID-want) > 0.015*want {
 		t.Errorf("V_iid %.6g, pairwise Var(ψ)/n %.6g", vIID, want)
+	}
+}
+
+// TestDesignOneUnit checks LSMI on rows that all came from one draw of a
+// two-stage design: the variance between draws cannot be estimated, so
+// DesignEffect is NaN, a warning says so, and StdErr is that of the same
+// rows drawn independently.
+func TestDesignOneUnit(t *testing.T) {
+	const n = 300
+	x, y := bivariate(n, 0.6, rand.New(rand.NewPCG(5, 6)))
+	s := &LSMISettings{Settings: Settings{K: 20, Draws: 2, Lambda: 1}, SigmaX: 1, SigmaY: 1}
+	one, err := LSMI(context.Background(), Subsample{Matrix: x, Rows: n, Units: make([]int, n), UnitDraws: 3}, y, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !math.IsNaN(one.DesignEffect) {
+		t.Errorf("DesignEffect %v, want NaN", one.DesignEffect)
+	}
+	if !slices.Contains(one.Warnings, oneUnitWarning) {
+		t.Errorf("warnings %q lack %q", one.Warnings, oneUnitWarning)
+	}
+	iid, err := LSMI(context.Background(), x, y, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := math.Abs(one.StdErr - iid.StdErr); d > 0.1*iid.StdErr {
+		t.Errorf("StdErr %v, independent rows %v", one.StdErr, iid.StdErr)
 	}
 }

@@ -38,7 +38,10 @@ type LSMIResult struct {
 	// variance of the estimate's linearisation under that design over its
 	// variance were the rows independent (docs/DESIGN.md §7): near 1 when
 	// the units are like random rows, up to the rows per unit when each is
-	// far from one. StdErr includes the excess. Zero otherwise.
+	// far from one. StdErr includes the excess. NaN, with a warning, when
+	// every kept row came from one draw: the variance between draws then
+	// cannot be estimated and StdErr treats the rows as independent. Zero
+	// for rows drawn independently.
 	DesignEffect float64
 	// Draws holds each draw's value.
 	Draws []float64

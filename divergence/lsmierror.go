@@ -54,7 +54,9 @@ type lsmiFit struct {
 //
 //	StdErr² = DrawStdErr² + Var(ψ)/N + max(0, V_units − V_iid) + ((PlugIn − SMI)/2)²,
 //
-// with res.DesignEffect = V_units/V_iid (docs/DESIGN.md §7).
+// with res.DesignEffect = V_units/V_iid (docs/DESIGN.md §7). When every
+// kept row came from one draw, V_units has no estimate: the excess is left
+// out, DesignEffect is NaN and a warning says so.
 func (m *lsmiModel) addDataError(res *LSMIResult, f *lsmiFit) error {
 	res.DrawStdErr = res.StdErr
 	var v, extra float64
@@ -64,10 +66,18 @@ func (m *lsmiModel) addDataError(res *LSMIResult, f *lsmiFit) error {
 			return err
 		}
 		v = vIID * float64(m.x.n) / float64(m.x.pop) // V_iid = Var(ψ)/n
-		extra = math.Max(0, vUnits-vIID)
-		res.DesignEffect = 1
-		if vIID > 0 {
+		switch {
+		case !twoUnits(units):
+			// One draw holds every row: the variance between draws has
+			// no estimate, and the error bar is that of independent rows.
+			res.DesignEffect = math.NaN()
+			res.Warnings = append(res.Warnings, oneUnitWarning)
+		case vIID > 0:
+			extra = math.Max(0, vUnits-vIID)
 			res.DesignEffect = vUnits / vIID
+		default:
+			extra = math.Max(0, vUnits-vIID)
+			res.DesignEffect = 1
 		}
 	} else {
 		rows := indices.Sample(m.x.n, min(m.x.n, lsmiDataRows), false, f.rnd)
@@ -81,6 +91,20 @@ func (m *lsmiModel) addDataError(res *LSMIResult, f *lsmiFit) error {
 	gap := (res.PlugIn - res.SMI) / 2
 	res.StdErr = math.Sqrt(res.StdErr*res.StdErr + v + extra + gap*gap)
 	return nil
+}
+
+// oneUnitWarning is LSMIResult's warning when every row came from one
+// draw of a two-stage design.
+const oneUnitWarning = "every row came from one unit draw: the variance between draws cannot be estimated, so the standard error treats the rows as independent"
+
+// twoUnits reports whether units holds two or more distinct draws.
+func twoUnits(units []int) bool {
+	for _, u := range units {
+		if u != units[0] {
+			return true
+		}
+	}
+	return false
 }
 
 // design returns the two-stage design of the pairs: that of x, or of y

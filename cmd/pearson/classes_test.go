@@ -200,8 +200,10 @@ func TestParquetTextClasses(t *testing.T) {
 }
 
 // TestTextClassErrors checks the errors of text targets: more labels than
-// auto takes (allowed with categorical), numeric forced on text, a width on
-// text labels, and an empty label, which is missing as an empty number is.
+// auto takes, met as soon as the read reaches the first label beyond
+// (allowed with categorical, up to the rows kept), numeric forced on text,
+// a width on text labels, and an empty label, which is missing as an empty
+// number is.
 func TestTextClassErrors(t *testing.T) {
 	var many, empty strings.Builder
 	many.WriteString("x,label\n")
@@ -217,12 +219,13 @@ func TestTextClassErrors(t *testing.T) {
 		code int
 		want []string
 	}{
-		{[]string{"mi", "--x", "x", "--y", "label", mpath}, exitData, []string{mpath, `"label"`, "25 distinct", "--y-type categorical"}},
-		{[]string{"rank", "--target", "label", mpath}, exitData, []string{`"label"`, "25 distinct", "--target-type categorical"}},
+		{[]string{"mi", "--x", "x", "--y", "label", mpath}, exitData, []string{mpath, "line 22", `"label"`, `"c20"`, "20 distinct", "--y-type categorical"}},
+		{[]string{"rank", "--target", "label", mpath}, exitData, []string{`"label"`, "20 distinct", "--target-type categorical"}},
+		{[]string{"mi", "--x", "x", "--y", "label", "--y-type", "categorical", "--reservoir", "22", mpath}, exitData, []string{"line 24", `"c22"`, "22 distinct", "--reservoir"}},
 		{[]string{"mi", "--x", "x", "--y", "label", "--y-type", "categorical", "--k", "10", "--m", "40", mpath}, exitOK, nil},
 		{[]string{"mi", "--x", "x", "--y", "label", "--y-type", "numeric", mpath}, exitData, []string{"cannot parse", "--y-type categorical"}},
 		{[]string{"rank", "--target", "label", "--target-type", "numeric", "--features", "x", mpath}, exitData, []string{"--target-type categorical"}},
-		{[]string{"mi", "--x", "x", "--y", "label", "--sigma-y", "1", mpath}, exitUsage, []string{"text labels", "--sigma-y"}},
+		{[]string{"mi", "--x", "x", "--y", "label", "--sigma-y", "1", "--drop-missing", epath}, exitUsage, []string{"text labels", "--sigma-y"}},
 		{[]string{"mi", "--x", "x", "--y", "label", epath}, exitData, []string{"empty cell", "label"}},
 		{[]string{"mi", "--x", "x", "--y", "label", "--drop-missing", "--k", "10", "--m", "30", epath}, exitOK, []string{"dropped 20 rows"}},
 	} {

@@ -202,14 +202,40 @@ func addRead(out *record, in sample) *record {
 }
 
 // textHint adds to err, a read's failure, what to do when it is a text cell
-// in the one y column read as numbers by --typeName numeric: read it as
-// class labels with categorical.
-func (p *pairedCmd) textHint(err error, ys []string, typeName string) error {
+// in the one y column read as numbers by --typeName numeric (read it as
+// class labels with categorical), or a label beyond p.maxLabels (r).
+func (p *pairedCmd) textHint(err error, ys []string, typeName string, r *reader) error {
 	var pe *dataset.ParseError
-	if p.yType == "numeric" && len(ys) == 1 && errors.As(err, &pe) && errors.Is(err, dataset.ErrNotNumber) && pe.Column == ys[0] {
+	if len(ys) != 1 || !errors.As(err, &pe) || pe.Column != ys[0] {
+		return err
+	}
+	switch {
+	case p.yType == "numeric" && errors.Is(err, dataset.ErrNotNumber):
 		return fmt.Errorf("%w; --%s categorical reads the column as class labels", err, typeName)
+	case p.yType == "categorical" && errors.Is(err, dataset.ErrTooManyLabels):
+		return fmt.Errorf("%w: --%s categorical takes at most %d distinct labels, as many as the rows kept (--reservoir): most classes beyond would have no row in the sample; a larger --reservoir takes more", err, typeName, p.maxLabels(r))
+	case errors.Is(err, dataset.ErrTooManyLabels):
+		return fmt.Errorf("%w: more than the %d distinct text labels that --%s auto takes for class labels: give --%s categorical to score them as classes all the same", err, p.maxLabels(r), typeName, typeName)
 	}
 	return err
+}
+
+// maxLabels is the most distinct text labels the reader keeps of the y
+// column (dataset.Query.MaxLabels), so that a column of distinct strings
+// fails at its first label beyond, not after the whole read: under auto,
+// divergence.MaxClasses, which decide enforces; under categorical, the
+// rows kept per sample (at least MaxClasses), since a class without a row
+// in the sample cannot be scored, and no bound when every row is kept, the
+// labels then being no more than the rows kept, which the memory budget
+// counts.
+func (p *pairedCmd) maxLabels(r *reader) int {
+	switch {
+	case p.yType != "categorical":
+		return divergence.MaxClasses
+	case r.reservoir > 0:
+		return max(r.reservoir, divergence.MaxClasses)
+	}
+	return 0
 }
 
 // miCmd is the mi command.
@@ -245,9 +271,9 @@ func (m *miCmd) parse(c *cli.Context) ([]string, []output, error) {
 }
 
 func (m *miCmd) read(c *cli.Context, r *reader) (mat.Matrix, mat.Matrix, error) {
-	t, all, err := readColumns(r, m.path, append(slices.Clone(m.xs), m.ys...), m.label(m.ys))
+	t, all, err := readColumns(r, m.path, append(slices.Clone(m.xs), m.ys...), m.label(m.ys), m.maxLabels(r))
 	if err != nil {
-		return nil, nil, m.textHint(err, m.ys, "y-type")
+		return nil, nil, m.textHint(err, m.ys, "y-type", r)
 	}
 	x, y, err := m.split(c, "y-type", t, &all, m.xs, m.ys)
 	m.in = all
@@ -346,9 +372,9 @@ func (k *rankCmd) read(c *cli.Context, r *reader) (mat.Matrix, mat.Matrix, error
 	if k.features != nil {
 		want = append(slices.Clone(k.features), k.target)
 	}
-	t, all, err := readColumns(r, k.path, want, k.label([]string{k.target}))
+	t, all, err := readColumns(r, k.path, want, k.label([]string{k.target}), k.maxLabels(r))
 	if err != nil {
-		return nil, nil, k.textHint(err, []string{k.target}, "target-type")
+		return nil, nil, k.textHint(err, []string{k.target}, "target-type", r)
 	}
 	if k.features == nil {
 		if !slices.Contains(t.Columns, k.target) {

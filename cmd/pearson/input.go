@@ -11,7 +11,6 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
-	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -149,6 +148,9 @@ func (r *reader) open(path string) (dataset.Source, func(), error) {
 // read reads a sample of --reservoir rows of each group of the rows q
 // selects in the table at path: drawn at random positions when the reader
 // seeks and the file allows it, otherwise kept while every row is read.
+// The columns of q.Labels are read as labels in CSV and Parquet alike, so
+// that --drop-missing drops the rows with a missing label before the
+// sample is drawn, as it does those with a missing number.
 func (r *reader) read(path string, q dataset.Query) (*dataset.Table, error) {
 	src, closeFn, err := r.open(path)
 	if err != nil {
@@ -156,94 +158,16 @@ func (r *reader) read(path string, q dataset.Query) (*dataset.Table, error) {
 	}
 	q.DropMissing = r.drop
 	t, err := r.sample(src, q)
-	if pq, ok := src.(*dataset.Parquet); ok && len(q.Labels) == 1 {
-		t, err = r.parquetLabels(pq, q, t, err)
-	}
 	closeFn()
+	if errors.Is(err, dataset.ErrEmptyCell) {
+		err = fmt.Errorf("%w; --drop-missing skips such rows", err)
+	}
 	return r.noted(path, t, err)
 }
 
 // sample samples the rows q selects of src as the reader says.
 func (r *reader) sample(src dataset.Source, q dataset.Query) (*dataset.Table, error) {
 	return src.Sample(r.ctx, q, dataset.Sampling{Size: r.reservoir, Src: rand.NewPCG(r.seed, 0x72657365727665), Seek: r.seek})
-}
-
-// parquetLabels reads the column of q.Labels of a Parquet input as labels
-// when it is a string column, which the reader of numeric columns, having
-// given t or err, refused or left out: again as a mixed table
-// (dataset.Query.Mixed) of the same columns, whose missing values are then
-// handled as those of a numeric read, by dropMissing. A numeric column
-// needs no second read.
-func (r *reader) parquetLabels(src *dataset.Parquet, q dataset.Query, t *dataset.Table, err error) (*dataset.Table, error) {
-	label := q.Labels[0]
-	var pe *dataset.ParseError
-	switch {
-	case err != nil && errors.As(err, &pe) && errors.Is(err, dataset.ErrNotNumber) && pe.Column == label:
-	case err == nil && len(q.Columns) == 0 && slices.ContainsFunc(t.Skipped, func(s dataset.Skipped) bool { return s.Column == label }):
-		// The default selection left the column out: read the numeric
-		// columns it kept and the labels.
-		q.Columns = append(slices.Clone(t.Columns), label)
-	default:
-		return t, err
-	}
-	var skipped []dataset.Skipped
-	if t != nil {
-		skipped = slices.DeleteFunc(slices.Clone(t.Skipped), func(s dataset.Skipped) bool { return s.Column == label })
-	}
-	q.Mixed, q.Labels = true, nil
-	if t, err = r.sample(src, q); err != nil {
-		return nil, err
-	}
-	t.Skipped = skipped
-	return t, dropMissing(t, r.drop)
-}
-
-// dropMissing handles the missing values (NaN) that a mixed read keeps in
-// the single group of t as a numeric read handles a null: an error naming
-// the first, or, with drop, the rows that hold one dropped, the group's
-// row count reduced in proportion when the kept rows are a sample.
-func dropMissing(t *dataset.Table, drop bool) error {
-	g := &t.Groups[0]
-	c, n := len(t.Columns), g.Len()
-	kept := 0
-	for i := range n {
-		row := g.Data[i*c : (i+1)*c]
-		if j := slices.IndexFunc(row, math.IsNaN); j >= 0 {
-			if !drop {
-				return fmt.Errorf("%s: row %d, column %q: %w (a null or a blank string); --drop-missing skips such rows", t.Name, g.Lines[i], t.Columns[j], dataset.ErrEmptyCell)
-			}
-			continue
-		}
-		copy(g.Data[kept*c:], row)
-		g.Lines[kept] = g.Lines[i]
-		if g.Offsets != nil {
-			g.Offsets[kept] = g.Offsets[i]
-		}
-		if g.Units != nil {
-			g.Units[kept] = g.Units[i]
-		}
-		kept++
-	}
-	if kept == n {
-		return nil
-	}
-	dropped := n - kept
-	if g.Rows > n {
-		dropped = int(math.Round(float64(g.Rows) * float64(n-kept) / float64(n)))
-	}
-	if kept == 0 {
-		return fmt.Errorf("%s: no row left: all were dropped for missing values", t.Name)
-	}
-	g.Data, g.Lines = g.Data[:kept*c], g.Lines[:kept]
-	if g.Offsets != nil {
-		g.Offsets = g.Offsets[:kept]
-	}
-	if g.Units != nil {
-		g.Units = g.Units[:kept]
-	}
-	g.Rows -= dropped
-	t.Dropped += dropped
-	return nil
 }
 
 // scan passes every row q selects in the table at path to fn, in file
@@ -341,11 +265,12 @@ func splitList(s string) []string {
 // readColumns reads the named columns of one file (every numeric column
 // when names is empty) as one sample. label, when not empty, names a column
 // that may hold class labels as text (dataset.Query.Labels; for Parquet, a
-// string column): t.Categories then holds its labels.
-func readColumns(r *reader, path string, names []string, label string) (*dataset.Table, sample, error) {
+// string column), of at most maxLabels distinct labels (no bound when
+// zero): t.Categories then holds its labels.
+func readColumns(r *reader, path string, names []string, label string, maxLabels int) (*dataset.Table, sample, error) {
 	q := dataset.Query{Columns: names}
 	if label != "" {
-		q.Labels = []string{label}
+		q.Labels, q.MaxLabels = []string{label}, maxLabels
 	}
 	t, err := r.read(path, q)
 	if err != nil {
