@@ -53,10 +53,14 @@ import (
 // it costs one evaluation of r̂ at the kept rows instead of a refit per
 // replicate. That evaluation, over every kept row, is the costly part:
 // Ratio.Eval runs it on GOMAXPROCS goroutines, with the same values as on
-// one.
+// one. When every kept row came from a single draw, the variance between
+// draws has no estimate: stderr is res.StdErr and deff is NaN.
 func unitError(res *divergence.PEResult, p, q sample, shared bool) (stderr, deff float64, ok bool) {
 	if (p.units == nil && q.units == nil) || res.Ratio == nil {
 		return res.StdErr, 1, false
+	}
+	if !manyDraws(p, q, shared) {
+		return res.StdErr, math.NaN(), true
 	}
 	a := res.Alpha
 	rp, err := res.Ratio.Eval(p.x)
@@ -86,6 +90,37 @@ func unitError(res *divergence.PEResult, p, q sample, shared bool) (stderr, deff
 	stderr = math.Sqrt(res.StdErr*res.StdErr + math.Max(0, vUnits-vIID))
 	return stderr, vUnits / vIID, true
 }
+
+// manyDraws reports whether the variance between the unit draws of P and
+// Q can be estimated: whether the draws the kept rows came from are at
+// least two, counting the two samples' draws together when they are
+// groups of one file (shared) and each sample drawn in units on its own
+// otherwise. With a single draw unitError leaves the error bar that of
+// independent rows and reports the design effect as NaN, with
+// oneUnitWarning in the output.
+func manyDraws(p, q sample, shared bool) bool {
+	many := func(units ...[]int) bool {
+		first := -1
+		for _, us := range units {
+			for _, u := range us {
+				switch {
+				case first < 0:
+					first = u
+				case u != first:
+					return true
+				}
+			}
+		}
+		return false
+	}
+	if shared {
+		return many(p.units, q.units)
+	}
+	return (p.units == nil || many(p.units)) && (q.units == nil || many(q.units))
+}
+
+// oneUnitWarning is the warning of a result whose design effect is NaN.
+const oneUnitWarning = "every kept row came from one unit draw: the variance between draws cannot be estimated, so the standard error treats the rows as independent"
 
 // influence returns eᵢ = (ψ(vᵢ) − ψ̄)/n for the values v = r̂(xᵢ) at the
 // n kept rows of a sample, in place of v.

@@ -7,6 +7,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/urfave/cli/v2"
@@ -91,6 +92,9 @@ func (t *twoSampleCmd) record(res *divergence.PEResult, seed uint64, more ...str
 		add("stderr", stderr)
 	if units {
 		r.add("design_effect", deff) // only for Parquet sampled in units, so that other outputs keep their keys
+		if math.IsNaN(deff) {
+			more = append(more, oneUnitWarning)
+		}
 	}
 	return r.
 		add("draw_stderr", res.DrawStdErr).
