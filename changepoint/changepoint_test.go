@@ -270,3 +270,42 @@ func TestDetect(t *testing.T) {
 		}
 	}
 }
+
+// TestSeriesThatStopsVarying checks a series that varies and then holds one
+// value (a stuck sensor) for longer than both windows: the running sums
+// that standardise the windows would keep a rounding residue of the varying
+// rows, so the windows of the constant stretch must still read as
+// constant, score 0 rather than fail, and the change to the constant value
+// must be found within a window of where it happens.
+func TestSeriesThatStopsVarying(t *testing.T) {
+	if race.Enabled {
+		t.Skip(race.SkipReason)
+	}
+	rnd := rand.New(rand.NewPCG(3, 3))
+	const varying, stuck = 300, 400
+	x := mat.NewDense(varying+stuck, 1, nil)
+	for i := range varying + stuck {
+		v := 5.0
+		if i < varying {
+			v = rnd.NormFloat64()
+		}
+		x.Set(i, 0, v)
+	}
+	res, err := changepoint.Scores(context.Background(), x, changepoint.DefaultAlpha, &changepoint.Settings{Step: 5, Src: rand.NewPCG(1, 1)})
+	if err != nil {
+		t.Fatalf("a series that stops varying: %v", err)
+	}
+	const n, k = 50, 10 // the default window and embedding
+	for _, s := range res.Scores {
+		if s.Time-k/2-n >= varying && s.Value != 0 { // the before window starts n rows before the after window, which starts k/2 before Time
+			t.Errorf("time %d: both windows hold the constant stretch, but the score is %g, not 0", s.Time, s.Value)
+		}
+	}
+	found := false
+	for _, c := range res.ChangePoints {
+		found = found || math.Abs(float64(c.Time-varying)) <= n
+	}
+	if !found {
+		t.Errorf("change points %v: none within %d rows of the change at row %d", res.ChangePoints, n, varying)
+	}
+}

@@ -117,16 +117,37 @@ func (g *ring) recompute() {
 
 // standardise fills mean and sd from the sums, and reports whether any
 // coordinate varies. A coordinate constant over the windows keeps sd = 1:
-// it adds nothing to any distance.
+// it adds nothing to any distance. Running sums carry the rounding of every
+// row they have gained and lost since the last exact recomputation, about
+// 10⁻¹⁶ of the squares of those rows, which can exceed the variance of a
+// coordinate that has become (nearly) constant: a series that stops
+// varying would be left with a spurious tiny sd. So when a coordinate's
+// variance from the sums is within 10⁻⁸ of its squared level, the sums are
+// recomputed exactly first.
 func (g *ring) standardise() bool {
+	varies, doubtful := g.moments()
+	if doubtful && g.sinceExact > 0 {
+		g.recompute()
+		varies, _ = g.moments()
+	}
+	return varies
+}
+
+// moments fills mean and sd from the sums, reporting whether any coordinate
+// varies and whether any variance is small enough for the sums' rounding to
+// decide it.
+func (g *ring) moments() (varies, doubtful bool) {
 	nn := float64(2 * g.n)
-	varies := false
 	for j := range g.s1 {
 		g.mean[j] = g.shift[j] + g.s1[j]/nn
 		v := (g.s2[j] - g.s1[j]*g.s1[j]/nn) / (nn - 1)
-		// Rounding leaves a constant coordinate a tiny variance; anything
-		// below 1e-24 of the squared level is taken as none.
+		// After an exact recomputation, rounding leaves a constant
+		// coordinate a tiny variance; anything below 1e-24 of the squared
+		// level is taken as none.
 		scale := math.Max(math.Abs(g.mean[j]), 1)
+		if v <= 1e-8*scale*scale {
+			doubtful = true
+		}
 		if v > 1e-24*scale*scale {
 			g.sd[j] = math.Sqrt(v)
 			varies = true
@@ -134,7 +155,7 @@ func (g *ring) standardise() bool {
 			g.sd[j] = 1
 		}
 	}
-	return varies
+	return varies, doubtful
 }
 
 // window is the matrix of the n standardised subsequences starting at row
