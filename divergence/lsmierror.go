@@ -11,6 +11,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/sublinear/pearson/internal/indices"
+	"github.com/sublinear/pearson/internal/parallel"
 	"github.com/sublinear/pearson/internal/summary"
 )
 
@@ -133,8 +134,8 @@ const lsmiMomentRows = 1024
 //	ψᵢ = aᵢᵀbᵢ − ½ aᵢᵀ C_b aᵢ − ½ bᵢᵀ C_a bᵢ,   C_b = E[b bᵀ], C_a = E[a aᵀ],
 //
 // the second moments averaged over lsmiMomentRows kept rows drawn at
-// random: O(n·k²) for all the rows, in blocks, instead of the O(n²·k) of
-// every pair.
+// random: O(n·k²) for all the rows, in blocks on GOMAXPROCS goroutines,
+// instead of the O(n²·k) of every pair.
 func (m *lsmiModel) designVariance(f *lsmiFit, units []int, draws int) (vIID, vUnits float64, err error) {
 	rows := indices.Sample(m.x.n, min(m.x.n, lsmiMomentRows), false, f.rnd)
 	a, b, err := m.factors(f.centres, f.theta, rows)
@@ -145,16 +146,25 @@ func (m *lsmiModel) designVariance(f *lsmiFit, units []int, draws int) (vIID, vU
 	var ca, cb mat.SymDense
 	ca.SymOuterK(1/float64(len(rows)), a.T())
 	cb.SymOuterK(1/float64(len(rows)), b.T())
-	psi := make([]float64, m.x.n)
-	var pa, pb mat.Dense
-	err = eachBlock(m.x.n, func(block []int) error {
+	n := m.x.n
+	psi := make([]float64, n)
+	blocks := (n + blockRows - 1) / blockRows
+	errs := make([]error, blocks)
+	// Each block on its own goroutine writes only its rows' ψ, with the same
+	// arithmetic whatever the number of goroutines.
+	parallel.For(blocks, parallel.Workers(0), func(blk int) {
+		lo, hi := blk*blockRows, min(n, (blk+1)*blockRows)
+		block := indices.Range(hi - lo)
+		for i := range block {
+			block[i] += lo
+		}
 		a, b, err := m.factors(f.centres, f.theta, block)
 		if err != nil {
-			return err
+			errs[blk] = err
+			return
 		}
-		pa.Reset()
+		var pa, pb mat.Dense
 		pa.Mul(a, &cb)
-		pb.Reset()
 		pb.Mul(b, &ca)
 		for i, row := range block {
 			ai, bi := a.RawRowView(i), b.RawRowView(i)
@@ -167,10 +177,11 @@ func (m *lsmiModel) designVariance(f *lsmiFit, units []int, draws int) (vIID, vU
 			}
 			psi[row] = g - sa/2 - sb/2
 		}
-		return nil
 	})
-	if err != nil {
-		return 0, 0, err
+	for _, err := range errs {
+		if err != nil {
+			return 0, 0, err
+		}
 	}
 	vIID, vUnits = summary.Design(summary.Centre(psi), units, draws)
 	return vIID, vUnits, nil
