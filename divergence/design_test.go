@@ -44,7 +44,7 @@ func TestDesignVariancePairwise(t *testing.T) {
 		t.Fatal(err)
 	}
 	units := indices.Range(n)
-	vIID, vUnits, err := m.designVariance(f, units, n)
+	vIID, vUnits, err := m.designVariance(context.Background(), f, units, n)
 	if err != nil {
 		t.Fatal(err)
 	}

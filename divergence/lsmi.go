@@ -159,7 +159,7 @@ func lsmi(ctx context.Context, px, py *points, s *LSMISettings, rnd *rand.Rand, 
 	if s.Exact {
 		return res, nil
 	}
-	return res, m.addDataError(res, f)
+	return res, m.addDataError(ctx, res, f)
 }
 
 // solve computes draws independent estimates, each from k centre rows drawn
