@@ -50,17 +50,9 @@ const (
 func (rd *reader) startMixed() error {
 	m := newMixed(len(rd.cols), rd.q.MaxLabels)
 	for _, name := range rd.q.Text {
-		j := -1
-		for k, c := range rd.cols {
-			if c.name == name {
-				j = k
-			}
-		}
-		if j < 0 {
-			if _, err := rd.lookup(name, "text column"); err != nil {
-				return err
-			}
-			return &ParseError{File: rd.name, Column: name, Err: ErrUnknownColumn, msg: "named as a text column but not among the columns read"}
+		j, err := rd.keptColumn(name, "text column")
+		if err != nil {
+			return err
 		}
 		m.kinds[j] = kindText
 	}
@@ -169,6 +161,26 @@ func (m *mixed) done(t *Table) {
 	}
 }
 
+// keptColumn returns the position among the kept columns of the column
+// named name, which a query names as a what; the last of equal names, as
+// the reader keeps them. A name that is not kept is an error: unknown to
+// the header, or not among the columns read.
+func (rd *reader) keptColumn(name, what string) (int, error) {
+	j := -1
+	for k, c := range rd.cols {
+		if c.name == name {
+			j = k
+		}
+	}
+	if j < 0 {
+		if _, err := rd.lookup(name, what); err != nil {
+			return 0, err
+		}
+		return 0, &ParseError{File: rd.name, Column: name, Err: ErrUnknownColumn, msg: "named as a " + what + " but not among the columns read"}
+	}
+	return j, nil
+}
+
 // startLabels sets up the columns of Query.Labels in a table that is not
 // mixed, once the kept columns are known: they start undecided, every
 // other column numeric. The state is indexed by header field, so that the
@@ -179,19 +191,11 @@ func (rd *reader) startLabels() error {
 		m.kinds[i] = kindNumber
 	}
 	for _, name := range rd.q.Labels {
-		i := -1
-		for _, c := range rd.cols {
-			if c.name == name {
-				i = c.index
-			}
+		j, err := rd.keptColumn(name, "label column")
+		if err != nil {
+			return err
 		}
-		if i < 0 {
-			if _, err := rd.lookup(name, "label column"); err != nil {
-				return err
-			}
-			return &ParseError{File: rd.name, Column: name, Err: ErrUnknownColumn, msg: "named as a label column but not among the columns read"}
-		}
-		m.kinds[i] = kindUnknown
+		m.kinds[rd.cols[j].index] = kindUnknown
 	}
 	rd.labels = m
 	return nil
