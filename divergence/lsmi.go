@@ -19,20 +19,43 @@ import (
 	"github.com/sublinear/pearson/kernel"
 )
 
+// The models of LSMIResult.Model.
+const (
+	// ModelKernel is the product basis of Gaussian kernels.
+	ModelKernel = "kernel"
+	// ModelCopula is the ratio of the Gaussian copula of the normal scores.
+	ModelCopula = "gaussian-copula"
+)
+
 // LSMIResult is an estimate of the squared-loss mutual information.
 type LSMIResult struct {
-	// SMI is the estimate of SMI(X, Y): the mean over the draws, or the
-	// all-centre value when Exact.
+	// SMI is the estimate of SMI(X, Y): the larger of KernelSMI and
+	// CopulaSMI, which is the fit with the smaller squared-loss objective
+	// (docs/DESIGN.md §3); the kernel model's all-centre value when Exact.
 	SMI float64
+	// Model names the model SMI comes from: ModelKernel or ModelCopula.
+	Model string
+	// KernelSMI is the kernel model's estimate: the mean over the draws, or
+	// the all-centre value when Exact. Draws, DrawStdErr, PlugIn, K, M and
+	// the widths describe it.
+	KernelSMI float64
+	// CopulaSMI is the Gaussian-copula model's estimate,
+	// ½ E_p[g]²/E_q[g²] − ½ with g the ratio of the Gaussian copula of the
+	// rows' normal scores. NaN when it does not apply: with Exact, when a
+	// column holds MaxClasses or fewer distinct values (class labels), or
+	// when a column repeats another.
+	CopulaSMI float64
 	// StdErr is the standard error of SMI against the SMI of the
-	// distribution the rows come from: the spread of the draws over
-	// √draws, the sampling error of the data by the delta method, and
-	// (PlugIn − SMI)/2 as an allowance for the regularisation's bias,
-	// combined in quadrature (docs/DESIGN.md §3). It does not cover the
-	// choice of σx, σy and λ by cross-validation. Zero for Exact.
+	// distribution the rows come from. For the kernel model: the spread of
+	// the draws over √draws, the sampling error of the data by the delta
+	// method, and (PlugIn − SMI)/2 as an allowance for the regularisation's
+	// bias, combined in quadrature (docs/DESIGN.md §3); it does not cover
+	// the choice of σx, σy and λ by cross-validation. For the copula model:
+	// the delta-method error of its two averages. Zero for Exact.
 	StdErr float64
-	// DrawStdErr is the part of StdErr from the draws alone: the spread of
-	// the draws over √draws (zero for a single draw).
+	// DrawStdErr is the part of the kernel model's standard error from the
+	// draws alone: the spread of the draws over √draws (zero for a single
+	// draw).
 	DrawStdErr float64
 	// DesignEffect is, for rows drawn in two stages (Subsample.Units), the
 	// variance of the estimate's linearisation under that design over its
@@ -156,10 +179,27 @@ func lsmi(ctx context.Context, px, py *points, s *LSMISettings, rnd *rand.Rand, 
 	res.SMI, res.StdErr, res.Draws = f.mean, f.stderr, f.values
 	res.PlugIn, _ = summary.MeanStdErr(f.plugin)
 	res.K, res.M = k, min(m.mh, px.n)+min(m.mf, px.n)
+	res.Model, res.KernelSMI, res.CopulaSMI = ModelKernel, res.SMI, math.NaN()
 	if s.Exact {
 		return res, nil
 	}
-	return res, m.addDataError(ctx, res, f)
+	if err := m.addDataError(ctx, res, f); err != nil {
+		return nil, err
+	}
+	c, ok, err := fitCopula(ctx, px, py, f.rnd)
+	switch {
+	case err != nil:
+		return nil, unwrapData(err)
+	case !ok && s.Model == ModelCopula:
+		return nil, fmt.Errorf("divergence: %w: the Gaussian-copula model does not apply: a column holds %d or fewer distinct values, or repeats another", ErrSettings, MaxClasses)
+	case !ok:
+		return res, nil
+	}
+	res.CopulaSMI = c.smi
+	if s.Model == ModelCopula || (s.Model == "" && c.smi > res.SMI) {
+		res.Model, res.SMI, res.StdErr, res.DesignEffect = ModelCopula, c.smi, c.stderr, c.designEffect
+	}
+	return res, nil
 }
 
 // solve computes draws independent estimates, each from k centre rows drawn

@@ -106,34 +106,38 @@ func TestLSMIClosedForm(t *testing.T) {
 		t.Skip(race.SkipReason)
 	}
 	// Bivariate normals at n = 10⁴ with the defaults, against
-	// SMI = ρ²/(2(1 − ρ²)), 4 seeds each. Independence gives SMI = 0: the
-	// estimate's positive bias there comes from the noise of the M/2
-	// averaged pairs (0.0027 mean over these seeds); require 0.005. At ρ = 0.5
-	// (SMI 1/6) LSMI is biased low by about 0.01 even with exact averages;
-	// require 0.02. Strong dependence is underestimated, less since the
-	// product basis (docs/DESIGN.md §3): the ratio p(x,y)/(p(x)p(y)) grows
-	// like exp(ρt²/(1+ρ)) along the diagonal, beyond what Gaussian kernels on
-	// the data represent, and that tail carries much of the SMI. Measured
-	// mean relative errors over these seeds: −14% at ρ = 0.7, −22% at 0.8,
-	// −43% at 0.9 (the paired basis gave −18%, −32%, −50%); require 20%
-	// and 28%, and the order must hold.
+	// SMI = ρ²/(2(1 − ρ²)), 10 seeds each; the targets are issue 13's.
+	// Independence gives SMI = 0: the estimate's positive bias there comes
+	// from the noise of the kernel model's M/2 averaged pairs (0.0013 mean
+	// over the first 4 seeds); require 0.005. At ρ = 0.5 require a mean
+	// |error| of 0.02 (12%; the seeds' spread is about 0.01). Strong
+	// dependence is carried by the tails, where the ratio grows like
+	// exp(ρt²/(1+ρ)) along the diagonal and E_pxy[r²] is infinite for
+	// ρ > ½, so every estimate from data is heavy-tailed and biased low:
+	// the Gaussian-copula model, which represents that growth, has over
+	// 100 seeds a mean relative error of −0.3%, −5% and −18% at ρ = 0.7,
+	// 0.8 and 0.9 on its own (docs/RESULTS.md), with a relative spread of
+	// about 20% at 0.9. Require issue 13's 10%, 15% and 25% of the mean
+	// over 10 seeds, and that the means increase with ρ.
 	if testing.Short() {
-		t.Skip("24 cross-validated estimates at n = 10⁴")
+		t.Skip("60 cross-validated estimates at n = 10⁴")
 	}
+	const seeds = 10
 	means := map[float64]float64{}
 	for _, rho := range []float64{0, 0.3, 0.5, 0.7, 0.8, 0.9} {
 		truth := rho * rho / (2 * (1 - rho*rho))
 		mae := 0.0
-		for seed := range 4 {
+		for seed := range seeds {
 			x, y := bivariate(10_000, rho, rand.New(rand.NewPCG(uint64(seed), 3)))
 			r, err := LSMI(ctx, x, y, &LSMISettings{Settings: Settings{Src: rand.NewPCG(uint64(seed), 1)}})
 			if err != nil {
 				t.Fatal(err)
 			}
-			mae += math.Abs(r.SMI-truth) / 4
-			means[rho] += r.SMI / 4
+			mae += math.Abs(r.SMI-truth) / seeds
+			means[rho] += r.SMI / seeds
+			t.Logf("ρ = %.1f seed %d: %.4f ± %.4f by the %s model (kernel %.4f, copula %.4f)", rho, seed, r.SMI, r.StdErr, r.Model, r.KernelSMI, r.CopulaSMI)
 		}
-		t.Logf("ρ = %.1f: SMI %.4f, mean estimate %.4f, mean |error| %.4f", rho, truth, means[rho], mae)
+		t.Logf("ρ = %.1f: SMI %.4f, mean estimate %.4f (%+.1f%%), mean |error| %.4f", rho, truth, means[rho], 100*(means[rho]/truth-1), mae)
 		switch rho {
 		case 0:
 			if mae > 0.005 {
@@ -143,8 +147,8 @@ func TestLSMIClosedForm(t *testing.T) {
 			if mae > 0.02 {
 				t.Errorf("ρ = 0.5: mean |error| %.4f > 0.02", mae)
 			}
-		case 0.7, 0.8:
-			if tol := map[float64]float64{0.7: 0.2, 0.8: 0.28}[rho]; math.Abs(means[rho]-truth) > tol*truth {
+		case 0.7, 0.8, 0.9:
+			if tol := map[float64]float64{0.7: 0.1, 0.8: 0.15, 0.9: 0.25}[rho]; math.Abs(means[rho]-truth) > tol*truth {
 				t.Errorf("ρ = %.1f: mean estimate %.4f more than %.0f%% from %.4f", rho, means[rho], 100*tol, truth)
 			}
 		}

@@ -28,6 +28,9 @@ type FeatureScore struct {
 	// SMI and StdErr are the LSMI estimate of SMI(feature, target) and its
 	// standard error.
 	SMI, StdErr float64
+	// Model is the model of the feature's LSMI estimate (LSMIResult.Model);
+	// empty with a Note.
+	Model string
 	// DesignEffect is that of the feature's LSMI estimate
 	// (LSMIResult.DesignEffect) when the target's rows were drawn in two
 	// stages (Subsample.Units); zero otherwise.
@@ -208,7 +211,7 @@ func rankFeature(ctx context.Context, features mat.Matrix, j int, target *points
 	case err != nil:
 		return FeatureScore{}, err
 	}
-	fs.SMI, fs.StdErr, fs.DesignEffect = lr.SMI, lr.StdErr, lr.DesignEffect
+	fs.SMI, fs.StdErr, fs.DesignEffect, fs.Model = lr.SMI, lr.StdErr, lr.DesignEffect, lr.Model
 	fs.SigmaX, fs.SigmaY, fs.Lambda = lr.SigmaX, lr.SigmaY, lr.Lambda
 	fs.Warnings = lr.Warnings
 	return fs, nil

@@ -167,6 +167,12 @@ type LSMISettings struct {
 	// SigmaX and SigmaY fix the kernel widths on x and y. Zero means choose
 	// by cross-validation.
 	SigmaX, SigmaY float64
+	// Model chooses the model whose estimate LSMI reports: ModelKernel,
+	// ModelCopula, or "" for the one of the two with the larger SMI, which
+	// is the smaller squared-loss objective (docs/DESIGN.md §3). Both are
+	// fitted either way. ModelCopula with Exact, or on data where the
+	// copula model does not apply (see LSMIResult.CopulaSMI), is an error.
+	Model string
 }
 
 // TwoSampleSettings are the settings of TwoSampleTest.
@@ -315,6 +321,12 @@ func (s *LSMISettings) validate() error {
 	}
 	if err := checkWidth("SigmaX", s.SigmaX); err != nil {
 		return err
+	}
+	switch {
+	case s.Model != "" && s.Model != ModelKernel && s.Model != ModelCopula:
+		return fmt.Errorf("divergence: %w: Model %q: want %q, %q or empty", ErrSettings, s.Model, ModelKernel, ModelCopula)
+	case s.Model == ModelCopula && s.Exact:
+		return fmt.Errorf("divergence: %w: Exact computes the kernel model's all-centre value; Model %q cannot be exact", ErrSettings, ModelCopula)
 	}
 	return checkWidth("SigmaY", s.SigmaY)
 }

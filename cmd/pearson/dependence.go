@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -77,6 +78,7 @@ type pairedCmd struct {
 	permutations   int
 	yType          string // auto, numeric or categorical: how the y (target) column is read
 	classes        bool   // y is class labels, coded by divergence.ClassCodes
+	model          string // divergence.LSMISettings.Model: "" for auto
 }
 
 // typeFlag is the flag that says whether the y column (of mi) or the target
@@ -87,6 +89,13 @@ func typeFlag(name, what string) cli.Flag {
 
 func (p *pairedCmd) parse(c *cli.Context, typeName string) (err error) {
 	p.sigmaX, p.sigmaY, p.permutations = c.Float64("sigma-x"), c.Float64("sigma-y"), c.Int("permutations")
+	switch p.model = c.String("model"); p.model {
+	case "auto":
+		p.model = ""
+	case divergence.ModelKernel, divergence.ModelCopula:
+	default:
+		return usagef(c, "--model %q: want auto, %s or %s", p.model, divergence.ModelKernel, divergence.ModelCopula)
+	}
 	switch p.yType = c.String(typeName); p.yType {
 	case "auto", "numeric":
 	case "categorical":
@@ -150,7 +159,7 @@ func (p *pairedCmd) yKind() string {
 }
 
 func (p *pairedCmd) settings(s divergence.Settings) divergence.LSMISettings {
-	return divergence.LSMISettings{Settings: s, SigmaX: p.sigmaX, SigmaY: p.sigmaY}
+	return divergence.LSMISettings{Settings: s, SigmaX: p.sigmaX, SigmaY: p.sigmaY, Model: p.model}
 }
 
 // split returns the columns xs and ys of the sample all, whose columns are
@@ -304,7 +313,12 @@ func (m *miCmd) estimate(ctx context.Context, s divergence.Settings, x, y mat.Ma
 func (m *miCmd) result(seed uint64) result {
 	out := new(record).
 		add("smi", m.res.SMI).
-		add("stderr", m.res.StdErr)
+		add("stderr", m.res.StdErr).
+		add("model", m.res.Model).
+		add("kernel_smi", m.res.KernelSMI)
+	if !math.IsNaN(m.res.CopulaSMI) { // NaN where the copula model does not apply, as on class labels
+		out.add("copula_smi", m.res.CopulaSMI)
+	}
 	if m.in.units != nil {
 		out.add("design_effect", m.res.DesignEffect) // only for Parquet sampled in units, so that other outputs keep their keys
 	}
@@ -432,7 +446,8 @@ func ranking(run *record, names []string, scores []divergence.FeatureScore, test
 			add("rank", f.Rank).
 			add("feature", names[f.Column]).
 			add("smi", f.SMI).
-			add("stderr", f.StdErr)
+			add("stderr", f.StdErr).
+			add("model", f.Model)
 		if design {
 			r.add("design_effect", f.DesignEffect)
 		}

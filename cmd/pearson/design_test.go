@@ -218,7 +218,7 @@ func TestMIUnitError(t *testing.T) {
 	}
 	t.Parallel()
 	const rows, rg, rho = 300_000, 1000, 0.5
-	args := []string{"mi", "--x", "x", "--y", "y", "--k", "50", "--m", "1000", "--sigma-x", "2.5", "--sigma-y", "2.5", "--lambda", "1000"}
+	args := []string{"mi", "--x", "x", "--y", "y", "--k", "50", "--m", "1000", "--sigma-x", "2.5", "--sigma-y", "2.5", "--lambda", "1000", "--model", "kernel"}
 	const seeds = 20
 	for _, sorted := range []bool{true, false} {
 		path := writePairs(t, "pairs.parquet", rows, rg, rho, sorted, rand.New(rand.NewPCG(9, 10)))

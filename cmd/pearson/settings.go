@@ -45,7 +45,8 @@ func estimatorFlags(kind int, permutations int) []cli.Flag {
 	} else {
 		flags = append(flags,
 			&cli.Float64Flag{Name: "sigma-x", Usage: "kernel width on x (0: cross-validate)"},
-			&cli.Float64Flag{Name: "sigma-y", Usage: "kernel width on y (0: cross-validate)"})
+			&cli.Float64Flag{Name: "sigma-y", Usage: "kernel width on y (0: cross-validate)"},
+			&cli.StringFlag{Name: "model", Value: "auto", Usage: "`auto`, kernel or gaussian-copula: the model whose SMI is reported; auto takes the larger of the two, which fits the ratio better by squared loss"})
 	}
 	switch {
 	case permutations > 0:

@@ -1,0 +1,266 @@
+// Copyright ©2026 The pearson Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package divergence
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"slices"
+
+	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/sublinear/pearson/internal/indices"
+	"github.com/sublinear/pearson/internal/summary"
+)
+
+// copulaRows is the number of rows LSMI's Gaussian-copula model is fitted
+// on (every row when there are fewer): its cost is O(copulaRows·copulaShifts·d²),
+// a few milliseconds, independent of n.
+const copulaRows = 10_000
+
+// copulaShifts is the number of pairings of x-values with other rows'
+// y-values over which E_{p(x)p(y)}[g²] is averaged.
+const copulaShifts = 20
+
+// copulaFit is the one-function squared-loss fit of the density ratio by
+// the Gaussian copula of the rows' normal scores (docs/DESIGN.md §3).
+type copulaFit struct {
+	// smi is ½ (E_p̂[g])² / E_q̂[g²] − ½, the SMI of the fitted ratio θg.
+	smi float64
+	// stderr is its delta-method standard error, and designEffect that of
+	// LSMIResult (zero for rows drawn independently).
+	stderr, designEffect float64
+	// rows is the number of rows it was fitted on.
+	rows int
+}
+
+// fitCopula fits LSMI's second model (docs/DESIGN.md §3): with z the normal
+// scores of the columns of rows drawn from the pairs (zⱼ = Φ⁻¹((mid-rank + 1)/(m + 1))
+// within the m rows), R their correlation matrix and
+//
+//	g(x, y) = N(z; 0, R) / (N(z_x; 0, R_xx) N(z_y; 0, R_yy)),
+//
+// the ratio of the Gaussian copula with correlation R, the squared-loss fit
+// of θg has θ = E_p[g]/E_q[g²] and SMI ½ E_p[g]²/E_q[g²] − ½: E_p over the
+// pairs, E_q over copulaShifts pairings of each row's x with another row's
+// y. g is one basis function chosen from the data; the fit is a least-squares
+// projection of the true ratio, as the kernel model's is, and exact (in
+// expectation over the averages) when the copula is Gaussian. ok is false
+// when a column holds MaxClasses or fewer distinct values (class labels, for
+// which a copula of normal scores means nothing) or the scores' correlation
+// matrix is singular (a column repeated): the kernel model then stands alone.
+func fitCopula(ctx context.Context, px, py *points, rnd *rand.Rand) (f copulaFit, ok bool, err error) {
+	rows := indices.Sample(px.n, min(px.n, copulaRows), false, rnd)
+	slices.Sort(rows)
+	xr, err := px.rows(rows)
+	if err != nil {
+		return f, false, err
+	}
+	yr, err := py.rows(rows)
+	if err != nil {
+		return f, false, err
+	}
+	m, dx, dy := len(rows), px.dim, py.dim
+	d := dx + dy
+	z := mat.NewDense(m, d, nil)
+	col := make([]float64, m)
+	for c := range d {
+		if c < dx {
+			mat.Col(col, c, xr)
+		} else {
+			mat.Col(col, c-dx, yr)
+		}
+		if !normalScores(col) {
+			return f, false, nil
+		}
+		z.SetCol(c, col)
+	}
+	if err := ctx.Err(); err != nil {
+		return f, false, err
+	}
+	prec, logc, ok := copulaDensity(z, dx)
+	if !ok {
+		return f, false, nil
+	}
+	logg := func(zx, zy []float64) float64 {
+		// −½ zᵀPz over the joined vector (zx, zy).
+		q := 0.0
+		for i := range d {
+			zi := at(zx, zy, i)
+			row := prec.RawRowView(i)
+			for j := range d {
+				q += zi * row[j] * at(zx, zy, j)
+			}
+		}
+		return logc - q/2
+	}
+	zx := z.Slice(0, m, 0, dx).(*mat.Dense)
+	zy := z.Slice(0, m, dx, d).(*mat.Dense)
+	g := make([]float64, m)
+	var hp float64
+	for i := range m {
+		g[i] = math.Exp(logg(zx.RawRowView(i), zy.RawRowView(i)))
+		hp += g[i]
+	}
+	hp /= float64(m)
+	// E_q[g²] over copulaShifts pairings i ↦ (i + sₜ) mod m, shifts drawn
+	// without repeats from 1…m−1; ex and ey collect each row's share as the
+	// x and as the y of a pair, for the influence function below.
+	shifts := indices.Sample(m-1, min(copulaShifts, m-1), false, rnd)
+	ex, ey := make([]float64, m), make([]float64, m)
+	var hq float64
+	for _, s := range shifts {
+		if err := ctx.Err(); err != nil {
+			return f, false, err
+		}
+		for i := range m {
+			j := (i + s + 1) % m
+			v := math.Exp(2 * logg(zx.RawRowView(i), zy.RawRowView(j)))
+			ex[i] += v
+			ey[j] += v
+			hq += v
+		}
+	}
+	ns := float64(len(shifts))
+	hq /= ns * float64(m)
+	if !(hq > 0) || math.IsInf(hq, 0) || math.IsInf(hp, 0) {
+		return f, false, nil
+	}
+	f.smi, f.rows = hp*hp/hq/2-0.5, m
+	// T = ½ hp²/hq − ½ has dT = (hp/hq) dhp − (hp²/(2hq²)) dhq; the
+	// influence of row i on hp is gᵢ − hp, on the two-sample average hq
+	// E_Y[g(xᵢ, Y)²] + E_X[g(X, yᵢ)²] − 2hq.
+	a, b := hp/hq, hp*hp/(2*hq*hq)
+	psi := make([]float64, m)
+	for i := range m {
+		psi[i] = a*(g[i]-hp) - b*(ex[i]/ns+ey[i]/ns-2*hq)
+	}
+	units, draws := px.units, px.draws
+	if units == nil {
+		units, draws = py.units, py.draws
+	}
+	_, se := summary.MeanStdErr(psi)
+	v := se * se // Var(ψ)/m
+	switch {
+	case units != nil && !twoUnits(units):
+		f.designEffect = math.NaN() // as LSMIResult's, with its warning
+	case units != nil:
+		u := make([]int, m)
+		for i, r := range rows {
+			u[i] = units[r]
+		}
+		vIID, vUnits := summary.Design(summary.Centre(psi), u, draws)
+		if vIID > 0 {
+			f.designEffect = vUnits / vIID
+			v += math.Max(0, vUnits-vIID)
+		}
+	}
+	f.stderr = math.Sqrt(v)
+	if math.IsNaN(f.smi) || math.IsInf(f.smi, 0) || math.IsNaN(f.stderr) || math.IsInf(f.stderr, 0) {
+		return f, false, nil
+	}
+	return f, true, nil
+}
+
+// at returns element i of the joined vector (zx, zy).
+func at(zx, zy []float64, i int) float64 {
+	if i < len(zx) {
+		return zx[i]
+	}
+	return zy[i-len(zx)]
+}
+
+// normalScores replaces the values v by their normal scores
+// Φ⁻¹((r + 1)/(m + 1)), r the mid-rank from 0 (ties share the mean of
+// their ranks), and reports false, leaving v changed, when v holds
+// MaxClasses or fewer distinct values.
+func normalScores(v []float64) bool {
+	m := len(v)
+	order := make([]int, m)
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int {
+		switch {
+		case v[a] < v[b]:
+			return -1
+		case v[a] > v[b]:
+			return 1
+		}
+		return a - b
+	})
+	rank := make([]float64, m)
+	distinct := 0
+	for lo := 0; lo < m; {
+		hi := lo + 1
+		for hi < m && v[order[hi]] == v[order[lo]] {
+			hi++
+		}
+		mid := float64(lo+hi-1) / 2
+		for _, i := range order[lo:hi] {
+			rank[i] = mid
+		}
+		distinct++
+		lo = hi
+	}
+	if distinct <= MaxClasses {
+		return false
+	}
+	norm := distuv.UnitNormal
+	for i, r := range rank {
+		v[i] = norm.Quantile((r + 1) / float64(m+1))
+	}
+	return true
+}
+
+// copulaDensity returns, for the normal scores z (one row per row, x's dx
+// columns first), the precision P = R⁻¹ − diag(R_xx⁻¹, R_yy⁻¹) and the
+// constant log c = ½(log|R_xx| + log|R_yy| − log|R|) of log g = log c − ½ zᵀPz,
+// R the scores' correlation matrix. ok is false when R is singular.
+func copulaDensity(z *mat.Dense, dx int) (prec *mat.Dense, logc float64, ok bool) {
+	m, d := z.Dims()
+	var cov mat.SymDense
+	cov.SymOuterK(1/float64(m), z.T())
+	r := mat.NewSymDense(d, nil)
+	for i := range d {
+		for j := i; j < d; j++ {
+			r.SetSym(i, j, cov.At(i, j)/math.Sqrt(cov.At(i, i)*cov.At(j, j)))
+		}
+	}
+	inverse := func(a mat.Symmetric) (*mat.SymDense, float64, bool) {
+		var ch mat.Cholesky
+		if !ch.Factorize(a) {
+			return nil, 0, false
+		}
+		var inv mat.SymDense
+		if ch.InverseTo(&inv) != nil {
+			return nil, 0, false
+		}
+		return &inv, ch.LogDet(), true
+	}
+	ri, ld, ok := inverse(r)
+	if !ok {
+		return nil, 0, false
+	}
+	rxi, ldx, _ := inverse(r.SliceSym(0, dx))
+	ryi, ldy, _ := inverse(r.SliceSym(dx, d))
+	// The diagonal blocks of a positive definite R are positive definite.
+	prec = mat.NewDense(d, d, nil)
+	for i := range d {
+		for j := range d {
+			v := ri.At(i, j)
+			switch {
+			case i < dx && j < dx:
+				v -= rxi.At(i, j)
+			case i >= dx && j >= dx:
+				v -= ryi.At(i-dx, j-dx)
+			}
+			prec.Set(i, j, v)
+		}
+	}
+	return prec, 0.5 * (ldx + ldy - ld), true
+}
