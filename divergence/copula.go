@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat/distuv"
 
@@ -86,24 +87,32 @@ func fitCopula(ctx context.Context, px, py *points, rnd *rand.Rand) (f copulaFit
 	if !ok {
 		return f, false, nil
 	}
-	logg := func(zx, zy []float64) float64 {
-		// −½ zᵀPz over the joined vector (zx, zy).
-		q := 0.0
-		for i := range d {
-			zi := at(zx, zy, i)
-			row := prec.RawRowView(i)
-			for j := range d {
-				q += zi * row[j] * at(zx, zy, j)
-			}
-		}
-		return logc - q/2
-	}
 	zx := z.Slice(0, m, 0, dx).(*mat.Dense)
 	zy := z.Slice(0, m, dx, d).(*mat.Dense)
+	// zᵀPz = zxᵀP_xx zx + 2 zxᵀ(P_xy zy) + zyᵀP_yy zy: the two quadratic
+	// forms and P_xy zy once per row, so that a pair costs O(dx), not O(d²).
+	var qx, qy mat.VecDense
+	var wy mat.Dense
+	quadratic := func(dst *mat.VecDense, a, p mat.Matrix) {
+		var t mat.Dense
+		t.Mul(a, p)
+		t.MulElem(&t, a)
+		r, c := t.Dims()
+		dst.ReuseAsVec(r)
+		for i := range r {
+			dst.SetVec(i, mat.Sum(t.Slice(i, i+1, 0, c)))
+		}
+	}
+	quadratic(&qx, zx, prec.Slice(0, dx, 0, dx))
+	quadratic(&qy, zy, prec.Slice(dx, d, dx, d))
+	wy.Mul(zy, prec.Slice(dx, d, 0, dx)) // row j: (P_yx zyⱼ)ᵀ = zyⱼᵀ P_yx
+	logg := func(i, j int) float64 {
+		return logc - (qx.AtVec(i)+qy.AtVec(j))/2 - floats.Dot(zx.RawRowView(i), wy.RawRowView(j))
+	}
 	g := make([]float64, m)
 	var hp float64
 	for i := range m {
-		g[i] = math.Exp(logg(zx.RawRowView(i), zy.RawRowView(i)))
+		g[i] = math.Exp(logg(i, i))
 		hp += g[i]
 	}
 	hp /= float64(m)
@@ -119,7 +128,7 @@ func fitCopula(ctx context.Context, px, py *points, rnd *rand.Rand) (f copulaFit
 		}
 		for i := range m {
 			j := (i + s + 1) % m
-			v := math.Exp(2 * logg(zx.RawRowView(i), zy.RawRowView(j)))
+			v := math.Exp(2 * logg(i, j))
 			ex[i] += v
 			ey[j] += v
 			hq += v
@@ -164,14 +173,6 @@ func fitCopula(ctx context.Context, px, py *points, rnd *rand.Rand) (f copulaFit
 		return f, false, nil
 	}
 	return f, true, nil
-}
-
-// at returns element i of the joined vector (zx, zy).
-func at(zx, zy []float64, i int) float64 {
-	if i < len(zx) {
-		return zx[i]
-	}
-	return zy[i-len(zx)]
 }
 
 // normalScores replaces the values v by their normal scores
