@@ -92,7 +92,11 @@ func (p *pairedCmd) parse(c *cli.Context, typeName string) (err error) {
 	switch p.model = c.String("model"); p.model {
 	case "auto":
 		p.model = ""
-	case divergence.ModelKernel, divergence.ModelCopula:
+	case divergence.ModelKernel:
+	case divergence.ModelCopula:
+		if c.Bool("exact") {
+			return usagef(c, "--exact computes the kernel model's all-centre value: drop --model %s or --exact", p.model)
+		}
 	default:
 		return usagef(c, "--model %q: want auto, %s or %s", p.model, divergence.ModelKernel, divergence.ModelCopula)
 	}
@@ -146,6 +150,9 @@ func (p *pairedCmd) decide(c *cli.Context, typeName string, y *mat.Dense, file, 
 	}
 	if p.classes {
 		p.sigmaY = divergence.ClassSigma
+		if p.model == divergence.ModelCopula {
+			return usagef(c, "%s: column %q is read as class labels, to which the Gaussian-copula model does not apply (it needs more than %d distinct values): drop --model, or give --%s numeric", file, column, divergence.MaxClasses, typeName)
+		}
 	}
 	return nil
 }
