@@ -5,6 +5,7 @@
 package divergence
 
 import (
+	"cmp"
 	"context"
 	"math"
 	"math/rand/v2"
@@ -106,8 +107,19 @@ func fitCopula(ctx context.Context, px, py *points, rnd *rand.Rand) (f copulaFit
 	quadratic(&qx, zx, prec.Slice(0, dx, 0, dx))
 	quadratic(&qy, zy, prec.Slice(dx, d, dx, d))
 	wy.Mul(zy, prec.Slice(dx, d, 0, dx)) // row j: (P_yx zyⱼ)ᵀ = zyⱼᵀ P_yx
+	// Contiguous copies for the pair loop, which runs 20m times.
+	ax, ay := make([]float64, m), make([]float64, m)
+	zxf, wyf := make([]float64, m*dx), make([]float64, m*dx)
+	for i := range m {
+		ax[i], ay[i] = logc-qx.AtVec(i)/2, -qy.AtVec(i)/2
+		copy(zxf[i*dx:], zx.RawRowView(i))
+		copy(wyf[i*dx:], wy.RawRowView(i))
+	}
 	logg := func(i, j int) float64 {
-		return logc - (qx.AtVec(i)+qy.AtVec(j))/2 - floats.Dot(zx.RawRowView(i), wy.RawRowView(j))
+		if dx == 1 {
+			return ax[i] + ay[j] - zxf[i]*wyf[j]
+		}
+		return ax[i] + ay[j] - floats.Dot(zxf[i*dx:(i+1)*dx], wyf[j*dx:(j+1)*dx])
 	}
 	g := make([]float64, m)
 	var hp float64
@@ -127,7 +139,10 @@ func fitCopula(ctx context.Context, px, py *points, rnd *rand.Rand) (f copulaFit
 			return f, false, err
 		}
 		for i := range m {
-			j := (i + s + 1) % m
+			j := i + s + 1
+			if j >= m {
+				j -= m
+			}
 			v := math.Exp(2 * logg(i, j))
 			ex[i] += v
 			ey[j] += v
@@ -181,29 +196,25 @@ func fitCopula(ctx context.Context, px, py *points, rnd *rand.Rand) (f copulaFit
 // MaxClasses or fewer distinct values.
 func normalScores(v []float64) bool {
 	m := len(v)
-	order := make([]int, m)
-	for i := range order {
-		order[i] = i
+	type entry struct {
+		v float64
+		i int
 	}
-	slices.SortFunc(order, func(a, b int) int {
-		switch {
-		case v[a] < v[b]:
-			return -1
-		case v[a] > v[b]:
-			return 1
-		}
-		return a - b
-	})
+	order := make([]entry, m)
+	for i, x := range v {
+		order[i] = entry{x, i}
+	}
+	slices.SortFunc(order, func(a, b entry) int { return cmp.Compare(a.v, b.v) })
 	rank := make([]float64, m)
 	distinct := 0
 	for lo := 0; lo < m; {
 		hi := lo + 1
-		for hi < m && v[order[hi]] == v[order[lo]] {
+		for hi < m && order[hi].v == order[lo].v {
 			hi++
 		}
 		mid := float64(lo+hi-1) / 2
-		for _, i := range order[lo:hi] {
-			rank[i] = mid
+		for _, e := range order[lo:hi] {
+			rank[e.i] = mid
 		}
 		distinct++
 		lo = hi
