@@ -108,16 +108,16 @@ func TestLSMIClosedForm(t *testing.T) {
 	// Bivariate normals at n = 10⁴ with the defaults, against
 	// SMI = ρ²/(2(1 − ρ²)), 10 seeds each; the targets are issue 13's.
 	// Independence gives SMI = 0: the estimate's positive bias there comes
-	// from the noise of the kernel model's M/2 averaged pairs (0.0013 mean
-	// over the first 4 seeds); require 0.005. At ρ = 0.5 require a mean
+	// from the noise of the kernel model's M/2 averaged pairs (0.0017 mean
+	// over these seeds); require 0.005. At ρ = 0.5 require a mean
 	// |error| of 0.02 (12%; the seeds' spread is about 0.01). Strong
 	// dependence is carried by the tails, where the ratio grows like
 	// exp(ρt²/(1+ρ)) along the diagonal and E_pxy[r²] is infinite for
 	// ρ > ½, so every estimate from data is heavy-tailed and biased low:
 	// the Gaussian-copula model, which represents that growth, has over
-	// 100 seeds a mean relative error of −0.3%, −5% and −18% at ρ = 0.7,
-	// 0.8 and 0.9 on its own (docs/RESULTS.md), with a relative spread of
-	// about 20% at 0.9. Require issue 13's 10%, 15% and 25% of the mean
+	// 100 seeds a mean relative error of −2.8%, −6.8% and −19% at ρ = 0.7,
+	// 0.8 and 0.9 on its own (TestCopulaGaussian, docs/RESULTS.md), with a
+	// relative spread of 16% a fit at 0.9. Require issue 13's 10%, 15% and 25% of the mean
 	// over 10 seeds, and that the means increase with ρ.
 	if testing.Short() {
 		t.Skip("60 cross-validated estimates at n = 10⁴")
