@@ -5,6 +5,7 @@
 package divergence
 
 import (
+	"encoding/binary"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -93,6 +94,62 @@ func FuzzEstimators(f *testing.F) {
 					}
 				}
 			}
+		}
+	})
+}
+
+// FuzzCopula reaches LSMI's Gaussian-copula model, which FuzzEstimators'
+// samples (at most 14 rows) never do: it needs more than MaxClasses distinct
+// values per column. The values are the input's 8-byte chunks read as
+// float64, cycled over up to 201 rows in a different order for each column,
+// so that ties, repeated and constant columns, extreme magnitudes and
+// non-finite values all occur. fitCopula and LSMI with Model ModelCopula
+// must return an error, a refusal (ok false) or finite numbers.
+func FuzzCopula(f *testing.F) {
+	seed := make([]byte, 0, 8*40)
+	for i := range 40 {
+		seed = binary.LittleEndian.AppendUint64(seed, math.Float64bits(float64(i*i%37)-0.5*float64(i)))
+	}
+	f.Add(seed, uint8(120), uint8(0))
+	f.Add(seed, uint8(60), uint8(1))
+	f.Add(seed[:8*21], uint8(200), uint8(3))
+	f.Add(append(binary.LittleEndian.AppendUint64(nil, math.Float64bits(1e308)), seed[8:]...), uint8(80), uint8(2))
+	f.Fuzz(func(t *testing.T, data []byte, rows, shape uint8) {
+		var vals []float64
+		for len(data) >= 8 && len(vals) < 256 {
+			vals = append(vals, math.Float64frombits(binary.LittleEndian.Uint64(data)))
+			data = data[8:]
+		}
+		if len(vals) == 0 {
+			return
+		}
+		n, dy := int(rows)%200+2, int(shape)%2+1
+		same := shape&2 != 0 // y's first column repeats x
+		x, y := mat.NewDense(n, 1, nil), mat.NewDense(n, dy, nil)
+		for i := range n {
+			x.Set(i, 0, vals[i%len(vals)])
+			for c := range dy {
+				v := vals[(i*7+c*3+1)%len(vals)]
+				if same && c == 0 {
+					v = x.At(i, 0)
+				}
+				y.Set(i, c, v)
+			}
+		}
+		px, err := newPoints("x", x)
+		if err != nil {
+			return
+		}
+		py, err := newPoints("y", y)
+		if err != nil {
+			return
+		}
+		if c, ok, err := fitCopula(ctx, px, py, rand.New(rand.NewPCG(1, 2))); err == nil && ok && (!finite(c.smi) || !finite(c.stderr) || c.smi < -0.5) {
+			t.Fatalf("fitCopula: %+v", c)
+		}
+		s := &LSMISettings{Settings: Settings{K: 10, M: 40, Draws: 2, Folds: 2}, Model: ModelCopula}
+		if r, err := LSMI(ctx, x, y, s); err == nil && (!finite(r.SMI) || !finite(r.StdErr) || r.Model != ModelCopula) {
+			t.Fatalf("LSMI: %+v", r)
 		}
 	})
 }

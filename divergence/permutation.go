@@ -135,11 +135,11 @@ func combine(observed []float64, null [][]float64) (float64, []float64) {
 			// mean −d/(n−1) and sum of squares ss − d² about the mean.
 			d := t[j] - mean
 			m := -d / (n - 1)
-			v := (ss-d*d)/(n-1) - m*m
-			if !(v > 0) {
-				z[b] = math.Max(z[b], math.Copysign(math.Inf(1), d)) // the others all equal
-				continue
-			}
+			// When the others all equal, v is 0 (or rounding): the floor,
+			// 10⁻¹² of the variance of all, keeps z finite and largest for
+			// the one labelling that differs, the same rule for every
+			// labelling.
+			v := math.Max((ss-d*d)/(n-1)-m*m, 1e-12*ss/(n-1))
 			z[b] = math.Max(z[b], (d-m)/math.Sqrt(v))
 		}
 	}
