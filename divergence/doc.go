@@ -32,7 +32,11 @@
 // centre, so that fixing σ and λ and asking for Settings.Exact gives the
 // value the constant-time estimate approximates. The reported PE is the
 // paper's form ½hᵀθ − ½; RuLSIF's plug-in form hᵀθ − ½θᵀHθ − ½ is reported
-// beside it. The mathematics is in docs/DESIGN.md: §2 for PE, §3 for LSMI,
+// beside it. LSMI estimates the squared-loss mutual information with two
+// models of the ratio p(x, y)/(p(x)p(y)) fitted by the same squared loss —
+// Gaussian kernels on drawn rows, and the ratio of the Gaussian copula of
+// the columns' normal scores — and reports the better fit
+// (LSMIResult.Model). The mathematics is in docs/DESIGN.md: §2 for PE, §3 for LSMI,
 // §4 for the choice of σ and λ, §5 for the tests.
 //
 // Settings. α is an argument of RelativePE and TwoSampleTest, not a
