@@ -15,7 +15,9 @@ import (
 // bivariate normal with ρ = 0.8, n = 10⁴, 10⁵ and 10⁶: the cost a user waits
 // for, which must stay independent of n (issue 13: under 0.5 s at 10⁶).
 // ρ = 0.8 is BenchmarkCopulaFit's, so that the two give the copula fit's
-// share of the whole.
+// share of the whole. Measured (GOMAXPROCS=2, medians of -count 5 on a
+// quiet machine): 148, 149 and 169 ms, of which the copula fit is 8% at
+// n = 10⁴ and 6.5% at 10⁶.
 func BenchmarkLSMI(b *testing.B) {
 	for _, n := range []int{1e4, 1e5, 1e6} {
 		x, y := bivariate(n, 0.8, rand.New(rand.NewPCG(2, 2)))
@@ -35,7 +37,8 @@ func BenchmarkLSMI(b *testing.B) {
 // pairs scaled as LSMI scales them, a fresh generator per iteration as each
 // LSMI call has) on n pairs of a bivariate normal with ρ = 0.8: it draws at
 // most copulaRows rows, so its cost is flat from n = 10⁴ to 10⁶ (at 10⁴ it
-// takes every row, without the draw).
+// takes every row, without the draw). Measured as BenchmarkLSMI: 12.2,
+// 11.5 and 10.9 ms, on one core.
 func BenchmarkCopulaFit(b *testing.B) {
 	for _, n := range []int{1e4, 1e5, 1e6} {
 		x, y := bivariate(n, 0.8, rand.New(rand.NewPCG(2, 2)))
