@@ -61,30 +61,3 @@ func BenchmarkCopulaFit(b *testing.B) {
 		})
 	}
 }
-
-// BenchmarkCopulaFit is LSMI's Gaussian-copula model alone on n pairs of a
-// bivariate normal with ρ = 0.8: it draws at most copulaRows rows, so its
-// cost must not grow with n.
-func BenchmarkCopulaFit(b *testing.B) {
-	for _, n := range []int{10_000, 100_000, 1_000_000} {
-		x, y := bivariate(n, 0.8, rand.New(rand.NewPCG(2, 2)))
-		px, err := newPoints("x", x)
-		if err != nil {
-			b.Fatal(err)
-		}
-		py, err := newPoints("y", y)
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
-			rnd := rand.New(rand.NewPCG(1, 2))
-			for b.Loop() {
-				f, ok, err := fitCopula(ctx, px, py, rnd)
-				if err != nil || !ok {
-					b.Fatal(err, ok)
-				}
-				sinkPE = f.smi
-			}
-		})
-	}
-}
