@@ -41,7 +41,8 @@ type LSMIResult struct {
 	KernelSMI float64
 	// CopulaSMI is the Gaussian-copula model's estimate,
 	// ½ E_p[g]²/E_q[g²] − ½ with g the ratio of the Gaussian copula of the
-	// rows' normal scores. NaN when it does not apply: with Exact, when a
+	// rows' normal scores. NaN when it is not fitted (Exact, or
+	// LSMISettings.Model ModelKernel) or does not apply: when a
 	// column holds MaxClasses or fewer distinct values (class labels), or
 	// when a column repeats another.
 	CopulaSMI float64
@@ -185,6 +186,9 @@ func lsmi(ctx context.Context, px, py *points, s *LSMISettings, rnd *rand.Rand, 
 	}
 	if err := m.addDataError(ctx, res, f); err != nil {
 		return nil, err
+	}
+	if s.Model == ModelKernel {
+		return res, nil
 	}
 	c, ok, err := fitCopula(ctx, px, py, f.rnd)
 	switch {

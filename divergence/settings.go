@@ -169,9 +169,10 @@ type LSMISettings struct {
 	SigmaX, SigmaY float64
 	// Model chooses the model whose estimate LSMI reports: ModelKernel,
 	// ModelCopula, or "" for the one of the two with the larger SMI, which
-	// is the smaller squared-loss objective (docs/DESIGN.md §3). Both are
-	// fitted either way. ModelCopula with Exact, or on data where the
-	// copula model does not apply (see LSMIResult.CopulaSMI), is an error.
+	// is the smaller squared-loss objective (docs/DESIGN.md §3). The kernel
+	// model is always fitted (LSMIResult.KernelSMI), the copula model unless
+	// ModelKernel. ModelCopula with Exact, or on data where the copula model
+	// does not apply (see LSMIResult.CopulaSMI), is an error.
 	Model string
 }
 
