@@ -232,7 +232,8 @@ func normalScores(v []float64) bool {
 // copulaDensity returns, for the normal scores z (one row per row, x's dx
 // columns first), the precision P = R⁻¹ − diag(R_xx⁻¹, R_yy⁻¹) and the
 // constant log c = ½(log|R_xx| + log|R_yy| − log|R|) of log g = log c − ½ zᵀPz,
-// R the scores' correlation matrix. ok is false when R is singular.
+// R the scores' correlation matrix. ok is false when R or a diagonal block
+// of it is singular to working precision (condition above 10¹⁴).
 func copulaDensity(z *mat.Dense, dx int) (prec *mat.Dense, logc float64, ok bool) {
 	m, d := z.Dims()
 	var cov mat.SymDense
@@ -243,9 +244,16 @@ func copulaDensity(z *mat.Dense, dx int) (prec *mat.Dense, logc float64, ok bool
 			r.SetSym(i, j, cov.At(i, j)/math.Sqrt(cov.At(i, i)*cov.At(j, j)))
 		}
 	}
+	// A repeated column makes R singular, but rounding can leave a pivot
+	// of its factor a few ulps above zero (condition ~10¹⁶) while the
+	// same columns' diagonal block factorises to an exact zero pivot:
+	// each of the three factorisations is checked, and a condition above
+	// 10¹⁴ counts as singular. Distinct ranks are far from it: one swap of
+	// adjacent ranks among m = 10⁴ rows leaves 1 − ρ ≈ 12/m³, a condition
+	// about 2·10¹¹.
 	inverse := func(a mat.Symmetric) (*mat.SymDense, float64, bool) {
 		var ch mat.Cholesky
-		if !ch.Factorize(a) {
+		if !ch.Factorize(a) || !(ch.Cond() <= 1e14) {
 			return nil, 0, false
 		}
 		var inv mat.SymDense
@@ -258,9 +266,11 @@ func copulaDensity(z *mat.Dense, dx int) (prec *mat.Dense, logc float64, ok bool
 	if !ok {
 		return nil, 0, false
 	}
-	rxi, ldx, _ := inverse(r.SliceSym(0, dx))
-	ryi, ldy, _ := inverse(r.SliceSym(dx, d))
-	// The diagonal blocks of a positive definite R are positive definite.
+	rxi, ldx, okx := inverse(r.SliceSym(0, dx))
+	ryi, ldy, oky := inverse(r.SliceSym(dx, d))
+	if !okx || !oky {
+		return nil, 0, false
+	}
 	prec = mat.NewDense(d, d, nil)
 	for i := range d {
 		for j := range d {

@@ -572,3 +572,55 @@ func TestLSMICopulaModelChoice(t *testing.T) {
 		t.Errorf("kernel and copula report the same StdErr %v", kern.StdErr)
 	}
 }
+
+// TestCopulaRepeatedYColumn checks that a repeated column of y, not only of
+// x, makes the copula model refuse. The scores' correlation matrix R is
+// then singular, but rounding can leave the last pivot of R's Cholesky
+// factor a few ulps above zero while that of R_yy, [[1, 1], [1, 1]], is
+// exactly zero: copulaDensity dereferenced R_yy's missing inverse (it
+// panicked at n = 52 below). Every n must refuse, so the count of fits
+// accepted is exactly 0; the n = 52 case is also run through LSMI, which
+// must report the kernel model and CopulaSMI NaN.
+func TestCopulaRepeatedYColumn(t *testing.T) {
+	sample := func(n int) (x, y *mat.Dense) {
+		rnd := rand.New(rand.NewPCG(uint64(n), 9))
+		x, y = mat.NewDense(n, 1, nil), mat.NewDense(n, 2, nil)
+		rho := float64(n%10) / 10
+		for i := range n {
+			a := rnd.NormFloat64()
+			b := rho*a + rnd.NormFloat64()
+			x.Set(i, 0, a)
+			y.Set(i, 0, b)
+			y.Set(i, 1, b)
+		}
+		return x, y
+	}
+	accepted := 0
+	for n := 30; n < 300; n++ {
+		x, y := sample(n)
+		px, err := newPoints("x", x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		py, err := newPoints("y", y)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok, err := fitCopula(ctx, px, py, rand.New(rand.NewPCG(1, 2))); err != nil {
+			t.Fatal(err)
+		} else if ok {
+			accepted++
+		}
+	}
+	if accepted != 0 {
+		t.Errorf("%d of 270 fits with a repeated y column accepted, want 0", accepted)
+	}
+	x, y := sample(52)
+	r, err := LSMI(ctx, x, y, &LSMISettings{Settings: Settings{K: 10, M: 40, Draws: 2, Lambda: 1, Src: rand.NewPCG(52, 1)}, SigmaX: 1, SigmaY: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Model != ModelKernel || !math.IsNaN(r.CopulaSMI) {
+		t.Errorf("repeated y column: model %q, copula %v: want the kernel model and NaN", r.Model, r.CopulaSMI)
+	}
+}
