@@ -163,25 +163,17 @@ func fitCopula(ctx context.Context, px, py *points, rnd *rand.Rand) (f copulaFit
 	for i := range m {
 		psi[i] = a*(g[i]-hp) - b*(ex[i]/ns+ey[i]/ns-2*hq)
 	}
-	units, draws := px.units, px.draws
-	if units == nil {
-		units, draws = py.units, py.draws
-	}
 	_, se := summary.MeanStdErr(psi)
 	v := se * se // Var(ψ)/m
-	switch {
-	case units != nil && !twoUnits(units):
-		f.designEffect = math.NaN() // as LSMIResult's, with its warning
-	case units != nil:
+	if units, draws := pairDesign(px, py); units != nil {
 		u := make([]int, m)
 		for i, r := range rows {
 			u[i] = units[r]
 		}
 		vIID, vUnits := summary.Design(summary.Centre(psi), u, draws)
-		if vIID > 0 {
-			f.designEffect = vUnits / vIID
-			v += math.Max(0, vUnits-vIID)
-		}
+		var excess float64
+		f.designEffect, excess = designExcess(vIID, vUnits, u)
+		v += excess
 	}
 	f.stderr = math.Sqrt(v)
 	if math.IsNaN(f.smi) || math.IsInf(f.smi, 0) || math.IsNaN(f.stderr) || math.IsInf(f.stderr, 0) {

@@ -16,6 +16,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat/distuv"
 
+	"github.com/sublinear/pearson/internal/indices"
 	"github.com/sublinear/pearson/internal/race"
 )
 
@@ -622,5 +623,60 @@ func TestCopulaRepeatedYColumn(t *testing.T) {
 	}
 	if r.Model != ModelKernel || !math.IsNaN(r.CopulaSMI) {
 		t.Errorf("repeated y column: model %q, copula %v: want the kernel model and NaN", r.Model, r.CopulaSMI)
+	}
+}
+
+// TestCopulaDesign checks the copula model's standard error for rows drawn
+// in two stages (Subsample.Units) against cases whose design effect is
+// known. Each row its own draw: V_units = D/(D−1) Σ zⱼ² equals
+// V_iid = m/(m−1) Σ eᵢ² exactly when D = m (n = 2000), and within
+// (n/(n−1))/(m/(m−1)) − 1 ≈ −2·10⁻⁵ when the fit keeps m = copulaRows of
+// n = 12000 rows; StdErr is then that of independent rows. Rows assigned
+// to 100 draws at random: the draws are like random rows, the effect is 1
+// in expectation with a spread about √(2/99) ≈ 0.14 (more for ψ's heavy
+// tail at ρ = 0.6), so 1 ± 0.5. Every row from one draw: NaN, and StdErr
+// that of independent rows.
+func TestCopulaDesign(t *testing.T) {
+	fit := func(x, y *mat.Dense, units []int, draws int) copulaFit {
+		t.Helper()
+		n, _ := x.Dims()
+		px, err := newPoints("x", Subsample{Matrix: x, Rows: n, Units: units, UnitDraws: draws})
+		if err != nil {
+			t.Fatal(err)
+		}
+		py, err := newPoints("y", y)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, ok, err := fitCopula(ctx, px, py, rand.New(rand.NewPCG(7, 8)))
+		if err != nil || !ok {
+			t.Fatalf("fitCopula: ok %v, err %v", ok, err)
+		}
+		return c
+	}
+	for _, n := range []int{2000, 12000} {
+		x, y := bivariate(n, 0.6, rand.New(rand.NewPCG(uint64(n), 3)))
+		iid := fit(x, y, nil, 0)
+		if iid.designEffect != 0 {
+			t.Errorf("n = %d, independent rows: design effect %v, want 0", n, iid.designEffect)
+		}
+		single := indices.Range(n)
+		one := fit(x, y, single, n)
+		if math.Abs(one.designEffect-1) > 1e-4 || math.Abs(one.stderr/iid.stderr-1) > 1e-4 || one.smi != iid.smi {
+			t.Errorf("n = %d, a draw per row: effect %v, SMI %v ± %v; want 1 and %v ± %v", n, one.designEffect, one.smi, one.stderr, iid.smi, iid.stderr)
+		}
+		rnd := rand.New(rand.NewPCG(uint64(n), 4))
+		random := make([]int, n)
+		for i := range random {
+			random[i] = rnd.IntN(100)
+		}
+		if r := fit(x, y, random, 100); math.Abs(r.designEffect-1) > 0.5 || r.stderr < iid.stderr {
+			t.Errorf("n = %d, 100 random draws: effect %v, StdErr %v (independent %v); want 1 ± 0.5 and no smaller", n, r.designEffect, r.stderr, iid.stderr)
+		} else {
+			t.Logf("n = %d, 100 random draws: effect %.3f", n, r.designEffect)
+		}
+		if a := fit(x, y, make([]int, n), 3); !math.IsNaN(a.designEffect) || a.stderr != iid.stderr {
+			t.Errorf("n = %d, one draw: effect %v, StdErr %v; want NaN and %v", n, a.designEffect, a.stderr, iid.stderr)
+		}
 	}
 }

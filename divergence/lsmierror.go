@@ -62,24 +62,15 @@ type lsmiFit struct {
 func (m *lsmiModel) addDataError(ctx context.Context, res *LSMIResult, f *lsmiFit) error {
 	res.DrawStdErr = res.StdErr
 	var v, extra float64
-	if units, draws := m.design(); units != nil {
+	if units, draws := pairDesign(m.x, m.y); units != nil {
 		vIID, vUnits, err := m.designVariance(ctx, f, units, draws)
 		if err != nil {
 			return err
 		}
 		v = vIID * float64(m.x.n) / float64(m.x.pop) // V_iid = Var(ψ)/n
-		switch {
-		case !twoUnits(units):
-			// One draw holds every row: the variance between draws has
-			// no estimate, and the error bar is that of independent rows.
-			res.DesignEffect = math.NaN()
+		res.DesignEffect, extra = designExcess(vIID, vUnits, units)
+		if !twoUnits(units) {
 			res.Warnings = append(res.Warnings, oneUnitWarning)
-		case vIID > 0:
-			extra = math.Max(0, vUnits-vIID)
-			res.DesignEffect = vUnits / vIID
-		default:
-			extra = math.Max(0, vUnits-vIID)
-			res.DesignEffect = 1
 		}
 	} else {
 		rows := indices.Sample(m.x.n, min(m.x.n, lsmiDataRows), false, f.rnd)
@@ -109,14 +100,32 @@ func twoUnits(units []int) bool {
 	return false
 }
 
-// design returns the two-stage design of the pairs: that of x, or of y
-// when x has none (Rank's feature columns carry none; its target does);
-// nil units for independent rows.
-func (m *lsmiModel) design() (units []int, draws int) {
-	if m.x.units != nil {
-		return m.x.units, m.x.draws
+// pairDesign returns the two-stage design of the pairs px, py: that of x,
+// or of y when x has none (Rank's feature columns carry none; its target
+// does); nil units for independent rows.
+func pairDesign(px, py *points) (units []int, draws int) {
+	if px.units != nil {
+		return px.units, px.draws
 	}
-	return m.y.units, m.y.draws
+	return py.units, py.draws
+}
+
+// designExcess returns the design effect V_units/V_iid of an estimate
+// whose influences ψ, at rows from the draws units, have the variances
+// vIID and vUnits (summary.Design), and the excess max(0, V_units − V_iid)
+// its variance gains from the design. When one draw holds every row the
+// variance between draws has no estimate: the effect is NaN (LSMIResult
+// warns) and the excess 0, the error bar that of independent rows; when ψ
+// does not vary, the effect is 1.
+func designExcess(vIID, vUnits float64, units []int) (effect, excess float64) {
+	switch {
+	case !twoUnits(units):
+		return math.NaN(), 0
+	case vIID > 0:
+		return vUnits / vIID, math.Max(0, vUnits-vIID)
+	default:
+		return 1, math.Max(0, vUnits-vIID)
+	}
 }
 
 // lsmiMomentRows is the number of rows over which designVariance averages
