@@ -184,7 +184,7 @@ func fitCopula(ctx context.Context, px, py *points, rnd *rand.Rand) (f copulaFit
 
 // normalScores replaces the values v by their normal scores
 // Φ⁻¹((r + 1)/(m + 1)), r the mid-rank from 0 (ties share the mean of
-// their ranks), and reports false, leaving v changed, when v holds
+// their ranks), and reports false, leaving v unchanged, when v holds
 // MaxClasses or fewer distinct values.
 func normalScores(v []float64) bool {
 	m := len(v)

@@ -31,7 +31,8 @@ const (
 type LSMIResult struct {
 	// SMI is the estimate of SMI(X, Y): the larger of KernelSMI and
 	// CopulaSMI, which is the fit with the smaller squared-loss objective
-	// (docs/DESIGN.md §3); the kernel model's all-centre value when Exact.
+	// (docs/DESIGN.md §3), or the one LSMISettings.Model names; the kernel
+	// model's all-centre value when Exact.
 	SMI float64
 	// Model names the model SMI comes from: ModelKernel or ModelCopula.
 	Model string
