@@ -7,6 +7,7 @@ package divergence
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -38,6 +39,9 @@ type copulaFit struct {
 	stderr, designEffect float64
 	// rows is the number of rows it was fitted on.
 	rows int
+	// refusal says why the model does not apply when fitCopula's ok is
+	// false.
+	refusal string
 }
 
 // fitCopula fits LSMI's second model (docs/DESIGN.md §3): with z the normal
@@ -54,7 +58,8 @@ type copulaFit struct {
 // expectation over the averages) when the copula is Gaussian. ok is false
 // when a column holds MaxClasses or fewer distinct values (class labels, for
 // which a copula of normal scores means nothing) or the scores' correlation
-// matrix is singular (a column repeated): the kernel model then stands alone.
+// matrix is singular (a column repeated, or a monotone function of
+// another), and f.refusal then says which: the kernel model stands alone.
 func fitCopula(ctx context.Context, px, py *points, rnd *rand.Rand) (f copulaFit, ok bool, err error) {
 	rows := indices.Sample(px.n, min(px.n, copulaRows), false, rnd)
 	slices.Sort(rows)
@@ -71,12 +76,15 @@ func fitCopula(ctx context.Context, px, py *points, rnd *rand.Rand) (f copulaFit
 	z := mat.NewDense(m, d, nil)
 	col := make([]float64, m)
 	for c := range d {
+		p, pc := px, c
 		if c < dx {
 			mat.Col(col, c, xr)
 		} else {
-			mat.Col(col, c-dx, yr)
+			p, pc = py, c-dx
+			mat.Col(col, pc, yr)
 		}
 		if !normalScores(col) {
+			f.refusal = fmt.Sprintf("%s column %d holds %d or fewer distinct values", p.name, pc, MaxClasses)
 			return f, false, nil
 		}
 		z.SetCol(c, col)
@@ -86,6 +94,7 @@ func fitCopula(ctx context.Context, px, py *points, rnd *rand.Rand) (f copulaFit
 	}
 	prec, logc, ok := copulaDensity(z, dx)
 	if !ok {
+		f.refusal = "the normal scores' correlation matrix is singular: a column repeats another, or is a monotone function of another"
 		return f, false, nil
 	}
 	zx := z.Slice(0, m, 0, dx).(*mat.Dense)
@@ -152,6 +161,7 @@ func fitCopula(ctx context.Context, px, py *points, rnd *rand.Rand) (f copulaFit
 	ns := float64(len(shifts))
 	hq /= ns * float64(m)
 	if !(hq > 0) || math.IsInf(hq, 0) || math.IsInf(hp, 0) {
+		f.refusal = fmt.Sprintf("its averages E_p[g] = %v and E_q[g²] = %v are out of range", hp, hq)
 		return f, false, nil
 	}
 	f.smi, f.rows = hp*hp/hq/2-0.5, m
@@ -177,6 +187,7 @@ func fitCopula(ctx context.Context, px, py *points, rnd *rand.Rand) (f copulaFit
 	}
 	f.stderr = math.Sqrt(v)
 	if math.IsNaN(f.smi) || math.IsInf(f.smi, 0) || math.IsNaN(f.stderr) || math.IsInf(f.stderr, 0) {
+		f.refusal = fmt.Sprintf("its estimate is %v ± %v", f.smi, f.stderr)
 		return f, false, nil
 	}
 	return f, true, nil

@@ -680,3 +680,36 @@ func TestCopulaDesign(t *testing.T) {
 		}
 	}
 }
+
+// TestCopulaRefusalNamesColumn checks that asking for the copula model
+// where it does not apply says where: Rank with a binary feature among
+// continuous ones failed with a message that named neither the feature
+// nor the reason that held; and a monotone function of a column (here
+// y = exp(x), whose normal scores equal x's; a decreasing one negates
+// them) makes R singular as a repeated column does, which the message
+// must say.
+func TestCopulaRefusalNamesColumn(t *testing.T) {
+	const n = 400
+	rnd := rand.New(rand.NewPCG(31, 31))
+	features, target := mat.NewDense(n, 2, nil), mat.NewDense(n, 1, nil)
+	for i := range n {
+		a := rnd.NormFloat64()
+		features.Set(i, 0, a+rnd.NormFloat64())
+		features.Set(i, 1, float64(rnd.IntN(2)))
+		target.Set(i, 0, a)
+	}
+	s := &RankSettings{LSMISettings: LSMISettings{Model: ModelCopula, Settings: Settings{K: 10, M: 100, Draws: 2, Lambda: 1}, SigmaX: 1, SigmaY: 1}}
+	_, err := Rank(ctx, features, target, s)
+	if want := "feature 1 column 0 holds 20 or fewer distinct values"; !errors.Is(err, ErrSettings) || !strings.Contains(err.Error(), want) {
+		t.Errorf("Rank with a binary feature: err = %v, want ErrSettings naming %q", err, want)
+	}
+	x, _ := bivariate(n, 0.5, rand.New(rand.NewPCG(31, 32)))
+	y := mat.NewDense(n, 1, nil)
+	for i := range n {
+		y.Set(i, 0, math.Exp(x.At(i, 0)))
+	}
+	_, err = LSMI(ctx, x, y, &s.LSMISettings)
+	if want := "monotone function of another"; !errors.Is(err, ErrSettings) || !strings.Contains(err.Error(), want) {
+		t.Errorf("LSMI with y = exp(x): err = %v, want ErrSettings saying %q", err, want)
+	}
+}

@@ -45,7 +45,7 @@ type LSMIResult struct {
 	// rows' normal scores. NaN when it is not fitted (Exact, or
 	// LSMISettings.Model ModelKernel) or does not apply: when a
 	// column holds MaxClasses or fewer distinct values (class labels), or
-	// when a column repeats another.
+	// when a column repeats another or is a monotone function of it.
 	CopulaSMI float64
 	// StdErr is the standard error of SMI against the SMI of the
 	// distribution the rows come from. For the kernel model: the spread of
@@ -196,7 +196,7 @@ func lsmi(ctx context.Context, px, py *points, s *LSMISettings, rnd *rand.Rand, 
 	case err != nil:
 		return nil, unwrapData(err)
 	case !ok && s.Model == ModelCopula:
-		return nil, fmt.Errorf("divergence: %w: the Gaussian-copula model does not apply: a column holds %d or fewer distinct values, or repeats another", ErrSettings, MaxClasses)
+		return nil, fmt.Errorf("divergence: %w: the Gaussian-copula model does not apply: %s", ErrSettings, c.refusal)
 	case !ok:
 		return res, nil
 	}
