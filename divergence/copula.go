@@ -137,21 +137,27 @@ func fitCopula(ctx context.Context, px, py *points, rnd *rand.Rand) (f copulaFit
 		hp += g[i]
 	}
 	hp /= float64(m)
-	// E_q[g²] over copulaShifts pairings i ↦ (i + sₜ) mod m, shifts drawn
-	// without repeats from 1…m−1; ex and ey collect each row's share as the
-	// x and as the y of a pair, for the influence function below.
+	// E_q[g²] over copulaShifts pairings of the rows in a random order,
+	// o(k) ↦ o((k + sₜ) mod m), shifts drawn without repeats from 1…m−1;
+	// ex and ey collect each row's share as the x and as the y of a pair,
+	// for the influence function below. The order is random because the
+	// rows are in the data's: in a file sorted by x, a small shift of the
+	// row indices would pair each x with the y of a row of nearly the same
+	// x, a sample of the joint rather than of the product of marginals.
 	shifts := indices.Sample(m-1, min(copulaShifts, m-1), false, rnd)
+	order := rnd.Perm(m)
 	ex, ey := make([]float64, m), make([]float64, m)
 	var hq float64
 	for _, s := range shifts {
 		if err := ctx.Err(); err != nil {
 			return f, false, err
 		}
-		for i := range m {
-			j := i + s + 1
-			if j >= m {
-				j -= m
+		for k, i := range order {
+			l := k + s + 1
+			if l >= m {
+				l -= m
 			}
+			j := order[l]
 			v := math.Exp(2 * logg(i, j))
 			ex[i] += v
 			ey[j] += v

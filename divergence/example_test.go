@@ -108,7 +108,7 @@ func ExampleLSMI() {
 	}
 	fmt.Printf("SMI = %.2f ± %.2f\n", res.SMI, res.StdErr)
 	// Output:
-	// SMI = 0.29 ± 0.03
+	// SMI = 0.27 ± 0.03
 }
 
 // A shift of a third of a standard deviation, detected by the permutation
@@ -176,7 +176,7 @@ func ExampleRank() {
 		fmt.Printf("%d. feature %d: SMI %.2f, p-value %.2f\n", f.Rank, f.Column, f.SMI, f.PValue)
 	}
 	// Output:
-	// 1. feature 1: SMI 1.10, p-value 0.01
+	// 1. feature 1: SMI 0.75, p-value 0.01
 	// 2. feature 2: SMI 0.05, p-value 0.01
 	// 3. feature 0: SMI 0.00, p-value 0.61
 }
