@@ -244,15 +244,8 @@ func normalScores(v []float64) bool {
 // R the scores' correlation matrix. ok is false when R or a diagonal block
 // of it is singular to working precision (condition above 10¹⁴).
 func copulaDensity(z *mat.Dense, dx int) (prec *mat.Dense, logc float64, ok bool) {
-	m, d := z.Dims()
-	var cov mat.SymDense
-	cov.SymOuterK(1/float64(m), z.T())
-	r := mat.NewSymDense(d, nil)
-	for i := range d {
-		for j := i; j < d; j++ {
-			r.SetSym(i, j, cov.At(i, j)/math.Sqrt(cov.At(i, i)*cov.At(j, j)))
-		}
-	}
+	_, d := z.Dims()
+	r := scoreCorrelation(z)
 	// A repeated column makes R singular, but rounding can leave a pivot
 	// of its factor a few ulps above zero (condition ~10¹⁶) while the
 	// same columns' diagonal block factorises to an exact zero pivot:
@@ -294,4 +287,19 @@ func copulaDensity(z *mat.Dense, dx int) (prec *mat.Dense, logc float64, ok bool
 		}
 	}
 	return prec, 0.5 * (ldx + ldy - ld), true
+}
+
+// scoreCorrelation returns R, the correlation matrix of the normal scores z
+// (one row per row) from their second moments about zero, the scores' mean.
+func scoreCorrelation(z *mat.Dense) *mat.SymDense {
+	m, d := z.Dims()
+	var cov mat.SymDense
+	cov.SymOuterK(1/float64(m), z.T())
+	r := mat.NewSymDense(d, nil)
+	for i := range d {
+		for j := i; j < d; j++ {
+			r.SetSym(i, j, cov.At(i, j)/math.Sqrt(cov.At(i, i)*cov.At(j, j)))
+		}
+	}
+	return r
 }

