@@ -46,6 +46,12 @@ const (
 	// scored (see the package documentation for other settings and for
 	// several columns).
 	DefaultThreshold = 3.0
+	// MaxWindow and MaxEmbed bound Window and Embed (of Settings and
+	// SegmentSettings), so that a mistyped setting is refused rather than
+	// exhausting memory: the two windows hold (2·Window + Embed − 1)·dim
+	// values.
+	MaxWindow = 1 << 24
+	MaxEmbed  = 1 << 12
 )
 
 // Settings are the options of Scores and NewDetector. The zero value of
@@ -151,10 +157,10 @@ func (s *Settings) resolve(alpha float64) (*params, error) {
 		return &SettingsError{Field: field, Value: v, Allowed: allowed}
 	}
 	switch {
-	case s.Embed < 0:
-		return nil, bad("Embed", s.Embed, "need a subsequence of 1 row or more (0: DefaultEmbed)")
-	case s.Window < 0 || (s.Window > 0 && s.Window < MinWindow):
-		return nil, bad("Window", s.Window, fmt.Sprintf("need %d subsequences or more (0: DefaultWindow)", MinWindow))
+	case s.Embed < 0 || s.Embed > MaxEmbed:
+		return nil, bad("Embed", s.Embed, fmt.Sprintf("need a subsequence of 1 to %d rows (0: DefaultEmbed)", MaxEmbed))
+	case s.Window < 0 || (s.Window > 0 && s.Window < MinWindow) || s.Window > MaxWindow:
+		return nil, bad("Window", s.Window, fmt.Sprintf("need %d to %d subsequences (0: DefaultWindow)", MinWindow, MaxWindow))
 	case s.Step < 0:
 		return nil, bad("Step", s.Step, "need 1 row or more (0: every row)")
 	case !(alpha >= 0 && alpha < 1):
