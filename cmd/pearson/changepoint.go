@@ -39,7 +39,7 @@ func changepointCommand() *cli.Command {
 			"n·(PE_α(after‖before) + PE_α(before‖after)) as the score of each row, n the window's size. The\n" +
 			"scores are calibrated on the series itself (minus their median, over their scaled MAD), so that a\n" +
 			"trend, a season or a random walk does not read as changes; a change point is a calibrated score\n" +
-			"above --penalty (default 1.8·ln T) that is the highest within --min-distance rows (a third of\n" +
+			"above --penalty (default 2·ln T) that is the highest within --min-distance rows (a third of\n" +
 			"the window), placed by re-scoring its neighbourhood with windows that stop at the neighbouring\n" +
 			"changes. --changes K asks for the K highest instead. The output lists the change points, what\n" +
 			"changed at each (level, spread, dependence between columns, or shape), and the segments. The\n" +
@@ -69,7 +69,7 @@ func changepointCommand() *cli.Command {
 			countFlag("embed", changepoint.DefaultEmbed, "rows per subsequence (default when segmenting: 1, 2 or 3 by the series' length)"),
 			countFlag("window", changepoint.DefaultWindow, "subsequences in each of the windows before and after a time (--stream: at least 10; default when segmenting: √rows, 5 to 50)"),
 			&cli.IntFlag{Name: "changes", Usage: "segmentation: report exactly `K` change points, the highest scores (0: those above --penalty)"},
-			&cli.Float64Flag{Name: "penalty", Usage: "segmentation: the calibrated score a change point must exceed (0: 1.8·ln(rows))"},
+			&cli.Float64Flag{Name: "penalty", Usage: "segmentation: the calibrated score a change point must exceed (0: 2·ln(rows))"},
 			&cli.BoolFlag{Name: "stream", Usage: "score the rows as they arrive, in bounded memory, with a fixed --threshold, instead of segmenting the whole series"},
 			countFlag("step", 1, "rows between scored times"),
 			&cli.Float64Flag{Name: "alpha", Value: changepoint.DefaultAlpha, Usage: "α of the relative ratio, in [0, 1); each term of the score lies in [0, (1−α)/α]; 0 is the plain Pearson divergence, unbounded"},
@@ -352,7 +352,10 @@ func (j *cpJob) row(_ string, line int, v []float64) error {
 		if j.plot != nil {
 			j.plot.series.add(label, v)
 		}
-		return j.seg.add(j.cliContext, label, v)
+		if err := j.seg.add(j.cliContext, label, v); err != nil {
+			return fmt.Errorf("%s: line %d: %w", displayPath(j.path), line, err)
+		}
+		return nil
 	}
 	if j.d == nil {
 		if err := j.checkStreamMemory(j.cliContext, len(v)); err != nil {

@@ -75,17 +75,19 @@ func newCPSegment(c *cli.Context) (*cpSegment, error) {
 	return g, nil
 }
 
-// checkMemory refuses a run whose rows kept, or whose windows, would need
-// more than --max-memory.
+// checkMemory refuses a run whose rows kept, and the windows of its
+// candidates, would need more than --max-memory: a window holds at most
+// as many subsequences as the series has rows.
 func (g *cpSegment) checkMemory(c *cli.Context, dim, rows int) error {
 	p := changepoint.SegmentParamsFor(max(rows, 1), &g.s)
-	window := 8 * float64(2*p.Window*p.Embed*dim+(2*p.Window+p.Embed)*dim)
+	n := float64(min(p.Window, rows))
+	window := 8 * (2*n*float64(p.Embed)*float64(dim) + (2*n+float64(p.Embed))*float64(dim))
 	need := float64(baseMemory) + window + float64(rows)*float64(segmentRowBytes*dim+segmentRowOverhead)
 	if need <= g.budget {
 		return nil
 	}
-	if rows == 0 || window > g.budget/2 {
-		return usagef(c, "--window %d and --embed %d would need about %s of memory for the windows, more than the budget of %s: lower them, or raise --max-memory", p.Window, p.Embed, formatSize(need), formatSize(g.budget))
+	if window > g.budget/2 {
+		return fmt.Errorf("--embed %d on %d rows of %d columns would need about %s of memory for the windows, more than the budget of %s: lower --embed, or raise --max-memory", p.Embed, rows, dim, formatSize(need), formatSize(g.budget))
 	}
 	return fmt.Errorf("segmenting the series holds its rows: %d rows of %d columns need about %s, more than the budget of %s: raise --max-memory, or score it as a stream (--stream), whose memory does not grow with the series", rows, dim, formatSize(need), formatSize(g.budget))
 }

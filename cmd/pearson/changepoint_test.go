@@ -149,16 +149,26 @@ func TestChangepointBadInput(t *testing.T) {
 		want []string
 	}{
 		{"non-monotone time", "t,x\n1,0.5\n3,0.1\n2,0.7\n", []string{"--time", "t", "--columns", "x"}, 1, []string{"line 4", "row 2 (2) is not after that of row 1 (3)"}},
-		{"too few rows", seriesCSV(108, 50), []string{"--columns", "x"}, 1, []string{"108 rows", "at least 109"}},
-		{"too few rows, small window", seriesCSV(40, 20), []string{"--columns", "x", "--window", "20", "--embed", "2"}, 1, []string{"40 rows", "at least 41"}},
+		{"too few rows", seriesCSV(108, 50), []string{"--stream", "--columns", "x"}, 1, []string{"108 rows", "at least 109"}},
+		{"too few rows, small window", seriesCSV(40, 20), []string{"--stream", "--columns", "x", "--window", "20", "--embed", "2"}, 1, []string{"40 rows", "at least 41"}},
+		{"too few rows to segment", "x\n1\n2\n3\n4\n5\n", nil, 1, []string{"5 rows", "at least 8"}},
+		{"empty line", "x\n1\n2\n\n4\n5\n", nil, 1, []string{"line 4", "row 2 is missing", "--drop-missing"}},
+		{"empty cell", "x,y\n1,2\n2,\n", nil, 1, []string{"line 3", `column "y"`}},
+		{"segment window", "", []string{"--window", "2"}, 2, []string{"--window 2: need 3 to"}},
+		{"changes", "", []string{"--changes", "-1"}, 2, []string{"--changes -1"}},
+		{"penalty", "", []string{"--penalty", "-1"}, 2, []string{"--penalty -1"}},
+		{"penalty and threshold", "", []string{"--penalty", "3", "--threshold", "2"}, 2, []string{"--penalty and --threshold"}},
+		{"rows over the budget", "", []string{"--max-memory", "65540K"}, 1, []string{"good.csv: line ", "rows of 3 columns", "--max-memory", "--stream"}},
+		{"huge stream window", "", []string{"--stream", "--window", "10000000", "--embed", "100", "--max-memory", "100M"}, 2, []string{"--window 10000000", "raise --max-memory"}},
+		{"huge embed", "", []string{"--embed", "1000000000"}, 2, []string{"--embed 1000000000"}},
 		{"NaN", "x,y\n1,2\n3,NaN\n", nil, 1, []string{"line 3", `column "y"`, "not a finite number"}},
 		{"non-numeric column", "t,x\n1,0.5\n2,a\n", []string{"--columns", "x"}, 1, []string{"line 3", `column "x"`, `"a"`}},
 		{"unknown column", "", []string{"--columns", "z"}, 1, []string{`"z"`}},
-		{"window", "", []string{"--window", "5"}, 2, []string{"--window 5: need 10 subsequences or more"}},
+		{"window", "", []string{"--stream", "--window", "5"}, 2, []string{"--window 5: need 10 to"}},
 		{"alpha", "", []string{"--alpha", "1"}, 2, []string{"--alpha 1: α must lie in [0, 1)"}},
 		{"step", "", []string{"--step", "-1"}, 2, []string{"--step -1"}},
 		{"k", "", []string{"--k", "-3"}, 2, []string{"--k -3"}},
-		{"min distance", "", []string{"--min-distance", "-1"}, 2, []string{"--min-distance -1", "(0: the window)"}},
+		{"min distance", "", []string{"--stream", "--min-distance", "-1"}, 2, []string{"--min-distance -1", "(0: the window)"}},
 		{"exact window", "", []string{"--exact", "--window", "6000"}, 2, []string{"--window 6000"}},
 		{"exact and k", "", []string{"--exact", "--k", "20"}, 2, []string{"--k and --exact"}},
 		{"time not numeric", "t,x\na,0.5\nb,0.1\n", []string{"--time", "t"}, 1, []string{"--time t is not among the numeric columns", "(x)"}},
@@ -269,7 +279,7 @@ func TestChangepointStreams(t *testing.T) {
 		fed <- err
 	}()
 	var errb bytes.Buffer
-	code := Run(context.Background(), []string{"pearson", "changepoint", "--columns", "x,y", "--window", "20", "--embed", "3", "--format", "csv", "-"}, pr, sw, &errb)
+	code := Run(context.Background(), []string{"pearson", "changepoint", "--stream", "--columns", "x,y", "--window", "20", "--embed", "3", "--format", "csv", "-"}, pr, sw, &errb)
 	if err := <-fed; err != nil {
 		t.Fatal(err)
 	}

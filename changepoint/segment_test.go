@@ -1,0 +1,233 @@
+// Copyright ©2026 The pearson Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package changepoint_test
+
+import (
+	"context"
+	"errors"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/sublinear/pearson/changepoint"
+)
+
+// steps returns rows values of Gaussian noise of standard deviation sd
+// whose mean alternates between 0 and jump at each of cps.
+func steps(rnd *rand.Rand, rows int, cps []int, jump, sd float64) *mat.Dense {
+	x := mat.NewDense(rows, 1, nil)
+	level := 0.0
+	for i := range rows {
+		if slices.Contains(cps, i) {
+			level = jump - level
+		}
+		x.Set(i, 0, level+sd*rnd.NormFloat64())
+	}
+	return x
+}
+
+func changeTimes(t *testing.T, x mat.Matrix, s *changepoint.SegmentSettings) []int {
+	t.Helper()
+	res, err := changepoint.Segment(context.Background(), x, changepoint.DefaultAlpha, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c []int
+	for _, ch := range res.Changes {
+		c = append(c, ch.Time)
+	}
+	if len(res.Segments) != len(res.Changes)+1 {
+		t.Errorf("%d segments for %d changes", len(res.Segments), len(res.Changes))
+	}
+	return c
+}
+
+// within reports whether got and want have the same length and each got is
+// within tol rows of the want of the same rank.
+func within(got, want []int, tol int) bool {
+	if len(got) != len(want) {
+		return false
+	}
+	for i := range got {
+		if abs(got[i]-want[i]) > tol {
+			return false
+		}
+	}
+	return true
+}
+
+// TestSegmentPlacement: a clean step (3 standard deviations, the series of
+// issue 25 had a step at row 178) is found alone and placed within ±2
+// rows, on series of 20 to 1000 rows, near the edges too, and changes 12
+// rows apart are told apart. Every series of 20 seeds.
+func TestSegmentPlacement(t *testing.T) {
+	for _, c := range []struct {
+		rows int
+		cps  []int
+		jump float64
+	}{
+		{20, []int{10}, 5},
+		{60, []int{8}, 5},
+		{400, []int{178}, 3},
+		{400, []int{392}, 5},
+		{1000, []int{300, 700}, 3},
+		{300, []int{150, 162, 174}, 5},
+	} {
+		bad := 0
+		for seed := range uint64(20) {
+			x := steps(rand.New(rand.NewPCG(seed, 25)), c.rows, c.cps, c.jump, 1)
+			if got := changeTimes(t, x, nil); !within(got, c.cps, 2) {
+				bad++
+				t.Logf("%d rows, changes at %v: found %v", c.rows, c.cps, got)
+			}
+		}
+		// A step of 3 standard deviations is not clean for every seed: one
+		// miss or misplacement in 20 is allowed.
+		if bad > 1 {
+			t.Errorf("%d rows, changes at %v: %d of 20 seeds wrong", c.rows, c.cps, bad)
+		}
+	}
+}
+
+// TestSegmentNoChange: series without a change give none, and a constant
+// series none either.
+func TestSegmentNoChange(t *testing.T) {
+	if got := changeTimes(t, mat.NewDense(50, 1, nil), nil); len(got) != 0 {
+		t.Errorf("constant series: changes at %v", got)
+	}
+	false1 := 0
+	for seed := range uint64(20) {
+		x := steps(rand.New(rand.NewPCG(seed, 26)), 500, nil, 0, 1)
+		false1 += len(changeTimes(t, x, nil))
+	}
+	// The penalty is set for few false alarms: 2 in 20 series is allowed.
+	if false1 > 2 {
+		t.Errorf("%d false alarms on 20 series of white noise", false1)
+	}
+}
+
+// TestSegmentChanges: Changes asks for exactly that many, the highest
+// first.
+func TestSegmentChanges(t *testing.T) {
+	x := steps(rand.New(rand.NewPCG(1, 27)), 300, []int{100, 200}, 4, 1)
+	if got := changeTimes(t, x, &changepoint.SegmentSettings{Changes: 2}); !within(got, []int{100, 200}, 2) {
+		t.Errorf("Changes 2: %v", got)
+	}
+	if got := changeTimes(t, x, &changepoint.SegmentSettings{Changes: 3}); len(got) != 3 {
+		t.Errorf("Changes 3: %v", got)
+	}
+	if got := changeTimes(t, x, &changepoint.SegmentSettings{Penalty: 1e6}); len(got) != 0 {
+		t.Errorf("Penalty 1e6: %v", got)
+	}
+}
+
+// TestSegmentScaleFree: the same change points, and scores equal to
+// rounding, for the series multiplied by 1e-300 … 1e300, and bit for bit
+// for powers of two; the same for the streaming detector.
+func TestSegmentScaleFree(t *testing.T) {
+	x := steps(rand.New(rand.NewPCG(2, 28)), 300, []int{120, 220}, 3, 1)
+	ref, err := changepoint.Segment(context.Background(), x, changepoint.DefaultAlpha, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	refStream, err := changepoint.Scores(context.Background(), x, changepoint.DefaultAlpha, &changepoint.Settings{Window: 20, Embed: 2, Step: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []float64{1e-300, 1e-13, math.Ldexp(1, -900), 1e154, 1e300, math.Ldexp(1, 900)} {
+		var y mat.Dense
+		y.Scale(f, x)
+		got, err := changepoint.Segment(context.Background(), &y, changepoint.DefaultAlpha, nil)
+		if err != nil {
+			t.Fatalf("×%g: %v", f, err)
+		}
+		exact := math.Abs(math.Log2(f)-math.Round(math.Log2(f))) == 0
+		if len(got.Changes) != len(ref.Changes) {
+			t.Fatalf("×%g: %d changes, want %d", f, len(got.Changes), len(ref.Changes))
+		}
+		for i, c := range got.Changes {
+			r := ref.Changes[i]
+			if c.Time != r.Time || (exact && c.Score != r.Score) || math.Abs(c.Score-r.Score) > 1e-9*math.Abs(r.Score) {
+				t.Errorf("×%g: change %d at %d score %v, want %d score %v", f, i, c.Time, c.Score, r.Time, r.Score)
+			}
+		}
+		stream, err := changepoint.Scores(context.Background(), &y, changepoint.DefaultAlpha, &changepoint.Settings{Window: 20, Embed: 2, Step: 5})
+		if err != nil {
+			t.Fatalf("stream ×%g: %v", f, err)
+		}
+		if len(stream.ChangePoints) != len(refStream.ChangePoints) {
+			t.Fatalf("stream ×%g: %d change points, want %d", f, len(stream.ChangePoints), len(refStream.ChangePoints))
+		}
+		for i, c := range stream.ChangePoints {
+			if r := refStream.ChangePoints[i]; c.Time != r.Time || math.Abs(c.Value-r.Value) > 1e-9*math.Abs(r.Value) {
+				t.Errorf("stream ×%g: change point %d at %d score %v, want %d score %v", f, i, c.Time, c.Value, r.Time, r.Value)
+			}
+		}
+	}
+}
+
+// TestSegmentWhat: what changed is named by the moment that differs.
+func TestSegmentWhat(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(3, 29))
+	const rows = 400
+	level := steps(rnd, rows, []int{200}, 3, 1)
+	spread := mat.NewDense(rows, 1, nil)
+	dep := mat.NewDense(rows, 2, nil)
+	for i := range rows {
+		sd, rho := 1.0, 0.0
+		if i >= 200 {
+			sd, rho = 5, 0.95
+		}
+		spread.Set(i, 0, sd*rnd.NormFloat64())
+		a, b := rnd.NormFloat64(), rnd.NormFloat64()
+		dep.Set(i, 0, a)
+		dep.Set(i, 1, rho*a+math.Sqrt(1-rho*rho)*b)
+	}
+	for _, c := range []struct {
+		x    *mat.Dense
+		what string
+	}{{level, "level"}, {spread, "spread"}, {dep, "dependence"}} {
+		res, err := changepoint.Segment(context.Background(), c.x, changepoint.DefaultAlpha, &changepoint.SegmentSettings{Changes: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Changes) != 1 || res.Changes[0].What != c.what || abs(res.Changes[0].Time-200) > 5 {
+			t.Errorf("%s: %+v", c.what, res.Changes)
+		}
+	}
+}
+
+// TestSegmentErrors: bad settings, too few rows, a NaN, a cancelled
+// context.
+func TestSegmentErrors(t *testing.T) {
+	ctx := context.Background()
+	x := steps(rand.New(rand.NewPCG(4, 30)), 100, []int{50}, 3, 1)
+	for _, s := range []changepoint.SegmentSettings{{Window: 2}, {Embed: -1}, {Changes: -1}, {Penalty: math.NaN()}, {MinDistance: -1}, {Embed: changepoint.MaxEmbed + 1}} {
+		var se *changepoint.SettingsError
+		if _, err := changepoint.Segment(ctx, x, changepoint.DefaultAlpha, &s); !errors.As(err, &se) || !errors.Is(err, changepoint.ErrSettings) {
+			t.Errorf("%+v: %v", s, err)
+		}
+	}
+	if _, err := changepoint.Segment(ctx, mat.NewDense(7, 1, nil), changepoint.DefaultAlpha, nil); !errors.Is(err, changepoint.ErrTooFew) {
+		t.Errorf("7 rows: %v", err)
+	}
+	if _, err := changepoint.Segment(ctx, mat.NewDense(8, 1, nil), changepoint.DefaultAlpha, nil); err != nil {
+		t.Errorf("8 rows: %v", err)
+	}
+	y := mat.DenseCopyOf(x)
+	y.Set(17, 0, math.NaN())
+	var de *changepoint.DataError
+	if _, err := changepoint.Segment(ctx, y, changepoint.DefaultAlpha, nil); !errors.As(err, &de) || de.Row != 17 {
+		t.Errorf("NaN at row 17: %v", err)
+	}
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := changepoint.Segment(cancelled, x, changepoint.DefaultAlpha, nil); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: %v", err)
+	}
+}
