@@ -48,8 +48,9 @@ const (
 	// segmentSigma the kernel width σ in units of the median distance of
 	// standardised Gaussian points, √(2·dimension). Chosen with
 	// PenaltyPerLogRow on the benchmark's tuning seeds: σ ∈ {0.35, 0.5, 0.7,
-	// 1} × that distance, λ ∈ {0.1, 0.5, 1}.
+	// 1} × that distance, λ ∈ {0.05, 0.1, 0.2, 0.5, 1}.
 	segmentLambda, segmentSigma = 0.5, 0.5
+
 	// calibrationPoints is the number of candidates, spread over the
 	// series, whose scores calibrate each window size smaller than the
 	// window.
@@ -66,7 +67,7 @@ type SegmentSettings struct {
 	Embed int
 	// Window is the largest number n of subsequences on each side of a
 	// candidate time. Zero means adaptive: ⌊√T⌋ for a series of T rows,
-	// between 5 and DefaultWindow (SegmentParams).
+	// between 3 and DefaultWindow (SegmentParams).
 	Window int
 	// MinDistance is the half-width, in rows, of the neighbourhood in
 	// which a change must have the highest calibrated score. Zero means
@@ -152,7 +153,7 @@ func SegmentParamsFor(rows int, s *SegmentSettings) SegmentParams {
 		}
 	}
 	if p.Window == 0 {
-		p.Window = min(maxSegmentWindow, max(5, int(math.Sqrt(float64(rows)))))
+		p.Window = min(maxSegmentWindow, max(3, int(math.Sqrt(float64(rows)))))
 	}
 	if p.MinDistance == 0 {
 		p.MinDistance = max(2, p.Window/3)

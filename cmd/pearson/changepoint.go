@@ -35,7 +35,7 @@ func changepointCommand() *cli.Command {
 			"pearson changepoint --stream [--embed 10] [--window 50] [--step 1] [--threshold 3] [options] series.csv",
 		Description: "By default the whole series is segmented, with settings that adapt to its length T: subsequences\n" +
 			"of --embed rows (1 below 200 rows, 2 below 1000, else 3), windows of up to --window = √T of them\n" +
-			"(5 to 50) on either side of every row, shrinking at the edges of the series, and\n" +
+			"(3 to 50) on either side of every row, shrinking at the edges of the series, and\n" +
 			"n·(PE_α(after‖before) + PE_α(before‖after)) as the score of each row, n the window's size. The\n" +
 			"scores are calibrated on the series itself (minus their median, over their scaled MAD), so that a\n" +
 			"trend, a season or a random walk does not read as changes; a change point is a calibrated score\n" +
@@ -67,7 +67,7 @@ func changepointCommand() *cli.Command {
 			&cli.StringFlag{Name: "columns", Usage: "comma-separated `COLS` of the series (default: every numeric column but the --time column; a column is numeric when its first non-empty cell is a number)"},
 			&cli.StringFlag{Name: "time", Usage: "a numeric `COL`umn of time labels, strictly increasing, to report times in (without --columns the series is every other numeric column); default: the row, from 0"},
 			countFlag("embed", changepoint.DefaultEmbed, "rows per subsequence (default when segmenting: 1, 2 or 3 by the series' length)"),
-			countFlag("window", changepoint.DefaultWindow, "subsequences in each of the windows before and after a time (--stream: at least 10; default when segmenting: √rows, 5 to 50)"),
+			countFlag("window", changepoint.DefaultWindow, "subsequences in each of the windows before and after a time (--stream: at least 10; default when segmenting: √rows, 3 to 50)"),
 			&cli.IntFlag{Name: "changes", Usage: "segmentation: report exactly `K` change points, the highest scores (0: those above --penalty)"},
 			&cli.Float64Flag{Name: "penalty", Usage: "segmentation: the calibrated score a change point must exceed (0: 2·ln(rows))"},
 			&cli.BoolFlag{Name: "stream", Usage: "score the rows as they arrive, in bounded memory, with a fixed --threshold, instead of segmenting the whole series"},
