@@ -16,6 +16,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strconv"
 	"strings"
@@ -460,5 +461,78 @@ func BenchmarkChangepointMillionRows(b *testing.B) {
 				b.ReportMetric(float64(strings.Count(out.String(), "\nscore,")), "scores")
 			}
 		})
+	}
+}
+
+// The default segmentation: the change of seriesCSV at row 300 found
+// within 2 rows, with what changed and the segments, in every format; an
+// empty line is an error naming its row, and with --drop-missing the rows
+// after it keep their numbers; --changes asks for exactly K.
+func TestChangepointSegment(t *testing.T) {
+	t.Parallel()
+	csvText := seriesCSV(600, 300)
+	lines := strings.Split(csvText, "\n")
+	// Row 100 (line 102) becomes an empty line.
+	lines[101] = ""
+	gappy := writeFile(t, "gappy.csv", strings.Join(lines, "\n"))
+	path := writeFile(t, "series.csv", csvText)
+
+	code, _, errs := run(t, "changepoint", "--columns", "x", gappy)
+	if code != 1 || !strings.Contains(errs, "line 102: row 100 is missing") {
+		t.Errorf("empty line: code %d, stderr %q", code, errs)
+	}
+	for _, in := range []string{path, gappy} {
+		args := []string{"changepoint", "--columns", "x", "--format", "json", in}
+		if in == gappy {
+			args = append(args[:1], append([]string{"--drop-missing"}, args[1:]...)...)
+		}
+		code, out, errs := run(t, args...)
+		if code != 0 || errs != "" {
+			t.Fatalf("%v: code %d, stderr %q", args, code, errs)
+		}
+		var obj struct {
+			Scores       []map[string]any `json:"scores"`
+			ChangePoints []map[string]any `json:"change_points"`
+			Segments     []map[string]any `json:"segments"`
+			RowsUsed     int              `json:"rows_used"`
+			Method       string           `json:"method"`
+		}
+		if err := json.Unmarshal([]byte(out), &obj); err != nil {
+			t.Fatalf("%v\n%s", err, out)
+		}
+		want := 600
+		if in == gappy {
+			want = 599
+		}
+		if obj.Method != "segmentation" || obj.RowsUsed != want || len(obj.ChangePoints) != 1 || len(obj.Segments) != 2 {
+			t.Fatalf("%s: method %q, rows used %d, change points %v, segments %v", in, obj.Method, obj.RowsUsed, obj.ChangePoints, obj.Segments)
+		}
+		if tm := obj.ChangePoints[0]["time"].(float64); math.Abs(tm-300) > 2 || obj.ChangePoints[0]["what"] != "level" {
+			t.Errorf("%s: change point %v, want a change of level within 2 rows of 300", in, obj.ChangePoints[0])
+		}
+		if s := obj.Segments[1]; s["end"].(float64) != 599 {
+			t.Errorf("%s: last segment %v, want it to end at row 599", in, s)
+		}
+	}
+	for _, f := range []string{"text", "csv", "jsonl"} {
+		code, out, errs := run(t, "changepoint", "--columns", "x", "--changes", "2", "--format", f, path)
+		if code != 0 || errs != "" {
+			t.Fatalf("%s: code %d, stderr %q", f, code, errs)
+		}
+		if n := strings.Count(out, "change_point"); f != "text" && n != 2 {
+			t.Errorf("%s: %d change points with --changes 2\n%s", f, n, out)
+		}
+		if f == "text" && (!regexp.MustCompile(`(?m)^detected +2$`).MatchString(out) || !strings.Contains(out, "start") || !strings.Contains(out, "what")) {
+			t.Errorf("text:\n%s", out)
+		}
+		if f == "csv" && !strings.HasPrefix(out, "kind,time,end,score,before,after,calibrated,what,strength\n") {
+			t.Errorf("csv header: %q", out[:80])
+		}
+	}
+	// The same seed, the same bytes.
+	_, a, _ := run(t, "changepoint", "--columns", "x", "--format", "csv", path)
+	_, b, _ := run(t, "changepoint", "--columns", "x", "--format", "csv", path)
+	if a != b {
+		t.Error("two runs with the same seed differ")
 	}
 }
