@@ -171,24 +171,30 @@ func SegmentParamsFor(rows int, s *SegmentSettings) SegmentParams {
 // Every row b with at least three subsequences of k rows on either side is
 // a candidate: its before window holds the n_b subsequences that end at
 // row b − 1 at the latest, its after window the n_b that start at b or
-// later, n_b = min(n, b − k + 1, T − b − k + 1) (so the windows shrink at
-// the edges of the series). Each coordinate is standardised over the two
-// windows, and the score is
+// later, n_b the largest size of the ladder 3, 4, 5, 6, 8, 10, 13, 16, 20,
+// 25, 32, 40, n that fits in min(n, b − k + 1, T − b − k + 1) (so the
+// windows shrink at the edges of the series). Each coordinate is
+// standardised over the two windows, and the score is
 //
 //	score(b) = n_b · (PE_α(after‖before) + PE_α(before‖after)),
 //
-// each term estimated by divergence.RelativePE with fixed σ and λ; the
-// factor n_b makes scores from windows of different sizes comparable, as
-// a test statistic whose null distribution does not grow with n_b. The
-// scores are calibrated on the series itself: z(b) = (score(b) − median) /
-// spread, the median and the scaled median absolute deviation of all the
-// scores, so that a trend, a seasonal cycle or a random walk, which raise
-// every score alike, do not read as changes. A change point is a z above
-// Penalty that is the highest within MinDistance rows on either side (or
-// one of the Changes highest such maxima). Each is then refined: the
-// scores within MinDistance rows of it are recomputed with windows that
-// stop at the neighbouring change points, and the best is kept, so that
-// changes closer than a window apart are placed by their own rows.
+// each term estimated by divergence.RelativePE with fixed σ and λ (the
+// factor n_b makes it a test statistic whose scale under no change does
+// not grow with n_b). The scores are calibrated on the series itself, each
+// window size on its own: z(b) = (score(b) − m)/s, m and s the median and
+// the scaled median absolute deviation of the scores of that size (of every
+// candidate for the full size n, of calibrationPoints candidates spread
+// over the series for each smaller one), so that a trend, a seasonal cycle
+// or a random walk, which raise every score alike, do not read as changes.
+// A change point is a z above Penalty that is the highest within
+// MinDistance rows on either side (or one of the Changes highest such
+// maxima). Each is then refined: the scores within MinDistance rows of it
+// are recomputed with windows that stop at the neighbouring change points,
+// and the best is kept. Then the candidates whose full windows reached past
+// a change are scored again with windows that stop at the changes found,
+// and the best of each segment above Penalty is added (unless Changes is
+// set), until none is: changes closer than a window apart are placed, and
+// found, by their own rows.
 //
 // The values are rescaled by a power of two per column before anything
 // else, so that a series multiplied by any factor in 1e-300 … 1e300 gives
