@@ -365,7 +365,8 @@ func (j *cpJob) row(_ string, line int, v []float64) error {
 		if j.d, err = changepoint.NewDetector(len(v), j.alpha, &j.s); err != nil {
 			return err
 		}
-		if j.timeCol != "" {
+		if j.timeCol != "" || j.drop {
+			// Times are labels, or row numbers that rows left out skip.
 			// A change point is confirmed at most MinDistance + Step rows
 			// after its time, which is at most MinRows rows before the
 			// row that completes its score.

@@ -529,6 +529,22 @@ func TestChangepointSegment(t *testing.T) {
 			t.Errorf("csv header: %q", out[:80])
 		}
 	}
+	// Streaming with --drop-missing: the rows after the empty line keep
+	// their numbers too.
+	code, out, errs := run(t, "changepoint", "--stream", "--drop-missing", "--columns", "x", "--window", "30", "--embed", "1", "--format", "jsonl", gappy)
+	if code != 0 {
+		t.Fatalf("stream: code %d, stderr %q", code, errs)
+	}
+	near300 := false
+	for _, l := range strings.Split(out, "\n") {
+		var v map[string]any
+		if json.Unmarshal([]byte(l), &v) == nil && v["kind"] == "change_point" {
+			near300 = near300 || math.Abs(v["time"].(float64)-300) <= 2
+		}
+	}
+	if !near300 {
+		t.Errorf("stream with --drop-missing: no change point within 2 rows of 300:\n%s", out)
+	}
 	// The same seed, the same bytes.
 	_, a, _ := run(t, "changepoint", "--columns", "x", "--format", "csv", path)
 	_, b, _ := run(t, "changepoint", "--columns", "x", "--format", "csv", path)
