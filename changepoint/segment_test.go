@@ -234,3 +234,48 @@ func TestSegmentErrors(t *testing.T) {
 		t.Errorf("cancelled: %v", err)
 	}
 }
+
+// FuzzSegment: any series of up to 64 rows of one or two columns, scaled by
+// any power of ten, gives a segmentation whose changes are increasing
+// candidate rows and whose segments tile the rows, or a typed error; never
+// a panic.
+func FuzzSegment(f *testing.F) {
+	f.Add([]byte{1, 2, 3, 4, 5, 6, 7, 8, 9, 200, 201, 202, 203, 204, 205, 206}, uint8(1), int16(0))
+	f.Add([]byte{0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, uint8(2), int16(300))
+	f.Add([]byte{255, 0, 255, 0, 255, 0, 255, 0, 255, 0, 255, 0}, uint8(1), int16(-300))
+	f.Fuzz(func(t *testing.T, data []byte, dim uint8, exp10 int16) {
+		d := int(dim%2) + 1
+		rows := min(len(data)/d, 64)
+		if rows == 0 {
+			return
+		}
+		scale := math.Pow(10, float64(exp10%310))
+		x := mat.NewDense(rows, d, nil)
+		for i := range rows {
+			for j := range d {
+				x.Set(i, j, (float64(data[i*d+j])-128)*scale)
+			}
+		}
+		res, err := changepoint.Segment(context.Background(), x, changepoint.DefaultAlpha, nil)
+		if err != nil {
+			var de *changepoint.DataError
+			if !errors.Is(err, changepoint.ErrTooFew) && !errors.As(err, &de) {
+				t.Fatalf("%d rows: %v", rows, err)
+			}
+			return
+		}
+		end := 0
+		for i, s := range res.Segments {
+			if s.Start != end || s.End <= s.Start {
+				t.Fatalf("segments %v", res.Segments)
+			}
+			if i > 0 && res.Changes[i-1].Time != s.Start {
+				t.Fatalf("changes %v, segments %v", res.Changes, res.Segments)
+			}
+			end = s.End
+		}
+		if end != rows {
+			t.Fatalf("segments %v of %d rows", res.Segments, rows)
+		}
+	})
+}
