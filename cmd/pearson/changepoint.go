@@ -617,20 +617,22 @@ func (p *cpPlot) write(path string, j *cpJob, columns []string) error {
 	if threshold == 0 {
 		threshold = changepoint.DefaultThreshold
 	}
+	thresholdName := ""
 	if p.segmented {
-		threshold = p.threshold
+		threshold, thresholdName = p.threshold, "penalty (full windows)"
 		title = fmt.Sprintf("change points: %d detected (segmentation, α = %g)", len(p.points), j.alpha)
 	}
 	return plots.WriteChangePoints(path, plots.ChangePoints{
-		Title:      title,
-		Time:       timeName,
-		Names:      columns,
-		Times:      p.series.x,
-		Values:     p.series.y,
-		ScoreTimes: p.scores.x,
-		Scores:     p.scores.y[0],
-		Threshold:  threshold,
-		Points:     p.points,
+		Title:         title,
+		Time:          timeName,
+		Names:         columns,
+		Times:         p.series.x,
+		Values:        p.series.y,
+		ScoreTimes:    p.scores.x,
+		Scores:        p.scores.y[0],
+		Threshold:     threshold,
+		ThresholdName: thresholdName,
+		Points:        p.points,
 	})
 }
 
