@@ -272,6 +272,16 @@ func Segment(ctx context.Context, series mat.Matrix, alpha float64, s *SegmentSe
 	}
 	if c, ok := cal[p.Window]; ok {
 		res.Median, res.Spread = c[0], c[1]
+		// The factor n_b keeps the scale of scores without a change about
+		// the same for every size, and a smaller size's 32 scores can
+		// have almost no spread (a sparse series whose short windows are
+		// mostly zeros): no smaller size is calibrated on less spread than
+		// the full windows.
+		for _, m := range sizes {
+			if cm, ok := cal[m]; ok && cm[1] < c[1] {
+				cal[m] = [2]float64{cm[0], c[1]}
+			}
+		}
 	} else {
 		res.Median, res.Spread = cal[sizes[0]][0], cal[sizes[0]][1]
 	}
@@ -399,7 +409,8 @@ func rescaled(series mat.Matrix) (*mat.Dense, error) {
 }
 
 // medianSpread returns the median of v and 1.4826 times its median
-// absolute deviation.
+// absolute deviation, or 1.2533 times its mean absolute deviation when the
+// median one is zero.
 func medianSpread(v []float64) (med, spread float64) {
 	s := slices.Clone(v)
 	slices.Sort(s)
@@ -408,7 +419,17 @@ func medianSpread(v []float64) (med, spread float64) {
 		s[i] = math.Abs(x - med)
 	}
 	slices.Sort(s)
-	return med, 1.4826 * sortedMedian(s)
+	spread = 1.4826 * sortedMedian(s)
+	if spread == 0 {
+		// More than half the scores are equal (windows without variation
+		// score 0): the mean absolute deviation, scaled to σ for Gaussian
+		// scores, is the spread of the others.
+		for _, d := range s {
+			spread += d
+		}
+		spread *= 1.2533 / float64(len(s))
+	}
+	return med, spread
 }
 
 func sortedMedian(s []float64) float64 {
