@@ -215,7 +215,7 @@ func Segment(ctx context.Context, series mat.Matrix, alpha float64, s *SegmentSe
 	rows, dim := series.Dims()
 	p := SegmentParamsFor(rows, s)
 	if rows < MinSegmentRows || rows < 2*(minSide+p.Embed-1)+1 {
-		return nil, fmt.Errorf("changepoint: %w: the series has %d rows; segmenting it with subsequences of %d rows needs at least %d", ErrTooFew, rows, p.Embed, max(MinSegmentRows, 2*(minSide+p.Embed-1)+1))
+		return nil, fmt.Errorf("changepoint: %w: the series has %d rows; segmenting it (Embed %d) needs at least %d", ErrTooFew, rows, p.Embed, max(MinSegmentRows, 2*(minSide+p.Embed-1)+1))
 	}
 	x, err := rescaled(series)
 	if err != nil {
