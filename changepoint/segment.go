@@ -272,14 +272,13 @@ func Segment(ctx context.Context, series mat.Matrix, alpha float64, s *SegmentSe
 	}
 	if c, ok := cal[p.Window]; ok {
 		res.Median, res.Spread = c[0], c[1]
-		// The factor n_b keeps the scale of scores without a change about
-		// the same for every size, and a smaller size's 32 scores can
-		// have almost no spread (a sparse series whose short windows are
-		// mostly zeros): no smaller size is calibrated on less spread than
-		// the full windows.
+		// A smaller size's 32 scores can have almost no spread (a sparse
+		// series whose short windows are mostly zeros): no size m is
+		// calibrated on less spread than m/n of the full windows'.
 		for _, m := range sizes {
-			if cm, ok := cal[m]; ok && cm[1] < c[1] {
-				cal[m] = [2]float64{cm[0], c[1]}
+			floor := c[1] * float64(m) / float64(p.Window)
+			if cm, ok := cal[m]; ok && cm[1] < floor {
+				cal[m] = [2]float64{cm[0], floor}
 			}
 		}
 	} else {
