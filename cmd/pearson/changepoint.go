@@ -46,23 +46,24 @@ func changepointCommand() *cli.Command {
 			"series is held in memory (refused beyond --max-memory). A missing value (an empty cell or line)\n" +
 			"is an error naming its row; --drop-missing leaves such rows out, and times keep their row numbers.\n" +
 			"\n" +
-			"With --stream (or any of --threshold, --step, --retune, --exact, --k, --m, --draws, --sigma,\n" +
-			"--lambda) each time is scored as the rows arrive, in memory that does not grow with the series:\n" +
-			"scores each time of a series (rows in time order) by how much the window of subsequences\n" +
-			"before it differs from the window after it: PE_α(after‖before) + PE_α(before‖after), each\n" +
-			"term estimated in constant time (Liu, Yamada, Collier & Sugiyama 2013, with the estimator of\n" +
-			"Hayashi & Yoshida 2016). A subsequence is --embed consecutive rows stacked into one point; each\n" +
-			"window holds --window of them. Change points are the scores above --threshold that are the\n" +
-			"highest within --min-distance rows on either side.\n" +
+			"Output: text prints the run's details, a table of the change points and one of the segments;\n" +
+			"json one object with \"scores\", \"change_points\", \"segments\" and the details; csv and jsonl a\n" +
+			"line per score, change point and segment, with a kind column or key (jsonl ends with a summary\n" +
+			"line). Times are rows counted from 0 (the first data row), or the values of --time.\n" +
 			"\n" +
-			"The input is read as a stream (\"-\" is standard input): scores are written as the rows arrive,\n" +
-			"and memory holds the two windows, not the series. Output: csv and jsonl write one line per\n" +
+			"With --stream (or any of --threshold, --step, --retune, --exact, --k, --m, --draws, --sigma,\n" +
+			"--lambda) each time is scored as the rows arrive, in memory that does not grow with the series,\n" +
+			"by how much the window of subsequences before it differs from the window after it:\n" +
+			"PE_α(after‖before) + PE_α(before‖after), each term estimated in constant time (Liu, Yamada,\n" +
+			"Collier & Sugiyama 2013, with the estimator of Hayashi & Yoshida 2016). A subsequence is --embed\n" +
+			"consecutive rows stacked into one point; each window holds --window of them. Change points are\n" +
+			"the scores above --threshold that are the highest within --min-distance rows on either side.\n" +
+			"Scores are written as the rows arrive (\"-\" is standard input): csv and jsonl write one line per\n" +
 			"score and per confirmed change point as they come (a change point is confirmed once the\n" +
 			"scores --min-distance rows after it are in), with a kind column or key: score or\n" +
 			"change_point; jsonl ends with a summary line. json writes one object, its \"scores\" array as\n" +
 			"they come, then \"change_points\" and the run's details. text prints the run's details and a\n" +
-			"table of the change points at the end. Times are rows counted from 0 (the first data row),\n" +
-			"or the values of --time.",
+			"table of the change points at the end.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "columns", Usage: "comma-separated `COLS` of the series (default: every numeric column but the --time column; a column is numeric when its first non-empty cell is a number)"},
 			&cli.StringFlag{Name: "time", Usage: "a numeric `COL`umn of time labels, strictly increasing, to report times in (without --columns the series is every other numeric column); default: the row, from 0"},
