@@ -36,6 +36,9 @@ import (
 //   - level+trend: T ∈ [100, 800], a linear trend of total rise 0 to 6
 //     spreads, one to three shifts of the level of 2 to 4 spreads at least
 //     T/6 rows apart;
+//   - level+steep trend: T ∈ [60, 600], a linear trend of total rise 10
+//     to 40 spreads (an economic series), one or two shifts of 3 to 6
+//     spreads at least T/5 rows apart;
 //   - variance: T ∈ [100, 800], one or two changes of the noise's σ by a
 //     factor 3 (up or down), around a constant level;
 //   - seasonal+break: T ∈ [120, 600], a sinusoid of period 7, 12 or 24 and
@@ -132,6 +135,23 @@ func levelTrend(rnd *rand.Rand) annotated {
 	for t := range e {
 		if j < len(cps) && t == cps[j] {
 			level += math.Copysign(uniform(rnd, 2, 4), rnd.Float64()-0.5)
+			j++
+		}
+		e[t] += level + rise*float64(t)/float64(T)
+	}
+	return annotated{column(e), append([]int{0}, cps...)}
+}
+
+func levelSteepTrend(rnd *rand.Rand) annotated {
+	T := between(rnd, 60, 600)
+	cps := spacedChanges(rnd, T, between(rnd, 1, 2), 8, T/5)
+	e := arNoise(rnd, T, one)
+	rise := math.Copysign(uniform(rnd, 10, 40), rnd.Float64()-0.5)
+	level := 0.0
+	j := 0
+	for t := range e {
+		if j < len(cps) && t == cps[j] {
+			level += math.Copysign(uniform(rnd, 3, 6), rnd.Float64()-0.5)
 			j++
 		}
 		e[t] += level + rise*float64(t)/float64(T)
@@ -298,6 +318,7 @@ var families = []family{
 	{"seasonal", true, seasonalOnly},
 	{"random walk", true, randomWalk},
 	{"noise", true, noiseOnly},
+	{"level+steep trend", false, levelSteepTrend},
 }
 
 // series returns the seed-th series of family f.
@@ -585,8 +606,12 @@ func scoreMethod(m method, a annotated) (f, cover float64, err error) {
 // method the mean F1 and covering, and their means over families.
 func table(t *testing.T, ms []method, seeds []uint64) (f, c map[string]map[string]float64) {
 	f, c = map[string]map[string]float64{}, map[string]map[string]float64{}
+	only := os.Getenv("PEARSON_CP_FAMILY")
 	for fi, fam := range families {
 		f[fam.name], c[fam.name] = map[string]float64{}, map[string]float64{}
+		if only != "" && fam.name != only {
+			continue
+		}
 		for _, seed := range seeds {
 			a := fam.series(fi, seed)
 			for _, m := range ms {
@@ -644,7 +669,9 @@ func seedRange(lo, n int) []uint64 {
 // mean F1 and covering above PELT's and BinSeg's. The default tier runs 2
 // seeds of every family and checks only that the no-change families stay
 // within 0.25 of the empty answer. With PEARSON_CP_BEFORE set it adds the
-// streaming detector at its defaults (slow: minutes).
+// streaming detector at its defaults (slow: minutes); PEARSON_CP_SEEDS=lo,n
+// sets the seeds and PEARSON_CP_FAMILY=name keeps one family (the others
+// then show zeros).
 func TestSegmentBenchmark(t *testing.T) {
 	long := !testing.Short() && os.Getenv("PEARSON_LONG") != ""
 	seeds := seedRange(100, 2)

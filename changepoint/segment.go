@@ -196,8 +196,10 @@ func SegmentParamsFor(rows int, s *SegmentSettings) SegmentParams {
 // set), until none is: changes closer than a window apart are placed, and
 // found, by their own rows.
 //
-// The values are rescaled by a power of two per column before anything
-// else, so that a series multiplied by any factor in 1e-300 … 1e300 gives
+// Before scoring, a column whose robust linear trend is significant is
+// de-trended (robustDetrend): a steep trend would otherwise raise every
+// score and hide a shift. The values are rescaled by a power of two per
+// column before anything else, so that a series multiplied by any factor in 1e-300 … 1e300 gives
 // the same change points (a power of two exactly). A NaN or infinite value
 // gives a *DataError; a series shorter than MinSegmentRows, or nil, an
 // error wrapping ErrTooFew (after the settings are checked, so that a nil
@@ -221,6 +223,7 @@ func Segment(ctx context.Context, series mat.Matrix, alpha float64, s *SegmentSe
 	if err != nil {
 		return nil, err
 	}
+	robustDetrend(x, p.Window)
 	src := s.Src
 	if src == nil {
 		src = rand.NewPCG(1, 2)
@@ -707,4 +710,45 @@ func (sg *segmenter) what(start, b, end int) (string, float64) {
 		return kind, 0
 	}
 	return kind, best
+}
+
+// robustDetrend subtracts from each column the line whose slope is the
+// median of its lag-h differences over h — the slope of a linear trend,
+// which level shifts barely move (a shift enters only the h differences
+// that straddle it) — when the rise it implies over the series exceeds
+// two of its standard errors, about 1.77·s·√(T/h) for noise of spread s
+// (from the median absolute first difference, which a level shift enters
+// once): a steep trend then does not raise every score and hide a shift,
+// and a series without one is left as it is. What is left of a curved
+// trend the calibration absorbs.
+func robustDetrend(x *mat.Dense, h int) {
+	rows, dim := x.Dims()
+	if rows <= h+1 {
+		return
+	}
+	d := make([]float64, rows-h)
+	d1 := make([]float64, rows-1)
+	for c := range dim {
+		for t := range rows - h {
+			d[t] = (x.At(t+h, c) - x.At(t, c)) / float64(h)
+		}
+		for t := range rows - 1 {
+			d1[t] = math.Abs(x.At(t+1, c) - x.At(t, c))
+		}
+		slope := median(d)
+		s := 1.4826 * median(d1) / math.Sqrt2
+		se := 1.77 * s * math.Sqrt(float64(rows)/float64(h))
+		if !(math.Abs(slope)*float64(rows) > 2*se) {
+			continue
+		}
+		for t := range rows {
+			x.Set(t, c, x.At(t, c)-slope*float64(t))
+		}
+	}
+}
+
+func median(v []float64) float64 {
+	s := slices.Clone(v)
+	slices.Sort(s)
+	return sortedMedian(s)
 }
