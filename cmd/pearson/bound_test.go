@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sublinear/pearson/internal/race"
+	"github.com/sublinear/pearson/internal/testtier"
 )
 
 // bigFile writes a CSV of n rows of two columns, shifted by shift.
@@ -106,7 +106,7 @@ func after(d time.Duration) func() bool {
 // twentyfold and the parallel tests share two cores, so under it the bound
 // only separates stopping at the next check from running on (the million
 // draws of TestInterruptMidDraws take minutes).
-var stopWithin = map[bool]time.Duration{false: time.Second, true: 10 * time.Second}[race.Enabled]
+var stopWithin = map[bool]time.Duration{false: time.Second, true: 10 * time.Second}[testtier.Race]
 
 // checkInterrupted asserts exit code 130, the message and the time to stop.
 func checkInterrupted(t *testing.T, code int, stderr string, took time.Duration) {
