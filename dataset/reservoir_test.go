@@ -259,7 +259,6 @@ func (g *genReader) Read(p []byte) (int, error) {
 // collector's minimum heap target is 4 MB).
 func TestReservoirMemory(t *testing.T) {
 	testtier.SkipUnderRace(t)
-	testtier.Long(t, "streams 2e6 rows")
 	const n, k = 2_000_000, 1000
 	runtime.GC()
 	var before, after runtime.MemStats
