@@ -15,7 +15,8 @@
 //
 // A test of the long tier starts with Long(t); a test that runs in both tiers
 // at two sizes picks its size with Pick. .ci/run runs the default tier under
-// the race detector and then everything once without it.
+// the race detector and then everything once without it. No test reads
+// -short: this is the one switch.
 //
 // The race detector is a build mode, not a tier: tests of single-threaded
 // statistical arithmetic skip themselves under it with SkipUnderRace (they
