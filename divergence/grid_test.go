@@ -121,3 +121,25 @@ func TestNoEdgeWarnings(t *testing.T) {
 		t.Logf("x%d smi %.4g σx %.3g σy %.3g λ %.3g", f.Column+1, f.SMI, f.SigmaX, f.SigmaY, f.Lambda)
 	}
 }
+
+// TestDefaultGridsAreCopies checks that a caller who changes a default grid
+// changes its own copy only: the next call returns the grid as documented.
+func TestDefaultGridsAreCopies(t *testing.T) {
+	for _, g := range []struct {
+		name  string
+		grid  func() []float64
+		first float64
+	}{
+		{"DefaultSigmaScales", DefaultSigmaScales, 1.0 / 8},
+		{"DefaultLambdaScales", DefaultLambdaScales, 1e-4},
+		{"DefaultLSMISigmaScales", DefaultLSMISigmaScales, 1.0 / 4},
+		{"DefaultLSMILambdaScales", DefaultLSMILambdaScales, 1e-7},
+		{"PermutationSigmaScales", PermutationSigmaScales, 1},
+	} {
+		a := g.grid()
+		a[0] = 24
+		if b := g.grid(); math.Abs(b[0]-g.first) > 1e-15*g.first {
+			t.Errorf("%s()[0] = %v after a caller changed its copy, want %v", g.name, b[0], g.first)
+		}
+	}
+}

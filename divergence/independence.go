@@ -16,10 +16,10 @@ import (
 	"github.com/sublinear/pearson/kernel"
 )
 
-// TestLSMIRidge is the independence test's ρ, the regularisation of its
+// PermutationLSMIRidge is the independence test's ρ, the regularisation of its
 // k²-function problem (docs/DESIGN.md §5.2), unless Settings.Lambda is
 // fixed: the largest of DefaultLSMILambdaScales, on whose scale it is.
-const TestLSMIRidge = 1e-3
+const PermutationLSMIRidge = 1e-3
 
 // IndependenceResult is the outcome of an independence test.
 type IndependenceResult struct {
@@ -72,8 +72,8 @@ type IndependenceResult struct {
 // reaches n), Hx over M/2 rows and Hy over M/2 rows that are not among h's
 // pairs (every row when M/2 reaches n). Its widths and regularisation must
 // not depend on the pairing: SigmaX, SigmaY and Lambda of s when fixed
-// (ρ = (k/N)²λ), otherwise TestSigmaScales times each variable's median
-// heuristic, combined as in TwoSampleTest, and ρ = TestLSMIRidge. A
+// (ρ = (k/N)²λ), otherwise PermutationSigmaScales times each variable's median
+// heuristic, combined as in TwoSampleTest, and ρ = PermutationLSMIRidge. A
 // permutation shuffles the y values among all of h's pairs. The y-centres
 // keep their values, and H reads x (never permuted) and y values that a
 // permutation does not move or only reorders, so the eigendecompositions
@@ -125,9 +125,9 @@ func independence(ctx context.Context, px, py *points, s *IndependenceSettings, 
 	// Internal units: each variable divided by its median heuristic (or by
 	// its fixed width). The median heuristic of each variable does not
 	// depend on the pairing.
-	// Each variable's width runs over TestSigmaScales unless fixed; when
+	// Each variable's width runs over PermutationSigmaScales unless fixed; when
 	// both are free they move together.
-	widths := TestSigmaScales
+	widths := PermutationSigmaScales()
 	if s.SigmaX != 0 && s.SigmaY != 0 {
 		widths = []float64{1}
 	}
@@ -196,7 +196,7 @@ func independence(ctx context.Context, px, py *points, s *IndependenceSettings, 
 	if err != nil {
 		return nil, err
 	}
-	ridge := TestLSMIRidge
+	ridge := PermutationLSMIRidge
 	if s.Lambda != 0 {
 		ridge = float64(k) * float64(k) * s.Lambda / float64(px.pop) / float64(px.pop)
 	}

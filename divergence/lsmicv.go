@@ -143,11 +143,11 @@ func (m *lsmiModel) crossValidate(ctx context.Context, s *LSMISettings, d *lsmiC
 	cx := newAxisCache(xf, u, d.counts)
 	// Columns are λ/N², the product basis's (k/N)²λ divided by k².
 	kk := float64(d.kcv) * float64(d.kcv)
-	lambdas := scaleAll(grid(s.LambdaScales, DefaultLSMILambdaScales), 1/kk)
+	lambdas := scaleAll(grid(s.LambdaScales, DefaultLSMILambdaScales()), 1/kk)
 	if s.Lambda != 0 {
 		lambdas = []float64{s.Lambda / float64(m.x.pop) / float64(m.x.pop)}
 	}
-	scales := grid(s.SigmaScales, DefaultLSMISigmaScales)
+	scales := grid(s.SigmaScales, DefaultLSMISigmaScales())
 	axes := [][]float64{scales, scales}
 	if s.SigmaX != 0 {
 		axes[0] = []float64{1}

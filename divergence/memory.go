@@ -33,9 +33,9 @@ import (
 // words instead of the draws. LSMI adds w·2k·m for the
 // kernel values of a draw's pairs (2k·BlockRows when exact) and G·(2k_cv·m + 2f·k_cv²) for its
 // cross-validation's per-width caches; a permutation test adds its design,
-// |TestSigmaScales|·(2k·m + 3k²), w·(k·m + 3k²) of scratch (k there is
+// |PermutationSigmaScales|·(2k·m + 3k²), w·(k·m + 3k²) of scratch (k there is
 // IndependenceTest's ⌈√K⌉ centres of each variable), and
-// B·(|TestSigmaScales| + 4) for the null distribution; Rank runs w features
+// B·(|PermutationSigmaScales| + 4) for the null distribution; Rank runs w features
 // at once, each an LSMI (with its test), and caches the target's kernel
 // values for every draw and the widths the features chose (at most 3),
 // 3D·(k·m/2 + k²).
@@ -111,7 +111,7 @@ func (s *TwoSampleSettings) Memory(np, nq, d int) float64 {
 // testWords is a permutation test's share: its design at each width, each
 // worker's scratch and the null distribution.
 func testWords(s *Settings, k, m float64, b int) float64 {
-	g := float64(len(TestSigmaScales))
+	g := float64(len(PermutationSigmaScales()))
 	return g*(2*k*m+3*k*k) + s.workers()*(k*m+3*k*k) + float64(b)*(g+40)
 }
 
@@ -123,7 +123,7 @@ func (s *LSMISettings) lsmiWords(k, kcv, m float64, cv bool) float64 {
 	}
 	if cv {
 		f := float64(s.folds())
-		t += 2 * gridSize(s.SigmaScales, DefaultLSMISigmaScales) * (2*kcv*m + 2*f*kcv*kcv)
+		t += 2 * gridSize(s.SigmaScales, DefaultLSMISigmaScales()) * (2*kcv*m + 2*f*kcv*kcv)
 	}
 	return t
 }
@@ -160,7 +160,7 @@ func (s *RankSettings) Memory(n, p, dy int) float64 {
 	m := math.Min(float64(s.m()), float64(n))
 	// The final draws of the features share the target's kernel values at
 	// the widths they chose: a few, of the grid's.
-	g := math.Min(3, gridSize(s.SigmaScales, DefaultLSMISigmaScales))
+	g := math.Min(3, gridSize(s.SigmaScales, DefaultLSMISigmaScales()))
 	cache := float64(s.draws()) * g * (k*m/2 + k*k)
 	return math.Min(s.workers(), float64(p))*one + words*(cache+float64(p)*64)
 }

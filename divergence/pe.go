@@ -441,11 +441,11 @@ func (m *peModel) crossValidate(ctx context.Context, s *PESettings, rnd *rand.Ra
 		return nil, nil, err
 	}
 	// λ/N = (kλ/N)/kcv: the grid of kλ/N values for the kcv-centre problem.
-	lambdas := scaleAll(coarse(grid(s.LambdaScales, DefaultLambdaScales), s.LambdaScales == nil && perDraw), 1/float64(kcv))
+	lambdas := scaleAll(coarse(grid(s.LambdaScales, DefaultLambdaScales()), s.LambdaScales == nil && perDraw), 1/float64(kcv))
 	if s.Lambda != 0 {
 		lambdas = []float64{s.Lambda / float64(m.p.pop)}
 	}
-	sigmas := coarse(grid(s.SigmaScales, DefaultSigmaScales), s.SigmaScales == nil && perDraw)
+	sigmas := coarse(grid(s.SigmaScales, DefaultSigmaScales()), s.SigmaScales == nil && perDraw)
 	if s.Sigma != 0 {
 		sigmas = []float64{1} // internal units: the fixed σ is the scale
 	}

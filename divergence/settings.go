@@ -48,33 +48,43 @@ const (
 	MaxExact = 5000
 )
 
-// DefaultSigmaScales are the kernel widths tried by the cross-validation of
-// RelativePE, as multiples of the median heuristic σ₀. When the best lies on
-// an edge and the score still improves that way, the grid widens itself by
+// Default cross-validation grids. They are functions, each returning a new
+// slice, so that no caller can change another's grid (a package variable
+// written by one caller would move every later estimate, and race with
+// concurrent ones).
+
+// DefaultSigmaScales returns the kernel widths tried by the
+// cross-validation of RelativePE, as multiples of the median heuristic σ₀:
+// 13 values spaced evenly in log from σ₀/8 to 8σ₀. When the best lies on an
+// edge and the score still improves that way, the grid widens itself by
 // factors of two, down to σ₀/256 and up to 256σ₀ (docs/DESIGN.md §4).
-var DefaultSigmaScales = crossval.LogGrid(1.0/8, 8, 13)
+func DefaultSigmaScales() []float64 { return crossval.LogGrid(1.0/8, 8, 13) }
 
-// DefaultLambdaScales are the regularisations tried by the
+// DefaultLambdaScales returns the regularisations tried by the
 // cross-validation of RelativePE, as values of kλ/n, the regularisation of
-// the k-centre problem (see Settings.Lambda). The grid widens itself by
-// factors of ten as the width grid does, within [10⁻⁹, 10³] for the
-// cross-validation's own problem (docs/DESIGN.md §4).
-var DefaultLambdaScales = crossval.LogGrid(1e-4, 1, 9)
+// the k-centre problem (see Settings.Lambda): 9 values spaced evenly in log
+// from 10⁻⁴ to 1. The grid widens itself by factors of ten as the width
+// grid does, within [10⁻⁹, 10³] for the cross-validation's own problem
+// (docs/DESIGN.md §4).
+func DefaultLambdaScales() []float64 { return crossval.LogGrid(1e-4, 1, 9) }
 
-// DefaultLSMISigmaScales are the kernel widths LSMI's cross-validation
-// tries on each variable, as multiples of that variable's median heuristic;
-// it widens itself both ways as DefaultSigmaScales does.
-var DefaultLSMISigmaScales = crossval.LogGrid(1.0/4, 4, 5)
+// DefaultLSMISigmaScales returns the kernel widths LSMI's cross-validation
+// tries on each variable, as multiples of that variable's median heuristic:
+// 5 values spaced evenly in log from ¼ to 4. It widens itself both ways as
+// DefaultSigmaScales does.
+func DefaultLSMISigmaScales() []float64 { return crossval.LogGrid(1.0/4, 4, 5) }
 
-// DefaultLSMILambdaScales are the values of (k/n)²λ, the regularisation of
-// the k-row product-basis problem (docs/DESIGN.md §3), that LSMI's
-// cross-validation tries. They reach lower than DefaultLambdaScales: H is a
-// product of two kernel averages, whose eigenvalues are smaller.
-var DefaultLSMILambdaScales = crossval.LogGrid(1e-7, 1e-3, 3)
+// DefaultLSMILambdaScales returns the values of (k/n)²λ, the
+// regularisation of the k-row product-basis problem (docs/DESIGN.md §3),
+// that LSMI's cross-validation tries: 10⁻⁷, 10⁻⁵ and 10⁻³. They reach lower
+// than DefaultLambdaScales: H is a product of two kernel averages, whose
+// eigenvalues are smaller.
+func DefaultLSMILambdaScales() []float64 { return crossval.LogGrid(1e-7, 1e-3, 3) }
 
-// TestSigmaScales are the tests' kernel widths, as multiples of the median
-// heuristic of the pooled sample (two-sample) or of each variable
-// (independence), unless the settings fix the widths.
+// PermutationSigmaScales returns the permutation tests' kernel widths, as
+// multiples of the median heuristic of the pooled sample (two-sample) or of
+// each variable (independence), unless the settings fix the widths: 1, 2
+// and 4.
 //
 // The widths must not depend on which points carry which label (or which y
 // goes with which x): cross-validating them on the observed labels adapts
@@ -83,10 +93,11 @@ var DefaultLSMILambdaScales = crossval.LogGrid(1e-7, 1e-3, 3)
 // are combined (see TwoSampleTest), so that whichever width sees a
 // difference decides: a single width is blind to differences at other
 // scales, such as dependence through the spread only (docs/DESIGN.md §5).
-var TestSigmaScales = []float64{1, 2, 4}
+func PermutationSigmaScales() []float64 { return []float64{1, 2, 4} }
 
-// TestLambdaScale is the tests' kλ/n unless Settings.Lambda is fixed.
-const TestLambdaScale = 0.01
+// PermutationLambdaScale is the two-sample permutation test's kλ/n unless
+// Settings.Lambda is fixed.
+const PermutationLambdaScale = 0.01
 
 // Settings are the options every estimator and test shares; each entry
 // point takes a struct that embeds them (PESettings, LSMISettings,

@@ -62,8 +62,8 @@ type TwoSampleResult struct {
 // It first runs RelativePE for the estimate (the same result as RelativePE
 // with the same settings), with cross-validation. The statistic T = ½hᵀ(H + (kλ/n)I)⁻¹h − ½ has its own kernel widths and
 // regularisation, which must not depend on the labels: Sigma and
-// Lambda when fixed, otherwise TestSigmaScales times the median heuristic of
-// the pooled sample and kλ/n = TestLambdaScale. With several widths, each
+// Lambda when fixed, otherwise PermutationSigmaScales times the median heuristic of
+// the pooled sample and kλ/n = PermutationLambdaScale. With several widths, each
 // width's T is standardised by the mean and standard deviation of its values
 // over the other labellings (the permuted ones, for the observed labels),
 // and the statistic is the largest of them. It uses k centres drawn from
@@ -120,7 +120,7 @@ func TwoSampleTest(ctx context.Context, p, q mat.Matrix, alpha float64, s *TwoSa
 func twoSample(ctx context.Context, pp, qq *points, alpha float64, s *TwoSampleSettings, rnd *rand.Rand) (*TwoSampleResult, error) {
 	// Internal units: the data divided by the median heuristic (or the
 	// fixed σ, the only width then).
-	widths := TestSigmaScales
+	widths := PermutationSigmaScales()
 	scale := s.Sigma
 	if scale == 0 {
 		// The width's rows are drawn uniformly from the pooled sample,

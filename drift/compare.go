@@ -424,7 +424,7 @@ func estimate(ctx context.Context, p, q mat.Matrix, s *Settings, rnd *rand.Rand)
 func testEstimate(s divergence.Settings) divergence.Settings {
 	s.Draws, s.Exact = 1, false
 	s.SigmaScales = []float64{1}
-	s.LambdaScales = []float64{divergence.TestLambdaScale}
+	s.LambdaScales = []float64{divergence.PermutationLambdaScale}
 	s.Workers, s.Progress = 1, nil
 	return s
 }
