@@ -39,9 +39,9 @@ type PEProblem struct {
 func NewPEProblem(p, q mat.Matrix, alpha float64, s *PESettings) (*PEProblem, error) {
 	switch {
 	case s == nil || s.Sigma == 0:
-		return nil, &SettingsError{Field: "Sigma", Value: 0.0, Allowed: "a PEProblem needs σ and λ fixed"}
+		return nil, &SettingsError{Package: "divergence", Field: "Sigma", Value: 0.0, Allowed: "a PEProblem needs σ and λ fixed"}
 	case s.Lambda == 0:
-		return nil, &SettingsError{Field: "Lambda", Value: 0.0, Allowed: "a PEProblem needs σ and λ fixed"}
+		return nil, &SettingsError{Package: "divergence", Field: "Lambda", Value: 0.0, Allowed: "a PEProblem needs σ and λ fixed"}
 	}
 	pp, qq, err := peSamples(p, q, alpha, s)
 	if err != nil {

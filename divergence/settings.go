@@ -212,25 +212,6 @@ type RankSettings struct {
 	PValuePermutations int
 }
 
-// SettingsError reports a setting, or the argument α, out of range. It
-// unwraps to ErrSettings.
-type SettingsError struct {
-	// Field is the Go name of the field ("K", "Sigma", "Permutations", …),
-	// or "alpha" for the argument α.
-	Field string
-	// Value is the value given.
-	Value any
-	// Allowed says what the field accepts.
-	Allowed string
-}
-
-func (e *SettingsError) Error() string {
-	return fmt.Sprintf("divergence: %v: %s = %v: %s", ErrSettings, e.Field, e.Value, e.Allowed)
-}
-
-// Unwrap returns ErrSettings.
-func (e *SettingsError) Unwrap() error { return ErrSettings }
-
 func orDefault(v, def int) int {
 	if v == 0 {
 		return def
@@ -260,20 +241,20 @@ func grid(given, def []float64) []float64 {
 
 // validate checks the fields every estimator uses.
 func (s *Settings) validate() error {
-	bad := func(field string, v any, allowed string) error {
-		return &SettingsError{Field: field, Value: v, Allowed: allowed}
+	bad := func(field string, v any, allowed, def string) error {
+		return &SettingsError{Package: "divergence", Field: field, Value: v, Allowed: allowed, Default: def}
 	}
 	switch {
 	case s.K < 0 || s.K > qmin.MaxK:
-		return bad("K", s.K, fmt.Sprintf("need 1 to %d centres (0: DefaultK)", qmin.MaxK))
+		return bad("K", s.K, fmt.Sprintf("need 1 to %d centres", qmin.MaxK), "DefaultK")
 	case s.M < 0:
-		return bad("M", s.M, "need at least 1 averaging point (0: DefaultM)")
+		return bad("M", s.M, "need at least 1 averaging point", "DefaultM")
 	case s.Draws < 0 || s.Draws > MaxDraws:
-		return bad("Draws", s.Draws, fmt.Sprintf("need 1 to %d draws (0: DefaultDraws)", MaxDraws))
+		return bad("Draws", s.Draws, fmt.Sprintf("need 1 to %d draws", MaxDraws), "DefaultDraws")
 	case s.Folds < 0 || s.Folds == 1 || s.Folds > MaxFolds:
-		return bad("Folds", s.Folds, fmt.Sprintf("cross-validation needs 2 to %d folds (0: DefaultFolds)", MaxFolds))
+		return bad("Folds", s.Folds, fmt.Sprintf("cross-validation needs 2 to %d folds", MaxFolds), "DefaultFolds")
 	case s.Workers < 0:
-		return bad("Workers", s.Workers, "need 0 (GOMAXPROCS) or more")
+		return bad("Workers", s.Workers, "need 0 (GOMAXPROCS) or more", "")
 	}
 	if err := checkWidth("Lambda", s.Lambda); err != nil {
 		return err
@@ -283,11 +264,11 @@ func (s *Settings) validate() error {
 		v    []float64
 	}{{"SigmaScales", s.SigmaScales}, {"LambdaScales", s.LambdaScales}} {
 		if g.v != nil && len(g.v) == 0 {
-			return bad(g.name, g.v, "an empty grid (nil: the default grid)")
+			return bad(g.name, g.v, "an empty grid (nil: the default grid)", "")
 		}
 		for _, v := range g.v {
 			if !(v > 0) || math.IsInf(v, 0) {
-				return bad(g.name, g.v, "values must be positive and finite")
+				return bad(g.name, g.v, "values must be positive and finite", "")
 			}
 		}
 	}
@@ -299,7 +280,7 @@ func (s *Settings) validate() error {
 // subnormal one has lost its precision, and the data divided by it overflow.
 func checkWidth(field string, v float64) error {
 	if v < 0 || math.IsNaN(v) || math.IsInf(v, 0) || (v > 0 && v < smallestNormal) {
-		return &SettingsError{Field: field, Value: v, Allowed: fmt.Sprintf("must be zero (cross-validate) or a positive finite number from %g to %g", smallestNormal, math.MaxFloat64)}
+		return &SettingsError{Package: "divergence", Field: field, Value: v, Allowed: fmt.Sprintf("must be zero (cross-validate) or a positive finite number from %g to %g", smallestNormal, math.MaxFloat64)}
 	}
 	return nil
 }
@@ -307,7 +288,7 @@ func checkWidth(field string, v float64) error {
 // checkPermutations accepts 0 to MaxPermutations.
 func checkPermutations(field string, b int) error {
 	if b < 0 || b > MaxPermutations {
-		return &SettingsError{Field: field, Value: b, Allowed: fmt.Sprintf("need 0 to %d", MaxPermutations)}
+		return &SettingsError{Package: "divergence", Field: field, Value: b, Allowed: fmt.Sprintf("need 0 to %d", MaxPermutations)}
 	}
 	return nil
 }
@@ -315,7 +296,7 @@ func checkPermutations(field string, b int) error {
 // checkAlpha accepts α ∈ [0, 1).
 func checkAlpha(alpha float64) error {
 	if !(alpha >= 0 && alpha < 1) {
-		return &SettingsError{Field: "alpha", Value: alpha, Allowed: "α must lie in [0, 1) (0: the plain Pearson divergence)"}
+		return &SettingsError{Package: "divergence", Field: "alpha", Value: alpha, Allowed: "α must lie in [0, 1) (0: the plain Pearson divergence)"}
 	}
 	return nil
 }

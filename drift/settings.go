@@ -9,6 +9,7 @@ import (
 	"math"
 
 	"github.com/sublinear/pearson/divergence"
+	"github.com/sublinear/pearson/errs"
 )
 
 // Defaults of Settings.
@@ -113,8 +114,14 @@ type Settings struct {
 	NoJoint bool
 }
 
-// SettingsError reports a field of Settings out of range.
-type SettingsError = divergence.SettingsError
+// SettingsError reports a field of Settings out of range: drift's own
+// fields with Package "drift", the estimator's with "divergence". It is
+// errs.SettingsError, and unwraps to ErrSettings.
+type SettingsError = errs.SettingsError
+
+// ErrSettings means a field of Settings is out of range: errs.ErrSettings,
+// the value divergence.ErrSettings is too.
+var ErrSettings = errs.ErrSettings
 
 func (s *Settings) level() float64 { return orDefault(s.Level, DefaultLevel) }
 
@@ -183,7 +190,7 @@ func orDefault[T int | float64](v, def T) T {
 // are validated by package divergence.
 func (s *Settings) check() error {
 	bad := func(field string, v any, allowed string) error {
-		return fmt.Errorf("drift: %w", &SettingsError{Field: field, Value: v, Allowed: allowed})
+		return &SettingsError{Package: "drift", Field: field, Value: v, Allowed: allowed}
 	}
 	switch {
 	case !(s.Level >= 0 && s.Level < 1):

@@ -8,7 +8,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/csv"
-	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -73,36 +72,6 @@ func changepointCommand() *cli.Command {
 	}
 }
 
-// changepointFlags are the flags of changepoint's own settings, by the
-// Field of changepoint's *SettingsError; the others are settingFlags'.
-var changepointFlags = map[string]string{
-	"Embed":       "--embed",
-	"Window":      "--window",
-	"Step":        "--step",
-	"Threshold":   "--threshold",
-	"MinDistance": "--min-distance",
-}
-
-// changepointError turns changepoint's complaints about settings, which
-// come from flags, into usage errors naming the flag; other errors are
-// passed to libraryError.
-func changepointError(c *cli.Context, err error) error {
-	var se *changepoint.SettingsError
-	if !errors.As(err, &se) {
-		return libraryError(c, err)
-	}
-	flag, ok := changepointFlags[se.Field]
-	if !ok {
-		flag, ok = settingFlags[se.Field]
-	}
-	if !ok {
-		return usagef(c, "%v", err)
-	}
-	allowed := goDefault.ReplaceAllString(se.Allowed, "(0: the default)")
-	allowed = strings.ReplaceAll(allowed, "(0: Window)", "(0: the window)")
-	return usagef(c, "%s %v: %s", flag, se.Value, allowed)
-}
-
 // cpJob is a run of changepoint: what the flags say, and the state of the
 // stream.
 type cpJob struct {
@@ -164,12 +133,12 @@ func runChangepoint(c *cli.Context) error {
 		q.Columns = j.columns
 	case j.timeCol != "":
 		if err := j.findTime(r); err != nil {
-			return changepointError(c, err)
+			return libraryError(c, err)
 		}
 	}
 	t, err := r.scan(j.path, q, j.row)
 	if err != nil {
-		return changepointError(c, err)
+		return libraryError(c, err)
 	}
 	last, err := j.d.Flush()
 	if err != nil {
@@ -255,7 +224,7 @@ func newCPJob(c *cli.Context) (*cpJob, error) {
 	}
 	// A detector for one column checks the settings.
 	if _, err := changepoint.NewDetector(1, j.alpha, &j.s); err != nil {
-		return nil, changepointError(c, err)
+		return nil, libraryError(c, err)
 	}
 	j.s.Src = seedSource(c.Uint64("seed"))
 	return j, nil
