@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/sublinear/pearson/divergence"
+	"github.com/sublinear/pearson/internal/resolve"
 	"github.com/sublinear/pearson/qmin"
 )
 
@@ -135,13 +136,6 @@ type params struct {
 	workers             int
 }
 
-func orDefault(v, def int) int {
-	if v == 0 {
-		return def
-	}
-	return v
-}
-
 // resolve validates s and α and fills in the defaults.
 func (s *Settings) resolve(alpha float64) (*params, error) {
 	if s == nil {
@@ -181,13 +175,13 @@ func (s *Settings) resolve(alpha float64) (*params, error) {
 		return nil, bad("Workers", s.Workers, "need 0 (GOMAXPROCS) or more")
 	}
 	p := &params{
-		embed:     orDefault(s.Embed, DefaultEmbed),
-		window:    orDefault(s.Window, DefaultWindow),
-		step:      orDefault(s.Step, 1),
+		embed:     resolve.OrDefault(s.Embed, DefaultEmbed),
+		window:    resolve.OrDefault(s.Window, DefaultWindow),
+		step:      resolve.OrDefault(s.Step, 1),
 		alpha:     alpha,
-		k:         orDefault(s.K, DefaultK),
-		m:         orDefault(s.M, DefaultM),
-		draws:     orDefault(s.Draws, DefaultDraws),
+		k:         resolve.OrDefault(s.K, DefaultK),
+		m:         resolve.OrDefault(s.M, DefaultM),
+		draws:     resolve.OrDefault(s.Draws, DefaultDraws),
 		exact:     s.Exact,
 		sigma:     s.Sigma,
 		lambda:    s.Lambda,
@@ -199,7 +193,7 @@ func (s *Settings) resolve(alpha float64) (*params, error) {
 	if p.threshold == 0 {
 		p.threshold = DefaultThreshold
 	}
-	p.minDistance = orDefault(s.MinDistance, p.window)
+	p.minDistance = resolve.OrDefault(s.MinDistance, p.window)
 	if p.src == nil {
 		p.src = rand.NewPCG(1, 2)
 	}

@@ -143,3 +143,23 @@ func TestDefaultGridsAreCopies(t *testing.T) {
 		}
 	}
 }
+
+// TestSampleRows checks the rows rule against (Draws + 2)·(K + M) written
+// out, and its one overflow guard.
+func TestSampleRows(t *testing.T) {
+	for _, tc := range []struct {
+		s    *Settings
+		want int
+	}{
+		{nil, (DefaultDraws + 2) * (DefaultK + DefaultM)},
+		{&Settings{K: 30, M: 300}, (DefaultDraws + 2) * 330},
+		{&Settings{K: 5, M: 10, Draws: 1}, 3 * 15},
+		{&Settings{M: AllPoints}, math.MaxInt},
+		{&Settings{K: 1, M: math.MaxInt / 4, Draws: 3}, math.MaxInt},
+		{&Settings{K: 1, M: math.MaxInt / 8, Draws: 2}, 4 * (1 + math.MaxInt/8)},
+	} {
+		if got := SampleRows(tc.s); got != tc.want {
+			t.Errorf("SampleRows(%+v) = %d, want %d", tc.s, got, tc.want)
+		}
+	}
+}

@@ -92,6 +92,7 @@ func IndependenceTest(ctx context.Context, x, y mat.Matrix, s *IndependenceSetti
 	if err := s.validate(); err != nil {
 		return nil, err
 	}
+	s = s.resolved()
 	px, py, rnd, err := scaledPairs(x, y, &s.LSMISettings)
 	if err != nil {
 		return nil, err
@@ -142,13 +143,13 @@ func independence(ctx context.Context, px, py *points, s *IndependenceSettings, 
 		return nil, err
 	}
 	n := px.n
-	k := testCentres(s.k(), n)
+	k := testCentres(s.K, n)
 	// x-centres and y-centres from rows drawn independently: a pair that
 	// were both would give its own row a kernel value of 1 on each side,
 	// which no permutation of the y values reproduces.
 	centresX := indices.Sample(n, k, false, rnd)
 	centresY := indices.Sample(n, k, false, rnd)
-	half := max(1, s.m()/2)
+	half := max(1, s.M/2)
 	pairs := indices.AllOrSample(n, half, rnd)
 	var xRows, yRows []int
 	if half >= n {
@@ -200,7 +201,7 @@ func independence(ctx context.Context, px, py *points, s *IndependenceSettings, 
 	if s.Lambda != 0 {
 		ridge = float64(k) * float64(k) * s.Lambda / float64(px.pop) / float64(px.pop)
 	}
-	res := &IndependenceResult{Lambda: ridge * float64(px.pop) * float64(px.pop) / float64(k) / float64(k), Permutations: s.permutations(), K: k, M: len(pairs)}
+	res := &IndependenceResult{Lambda: ridge * float64(px.pop) * float64(px.pop) / float64(k) / float64(k), Permutations: s.Permutations, K: k, M: len(pairs)}
 	stats := make([]permStat, len(widths))
 	for j, w := range widths {
 		wx, wy := side(s.SigmaX, w), side(s.SigmaY, w)
@@ -212,7 +213,7 @@ func independence(ctx context.Context, px, py *points, s *IndependenceSettings, 
 		res.SigmasX = append(res.SigmasX, wx*px.scale)
 		res.SigmasY = append(res.SigmasY, wy*py.scale)
 	}
-	res.Statistic, res.Null, res.WidthSMI, err = permutationTest(ctx, s.permutations(), &s.Settings, rnd, stats, len(pairs), func(prnd *rand.Rand, perm []int) {
+	res.Statistic, res.Null, res.WidthSMI, err = permutationTest(ctx, s.Permutations, &s.Settings, rnd, stats, len(pairs), func(prnd *rand.Rand, perm []int) {
 		prnd.Shuffle(len(perm), func(i, j int) { perm[i], perm[j] = perm[j], perm[i] })
 	})
 	if err != nil {

@@ -46,12 +46,12 @@ type lsmiCV struct {
 
 // newLSMICV draws the design over the rows of y, which must be scaled.
 func newLSMICV(py *points, s *Settings, rnd *rand.Rand) (*lsmiCV, error) {
-	folds := s.folds()
+	folds := s.Folds
 	n := py.n
-	kcv := min(s.k(), lsmiCVCentres, n/2)
+	kcv := min(s.K, lsmiCVCentres, n/2)
 	d := &lsmiCV{kcv: kcv, folds: folds}
 	d.centreRows = indices.Sample(n, kcv, false, rnd)
-	d.rows = indices.SampleExcept(n, max(1, s.m()/2), d.centreRows, rnd)
+	d.rows = indices.SampleExcept(n, max(1, s.M/2), d.centreRows, rnd)
 	if len(d.rows) < folds {
 		return nil, fmt.Errorf("divergence: %w: %d rows leave %d pairs for %d cross-validation folds (fix the widths and λ, or use fewer folds)", ErrTooFew, n, len(d.rows), folds)
 	}

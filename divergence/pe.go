@@ -103,6 +103,7 @@ func RelativePE(ctx context.Context, p, q mat.Matrix, alpha float64, s *PESettin
 	if s == nil {
 		s = &PESettings{}
 	}
+	s = s.resolved()
 	pp, qq, err := peSamples(p, q, alpha, s)
 	if err != nil {
 		return nil, err
@@ -110,7 +111,7 @@ func RelativePE(ctx context.Context, p, q mat.Matrix, alpha float64, s *PESettin
 	if err := s.checkExact(pp.n, "numerator points"); err != nil {
 		return nil, err
 	}
-	src := parallel.NewSource(s.source())
+	src := parallel.NewSource(s.Src)
 	rnd := rand.New(src)
 
 	// Work at unit scale: the data divided by the median heuristic, or by
@@ -130,9 +131,9 @@ func RelativePE(ctx context.Context, p, q mat.Matrix, alpha float64, s *PESettin
 	m := &peModel{p: pp, q: qq, alpha: alpha}
 
 	res := &PEResult{Alpha: m.alpha, NP: pp.pop, NQ: qq.pop, Exact: s.Exact}
-	k := min(s.k(), pp.n)
-	draws := s.draws()
-	m.mp, m.mq = splitBudget(s.m(), pp.n, qq.n)
+	k := min(s.K, pp.n)
+	draws := s.Draws
+	m.mp, m.mq = splitBudget(s.M, pp.n, qq.n)
 	if k == pp.n && s.WithoutReplacement && m.mp == pp.n && m.mq == qq.n {
 		draws = 1 // every draw would be the same
 	}
@@ -407,11 +408,11 @@ func (m *peModel) moments(idx []int, rnd *rand.Rand) (*mat.SymDense, []float64, 
 // it, and coarser default grids, for a per-draw search). Table rows are
 // returned in internal units and columns as λ/N; the caller converts.
 func (m *peModel) crossValidate(ctx context.Context, s *PESettings, rnd *rand.Rand, perDraw bool) (*crossval.Table[[]float64], []edgeStop, error) {
-	maxCentres, budget := s.k(), s.m()
+	maxCentres, budget := s.K, s.M
 	if perDraw {
 		budget = max(1, budget/drawCVShare)
 	}
-	folds := s.folds()
+	folds := s.Folds
 	// Centres: at most half the numerator sample, so that the rest can be
 	// averaged over; averaging points never include a centre, whose kernel
 	// value with itself would favour narrow kernels.

@@ -82,6 +82,7 @@ func Rank(ctx context.Context, features, target mat.Matrix, s *RankSettings) (*R
 	if err := s.validate(); err != nil {
 		return nil, err
 	}
+	s = s.resolved()
 	if features == nil {
 		return nil, fmt.Errorf("divergence: %w: features is nil", ErrTooFew)
 	}
@@ -110,7 +111,7 @@ func Rank(ctx context.Context, features, target mat.Matrix, s *RankSettings) (*R
 	if err := s.checkExact(py.n, "rows"); err != nil {
 		return nil, err
 	}
-	rnd := rand.New(s.source())
+	rnd := rand.New(s.Src)
 	// The target's scale, computed once.
 	if py, err = scaled(rnd, py, s.SigmaY); err != nil {
 		return nil, fmt.Errorf("divergence: the target: %w", err)

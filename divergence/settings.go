@@ -7,9 +7,11 @@ package divergence
 import (
 	"fmt"
 	"math"
+	"math/bits"
 	"math/rand/v2"
 
 	"github.com/sublinear/pearson/crossval"
+	"github.com/sublinear/pearson/internal/resolve"
 	"github.com/sublinear/pearson/qmin"
 )
 
@@ -212,23 +214,80 @@ type RankSettings struct {
 	PValuePermutations int
 }
 
-func orDefault(v, def int) int {
-	if v == 0 {
-		return def
+// SampleRows returns (Draws + 2)·(K + M) with the defaults of the zero
+// fields, the rows of each sample an estimate can read: each draw takes at
+// most K + M rows of a sample (K centres and M averaging points), the
+// cross-validation K + M more, and the median heuristic and a test's design
+// at most K + M together. A caller that samples a large input while reading
+// it (as the command line and package drift do) need keep no more. When
+// the product overflows an int, math.MaxInt: every row. s may be nil.
+func SampleRows(s *Settings) int {
+	if s == nil {
+		s = &Settings{}
 	}
-	return v
+	r := s.resolved()
+	k, m, d := uint64(max(r.K, 0)), uint64(max(r.M, 0)), uint64(max(r.Draws, 0))
+	sum, carry := bits.Add64(k, m, 0)
+	hi, prod := bits.Mul64(d+2, sum)
+	if carry != 0 || hi != 0 || prod > math.MaxInt {
+		return math.MaxInt
+	}
+	return int(prod)
 }
 
-func (s *Settings) k() int     { return orDefault(s.K, DefaultK) }
-func (s *Settings) m() int     { return orDefault(s.M, DefaultM) }
-func (s *Settings) draws() int { return orDefault(s.Draws, DefaultDraws) }
-func (s *Settings) folds() int { return orDefault(s.Folds, DefaultFolds) }
-
-func (s *Settings) source() rand.Source {
+// resolved returns s with every zero that asks for a default filled in
+// (K, M, Draws, Folds, Src): the entry points resolve their settings once,
+// and the code below them reads plain fields. Fields out of range are left
+// as they are, for validate to refuse.
+func (s Settings) resolved() Settings {
+	s.K = resolve.OrDefault(s.K, DefaultK)
+	s.M = resolve.OrDefault(s.M, DefaultM)
+	s.Draws = resolve.OrDefault(s.Draws, DefaultDraws)
+	s.Folds = resolve.OrDefault(s.Folds, DefaultFolds)
 	if s.Src == nil {
-		return rand.NewPCG(1, 2)
+		s.Src = rand.NewPCG(1, 2)
 	}
-	return s.Src
+	return s
+}
+
+// resolved returns a copy of s with its defaults filled in (see
+// Settings.resolved).
+func (s *PESettings) resolved() *PESettings {
+	r := *s
+	r.Settings = s.Settings.resolved()
+	return &r
+}
+
+// resolved returns a copy of s with its defaults filled in.
+func (s *LSMISettings) resolved() *LSMISettings {
+	r := *s
+	r.Settings = s.Settings.resolved()
+	return &r
+}
+
+// resolved returns a copy of s with its defaults filled in, Permutations
+// among them.
+func (s *TwoSampleSettings) resolved() *TwoSampleSettings {
+	r := *s
+	r.PESettings = *s.PESettings.resolved()
+	r.Permutations = resolve.OrDefault(s.Permutations, DefaultPermutations)
+	return &r
+}
+
+// resolved returns a copy of s with its defaults filled in, Permutations
+// among them.
+func (s *IndependenceSettings) resolved() *IndependenceSettings {
+	r := *s
+	r.LSMISettings = *s.LSMISettings.resolved()
+	r.Permutations = resolve.OrDefault(s.Permutations, DefaultPermutations)
+	return &r
+}
+
+// resolved returns a copy of s with its defaults filled in.
+func (s *RankSettings) resolved() *RankSettings {
+	r := *s
+	r.LSMISettings = *s.LSMISettings.resolved()
+	return &r
 }
 
 // grid returns the grid given, or def when it is nil.
@@ -331,19 +390,11 @@ func (s *TwoSampleSettings) validate() error {
 	return checkPermutations("Permutations", s.Permutations)
 }
 
-func (s *TwoSampleSettings) permutations() int {
-	return orDefault(s.Permutations, DefaultPermutations)
-}
-
 func (s *IndependenceSettings) validate() error {
 	if err := s.LSMISettings.validate(); err != nil {
 		return err
 	}
 	return checkPermutations("Permutations", s.Permutations)
-}
-
-func (s *IndependenceSettings) permutations() int {
-	return orDefault(s.Permutations, DefaultPermutations)
 }
 
 func (s *RankSettings) validate() error {

@@ -91,13 +91,11 @@ func TwoSampleTest(ctx context.Context, p, q mat.Matrix, alpha float64, s *TwoSa
 	if err := s.validate(); err != nil {
 		return nil, err
 	}
+	s = s.resolved()
 	// The estimate is RelativePE's own, on the same settings and source;
 	// the test draws from a generator seeded after it.
 	sPE := s.PESettings
 	sPE.Progress = nil
-	if sPE.Src == nil {
-		sPE.Src = s.source()
-	}
 	pe, err := RelativePE(ctx, p, q, alpha, &sPE)
 	if err != nil {
 		return nil, err
@@ -149,13 +147,13 @@ func twoSample(ctx context.Context, pp, qq *points, alpha float64, s *TwoSampleS
 	// also be an averaging point: the statistic stays a fixed function of
 	// the pooled sample and the labels.
 	np, nq := pp.n, qq.n
-	k := min(s.k(), (np+nq)/2)
+	k := min(s.K, (np+nq)/2)
 	centres := indices.Sample(np+nq, k, false, rnd)
 	c := mat.NewDense(k, pp.dim, nil)
 	if err := pooledRows(c, pp, qq, centres); err != nil {
 		return nil, err
 	}
-	mp, mq := testBudget(s.m(), np, nq, alpha)
+	mp, mq := testBudget(s.M, np, nq, alpha)
 	ep, eq := indices.AllOrSample(np, mp, rnd), indices.AllOrSample(nq, mq, rnd)
 	xe, err := pp.rows(ep)
 	if err != nil {
@@ -168,8 +166,8 @@ func twoSample(ctx context.Context, pp, qq *points, alpha float64, s *TwoSampleS
 	m := len(ep) + len(eq)
 	ridge := testRidge(s.Lambda, k, pp.pop)
 	stats := make([]*twoSampleStat, len(widths))
-	res := &TwoSampleResult{Lambda: ridge * float64(pp.pop) / float64(k), Permutations: s.permutations(), K: k, M: m}
-	if avail := min(s.m(), np+nq); alpha > 0 && 2*m < avail {
+	res := &TwoSampleResult{Lambda: ridge * float64(pp.pop) / float64(k), Permutations: s.Permutations, K: k, M: m}
+	if avail := min(s.M, np+nq); alpha > 0 && 2*m < avail {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("the test averages over %d of the %d points its budget allows: with α = %g and samples of %d and %d rows, the proportion α : 1−α caps it; α = 0 uses every point", m, avail, alpha, np, nq))
 	}
 	for j, w := range widths {
@@ -200,7 +198,7 @@ func twoSample(ctx context.Context, pp, qq *points, alpha float64, s *TwoSampleS
 	for j, st := range stats {
 		stat[j] = st
 	}
-	res.Statistic, res.Null, res.WidthPE, err = permutationTest(ctx, s.permutations(), &s.Settings, rnd, stat, m, func(prnd *rand.Rand, perm []int) {
+	res.Statistic, res.Null, res.WidthPE, err = permutationTest(ctx, s.Permutations, &s.Settings, rnd, stat, m, func(prnd *rand.Rand, perm []int) {
 		prnd.Shuffle(m, func(i, j int) { perm[i], perm[j] = perm[j], perm[i] })
 	})
 	if err != nil {

@@ -20,6 +20,7 @@ import (
 	"github.com/sublinear/pearson/dataset"
 	"github.com/sublinear/pearson/divergence"
 	"github.com/sublinear/pearson/internal/plots"
+	"github.com/sublinear/pearson/internal/resolve"
 )
 
 // changepointFormats are the output formats of changepoint, in the order
@@ -257,8 +258,8 @@ func (j *cpJob) row(_ string, line int, v []float64) error {
 			// A change point is confirmed at most MinDistance + Step rows
 			// after its time, which is at most MinRows rows before the
 			// row that completes its score.
-			window := orDefault(j.s.Window, changepoint.DefaultWindow)
-			j.labels = make([]float64, j.d.MinRows()+orDefault(j.s.MinDistance, window)+orDefault(j.s.Step, 1)+1)
+			window := resolve.OrDefault(j.s.Window, changepoint.DefaultWindow)
+			j.labels = make([]float64, j.d.MinRows()+resolve.OrDefault(j.s.MinDistance, window)+resolve.OrDefault(j.s.Step, 1)+1)
 		}
 	}
 	if j.labels != nil {
@@ -309,7 +310,7 @@ func (j *cpJob) summary(name string, columns []string, seed uint64) *record {
 	if timeName == "" {
 		timeName = "row"
 	}
-	window := orDefault(j.s.Window, changepoint.DefaultWindow)
+	window := resolve.OrDefault(j.s.Window, changepoint.DefaultWindow)
 	threshold := j.s.Threshold
 	if threshold == 0 {
 		threshold = changepoint.DefaultThreshold
@@ -319,13 +320,13 @@ func (j *cpJob) summary(name string, columns []string, seed uint64) *record {
 		add("columns", columns).
 		add("time", timeName).
 		add("rows", j.rows).
-		add("embed", orDefault(j.s.Embed, changepoint.DefaultEmbed)).
+		add("embed", resolve.OrDefault(j.s.Embed, changepoint.DefaultEmbed)).
 		add("window", window).
-		add("step", orDefault(j.s.Step, 1)).
+		add("step", resolve.OrDefault(j.s.Step, 1)).
 		add("alpha", j.alpha).
 		add("retune", j.s.Retune).
 		add("threshold", threshold).
-		add("min_distance", orDefault(j.s.MinDistance, window)).
+		add("min_distance", resolve.OrDefault(j.s.MinDistance, window)).
 		add("seed", seed).
 		add("detected", j.found)
 }
@@ -492,7 +493,7 @@ func (p *cpPlot) write(path string, j *cpJob, columns []string) error {
 		timeName = "row"
 	}
 	title := fmt.Sprintf("change points: %d detected (window %d, embed %d, α = %g)",
-		len(p.points), orDefault(j.s.Window, changepoint.DefaultWindow), orDefault(j.s.Embed, changepoint.DefaultEmbed), j.alpha)
+		len(p.points), resolve.OrDefault(j.s.Window, changepoint.DefaultWindow), resolve.OrDefault(j.s.Embed, changepoint.DefaultEmbed), j.alpha)
 	if p.series.stride > 1 {
 		timeName += fmt.Sprintf(" (1 row in %d drawn)", p.series.stride)
 	}
