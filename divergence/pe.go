@@ -37,6 +37,14 @@ type PEResult struct {
 	// DrawStdErr is the part of StdErr from the draws alone: the spread of
 	// the draws over √draws (zero for a single draw).
 	DrawStdErr float64
+	// DesignEffect is, for rows drawn in two stages (Subsample.Units), the
+	// variance of the estimate's linearisation under that design over its
+	// variance were the rows independent (docs/DESIGN.md §7), as
+	// LSMIResult.DesignEffect: near 1 when the units are like random rows,
+	// up to the rows per unit when each is far from one. StdErr includes
+	// the excess. NaN, with a warning, when every kept row came from one
+	// draw; zero for rows drawn independently.
+	DesignEffect float64
 	// Draws holds each draw's value.
 	Draws []float64
 	// PlugIn is RuLSIF's plug-in form hᵀθ − ½θᵀHθ − ½ of the same fit,
@@ -100,6 +108,16 @@ type PEResult struct {
 // infinite value gives a *DataError; a setting out of range gives a
 // *SettingsError. s may be nil: all defaults.
 func RelativePE(ctx context.Context, p, q mat.Matrix, alpha float64, s *PESettings) (*PEResult, error) {
+	res, err := relativePE(ctx, p, q, alpha, s)
+	if err != nil {
+		return res, err
+	}
+	return res, addUnitError(res, p, q)
+}
+
+// relativePE is RelativePE without the two-stage design's share of the
+// error bar (addUnitError).
+func relativePE(ctx context.Context, p, q mat.Matrix, alpha float64, s *PESettings) (*PEResult, error) {
 	if s == nil {
 		s = &PESettings{}
 	}
