@@ -269,7 +269,7 @@ func preShape(c *cli.Context, cmd command, inputs []string, reservoir int, exact
 func fileShape(inputs []string, reservoir, ca, cb int, paired, exact bool) shape {
 	rows := func(path string, cols int) int {
 		most := unknownRows
-		if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() && !isCompressed(path) {
+		if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() && !dataset.IsCompressed(path) {
 			most = int(min(float64(fi.Size())/float64(2*cols), unknownRows))
 		}
 		switch {
@@ -294,17 +294,6 @@ func fileShape(inputs []string, reservoir, ca, cb int, paired, exact bool) shape
 	return shape{rows(inputs[0], ca), ca, rows(inputs[1], cb), cb}
 }
 
-// isCompressed reports whether the file's name says it is compressed, so
-// that its size says nothing of its rows.
-func isCompressed(path string) bool {
-	for _, ext := range []string{".gz", ".zst", ".zstd"} {
-		if strings.HasSuffix(strings.ToLower(path), ext) {
-			return true
-		}
-	}
-	return false
-}
-
 // exactSample is the file whose rows --exact takes as centres, and how it
 // is named: the numerator file of two, or the paired file; "" when a group
 // of one file is (its rows are not known before reading).
@@ -327,7 +316,7 @@ const headBytes = 64 << 10
 // false when it cannot: a stream, a compressed file, no line end in the
 // head.
 func estimateRows(path string) (int, bool) {
-	if path == "-" || isCompressed(path) {
+	if path == "-" || dataset.IsCompressed(path) {
 		return 0, false
 	}
 	f, err := os.Open(path)
@@ -383,7 +372,7 @@ func diagnoseRead(err error, inputs []string) error {
 // crOnly reports whether the start of the plain file at path holds
 // carriage returns and no line feed.
 func crOnly(path string) bool {
-	if path == "-" || isCompressed(path) {
+	if path == "-" || dataset.IsCompressed(path) {
 		return false
 	}
 	f, err := os.Open(path)
