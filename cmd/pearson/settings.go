@@ -66,22 +66,7 @@ func estimatorFlags(kind int, permutations int) []cli.Flag {
 // input is read, as its estimator would first thing: a setting out of range
 // is a usage error naming the flag.
 func checkSettings(c *cli.Context, cmd command, s divergence.Settings) error {
-	var err error
-	switch t := cmd.(type) {
-	case *peCmd:
-		ps := t.settings(s)
-		err = errors.Join(divergence.ValidateAlpha(t.alpha), ps.Validate())
-	case *testCmd:
-		ts := divergence.TwoSampleSettings{PESettings: t.settings(s), Permutations: t.permutations}
-		err = errors.Join(divergence.ValidateAlpha(t.alpha), ts.Validate())
-	case *miCmd:
-		is := divergence.IndependenceSettings{LSMISettings: t.settings(s), Permutations: t.permutations}
-		err = is.Validate()
-	case *rankCmd:
-		rs := divergence.RankSettings{LSMISettings: t.settings(s), PValuePermutations: t.permutations}
-		err = rs.Validate()
-	}
-	if err != nil {
+	if err := cmd.estimatorSettings(s, cmd.permutationCount()).Validate(); err != nil {
 		return libraryError(c, err)
 	}
 	return nil
