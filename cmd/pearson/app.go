@@ -133,15 +133,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 		Flags:           []cli.Flag{helpFlag(), &cli.BoolFlag{Name: "version", Aliases: []string{"v"}, Usage: "print the version", DisableDefaultText: true}},
 		// The help shows the version, which HideVersion would leave out.
 		CustomAppHelpTemplate: strings.ReplaceAll(cli.AppHelpTemplate, "{{if not .HideVersion}}", "{{if true}}"),
-		Commands: []*cli.Command{
-			divergenceCommand(),
-			testCommand(),
-			miCommand(),
-			rankCommand(),
-			changepointCommand(),
-			qminCommand(),
-			driftCommand(),
-		},
+		Commands:              commands(),
 		// Exit codes are decided by Run, never by os.Exit inside the library.
 		ExitErrHandler: func(*cli.Context, error) {},
 		OnUsageError:   onUsageError,
@@ -165,12 +157,38 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 			return usagef(c, "unknown command %q", args.First())
 		},
 	}
-	for _, cmd := range app.Commands {
+	return app
+}
+
+// commandTable is every subcommand, in the order the help lists them: each
+// entry builds its definition (name, help, flags) and its action, a new one
+// per app, since the flag library records state in them while parsing.
+// Every subcommand runs through commands' wrapping of its action.
+var commandTable = [...]func() *cli.Command{
+	divergenceCommand,
+	testCommand,
+	miCommand,
+	rankCommand,
+	changepointCommand,
+	qminCommand,
+	driftCommand,
+}
+
+// commands returns the subcommands of commandTable with what they share:
+// their own --help, usage errors that name the flag, and one mapping of
+// the libraries' errors (libraryError) on whatever their action returns.
+func commands() []*cli.Command {
+	cmds := make([]*cli.Command, len(commandTable))
+	for i, build := range commandTable {
+		cmd := build()
+		run := cmd.Action
+		cmd.Action = func(c *cli.Context) error { return libraryError(c, run(c)) }
 		cmd.OnUsageError = onUsageError
 		cmd.HideHelp = true
 		cmd.Flags = append(cmd.Flags, helpFlag())
+		cmds[i] = cmd
 	}
-	return app
+	return cmds
 }
 
 // helpFlag is an app's or a command's --help (see newApp).

@@ -136,7 +136,7 @@ func runPipeline(c *cli.Context, cmd command) error {
 	err = cmd.estimate(c.Context, s, a, b)
 	done()
 	if err != nil {
-		return libraryError(c, err)
+		return err
 	}
 	res := cmd.result(j.seed)
 	if !j.settings.Exact && j.settings.Draws == 1 {

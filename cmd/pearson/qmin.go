@@ -115,7 +115,7 @@ func runQmin(c *cli.Context) error {
 	}
 	res, err := qmin.EstimateContext(c.Context, p, s)
 	if err != nil {
-		return libraryError(c, err)
+		return err
 	}
 	n := float64(rows)
 	out := new(record).

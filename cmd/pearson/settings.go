@@ -116,6 +116,10 @@ func flagOfField(c *cli.Context, field string) string {
 // errs.SettingsError, never its message); another bad setting is a usage
 // error; other errors are data errors.
 func libraryError(c *cli.Context, err error) error {
+	var ue *usageError
+	if err == nil || errors.As(err, &ue) {
+		return err
+	}
 	var se *errs.SettingsError
 	if errors.As(err, &se) {
 		if flag := flagOfField(c, se.Field); flag != "" {
