@@ -422,14 +422,7 @@ type cpJSON struct {
 	points []*record // for the object: written at the end
 }
 
-func (j *cpJSON) line(kind string, r *record) error {
-	b, err := (&record{keys: append([]string{"kind"}, r.keys...), vals: append([]any{kind}, r.vals...)}).MarshalJSON()
-	if err != nil {
-		return err
-	}
-	_, err = fmt.Fprintf(j.w, "%s\n", b)
-	return err
-}
+func (j *cpJSON) line(kind string, r *record) error { return jsonWriter{}.line(j.w, kind, r) }
 
 func (j *cpJSON) score(time float64, s changepoint.Score) error {
 	if j.lines {
