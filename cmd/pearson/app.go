@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"regexp"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -232,14 +231,20 @@ func appUsage(app *cli.App) string {
 	return b.String()
 }
 
-// flagNames matches the flag names in the flag library's messages, which
-// it writes with a single dash ("flag provided but not defined: -bogus",
-// `invalid value "x" for flag -sigma: ...`).
-var flagNames = regexp.MustCompile(`(not defined: |for flag |for |argument: )-([^-\s])`)
+// doubleDash writes the flag names in the messages of Go's flag package,
+// which the flag library passes on, with the double dash the help uses:
+// the package writes "-" and the name after fixed phrases ("flag provided
+// but not defined: -bogus", `invalid value "x" for flag -sigma: ...`,
+// `invalid boolean value "x" for -exact: ...`, "flag needs an argument: -k").
+var doubleDash = strings.NewReplacer(
+	"not defined: -", "not defined: --",
+	"for flag -", "for flag --",
+	"for -", "for --",
+	"argument: -", "argument: --",
+)
 
 func onUsageError(c *cli.Context, err error, _ bool) error {
-	msg := flagNames.ReplaceAllString(err.Error(), "${1}--${2}")
-	return &usageError{msg: msg, usage: usageLine(c)}
+	return &usageError{msg: doubleDash.Replace(err.Error()), usage: usageLine(c)}
 }
 
 // exitCode prints err, if any, on stderr and returns the exit code it
