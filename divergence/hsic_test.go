@@ -97,7 +97,7 @@ func TestIndependencePowerAgainstHSIC(t *testing.T) {
 			y[i] = x[i]*x[i] + 3*rnd.NormFloat64()
 		}
 		px, py, _ := newPairs(Column(x), Column(y))
-		res, err := independence(ctx, px, py, &IndependenceSettings{Permutations: 100}, rnd)
+		res, err := independence(ctx, px, py, (&IndependenceSettings{Permutations: 100}).resolved(), rnd)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -111,7 +111,7 @@ func TestIndependencePowerAgainstHSIC(t *testing.T) {
 			y[i] = 0.25*x[i] + math.Sqrt(1-0.25*0.25)*rnd.NormFloat64()
 		}
 		px, py, _ = newPairs(Column(x), Column(y))
-		if res, err = independence(ctx, px, py, &IndependenceSettings{Permutations: 100}, rnd); err != nil {
+		if res, err = independence(ctx, px, py, (&IndependenceSettings{Permutations: 100}).resolved(), rnd); err != nil {
 			t.Fatal(err)
 		}
 		if res.PValue <= 0.05 {

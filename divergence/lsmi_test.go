@@ -221,7 +221,7 @@ func TestTwoSampleCalibrationAndPower(t *testing.T) {
 			rnd := rand.New(rand.NewPCG(uint64(rep), 11))
 			p, _ := newPoints("P", normal{[]float64{0}, []float64{1}}.sample(200, rnd))
 			q, _ := newPoints("Q", normal{[]float64{c.shift}, []float64{1}}.sample(200, rnd))
-			res, err := twoSample(ctx, p, q, DefaultAlpha, s, rnd)
+			res, err := twoSample(ctx, p, q, DefaultAlpha, s.resolved(), rnd)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -264,7 +264,7 @@ func TestIndependenceCalibrationAndPower(t *testing.T) {
 			rnd := rand.New(rand.NewPCG(uint64(rep), 13))
 			x, y := c.data(rnd)
 			px, py, _ := newPairs(x, y)
-			res, err := independence(ctx, px, py, s, rnd)
+			res, err := independence(ctx, px, py, s.resolved(), rnd)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -435,7 +435,7 @@ func TestCalibrationUnbalancedAndFiveD(t *testing.T) {
 			rnd := rand.New(rand.NewPCG(uint64(rep), 17))
 			p, _ := newPoints("P", std(c.dim).sample(c.np, rnd))
 			q, _ := newPoints("Q", std(c.dim).sample(c.nq, rnd))
-			res, err := twoSample(ctx, p, q, DefaultAlpha, &TwoSampleSettings{Permutations: 100}, rnd)
+			res, err := twoSample(ctx, p, q, DefaultAlpha, (&TwoSampleSettings{Permutations: 100}).resolved(), rnd)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -449,7 +449,7 @@ func TestCalibrationUnbalancedAndFiveD(t *testing.T) {
 	rate := rejectionRate(t, 200, func(rep int) float64 {
 		rnd := rand.New(rand.NewPCG(uint64(rep), 19))
 		px, py, _ := newPairs(std(5).sample(200, rnd), std(1).sample(200, rnd))
-		res, err := independence(ctx, px, py, &IndependenceSettings{Permutations: 100}, rnd)
+		res, err := independence(ctx, px, py, (&IndependenceSettings{Permutations: 100}).resolved(), rnd)
 		if err != nil {
 			t.Fatal(err)
 		}

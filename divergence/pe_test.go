@@ -424,7 +424,7 @@ func TestCrossValidationTable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.CV == nil || len(r.CV.Scores) != len(r.CV.Rows) || len(r.CV.Scores[0]) < len(coarse(DefaultLambdaScales, true)) {
+	if r.CV == nil || len(r.CV.Scores) != len(r.CV.Rows) || len(r.CV.Scores[0]) < len(coarse(DefaultLambdaScales(), true)) {
 		t.Fatalf("table %+v", r.CV)
 	}
 	if bs, bl := r.CV.Best(); bs != r.DrawSigmas[0] || math.Abs(bl-r.DrawLambdas[0]) > 1e-12*bl {
