@@ -19,6 +19,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/sublinear/pearson/changepoint"
+	"github.com/sublinear/pearson/internal/testtier"
 )
 
 // This file is the yardstick of Segment: a benchmark of annotated series
@@ -673,11 +674,9 @@ func seedRange(lo, n int) []uint64 {
 // sets the seeds and PEARSON_CP_FAMILY=name keeps one family (the others
 // then show zeros).
 func TestSegmentBenchmark(t *testing.T) {
-	long := !testing.Short() && os.Getenv("PEARSON_LONG") != ""
-	seeds := seedRange(100, 2)
-	if long {
-		seeds = seedRange(100, 20)
-	}
+	testtier.SkipUnderRace(t)
+	long := testtier.Enabled()
+	seeds := seedRange(100, testtier.Pick(2, 20))
 	if s := os.Getenv("PEARSON_CP_SEEDS"); s != "" {
 		var lo, n int
 		fmt.Sscanf(s, "%d,%d", &lo, &n)
@@ -694,10 +693,7 @@ func TestSegmentBenchmark(t *testing.T) {
 	// false alarm in one series in about seven), against the cascades of
 	// PELT and BinSeg (0.06 to 0.94 there), and the default tier, on 2
 	// series, 0.25.
-	slack := 0.25
-	if long {
-		slack = 0.1
-	}
+	slack := testtier.Pick(0.25, 0.1)
 	for _, fam := range families {
 		if fam.noChange && f[fam.name]["pearson"] < f[fam.name]["empty"]-slack {
 			t.Errorf("%s (no change): F1 %.3f, below the empty answer's %.3f by more than %.2f", fam.name, f[fam.name]["pearson"], f[fam.name]["empty"], slack)

@@ -367,7 +367,7 @@ func Segment(ctx context.Context, series mat.Matrix, alpha float64, s *SegmentSe
 // validate checks the settings and α.
 func (s *SegmentSettings) validate(alpha float64) error {
 	bad := func(field string, v any, allowed string) error {
-		return &SettingsError{Field: field, Value: v, Allowed: allowed}
+		return &SettingsError{Package: "changepoint", Field: field, Value: v, Allowed: allowed}
 	}
 	switch {
 	case !(alpha >= 0 && alpha < 1):

@@ -15,6 +15,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/sublinear/pearson/changepoint"
+	"github.com/sublinear/pearson/internal/testtier"
 )
 
 // steps returns rows values of Gaussian noise of standard deviation sd
@@ -71,6 +72,7 @@ func within(got, want []int, tol int) bool {
 // seeds right), not more; elsewhere a step of 3 standard deviations is not
 // clean for every seed, and one miss in 20 is allowed.
 func TestSegmentPlacement(t *testing.T) {
+	testtier.SkipUnderRace(t)
 	for _, c := range []struct {
 		rows  int
 		cps   []int
@@ -101,6 +103,7 @@ func TestSegmentPlacement(t *testing.T) {
 // TestSegmentNoChange: series without a change give none, and a constant
 // series none either.
 func TestSegmentNoChange(t *testing.T) {
+	testtier.SkipUnderRace(t)
 	if got := changeTimes(t, mat.NewDense(50, 1, nil), nil); len(got) != 0 {
 		t.Errorf("constant series: changes at %v", got)
 	}

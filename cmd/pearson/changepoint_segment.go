@@ -62,7 +62,7 @@ func newCPSegment(c *cli.Context) (*cpSegment, error) {
 		}
 	}
 	if _, err := changepoint.Segment(c.Context, nil, c.Float64("alpha"), &g.s); err != nil && !isTooFew(err) {
-		return nil, changepointError(c, err)
+		return nil, libraryError(c, err)
 	}
 	budget, err := memoryBudget(c)
 	if err != nil {
