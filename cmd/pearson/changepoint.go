@@ -36,7 +36,8 @@ func changepointCommand() *cli.Command {
 		Description: "By default the whole series is segmented, with settings that adapt to its length T: subsequences\n" +
 			"of --embed rows (1 below 200 rows, 2 below 1000, else 3), windows of up to --window = √T of them\n" +
 			"(3 to 50) on either side of every row, shrinking at the edges of the series, and\n" +
-			"n·(PE_α(after‖before) + PE_α(before‖after)) as the score of each row, n the window's size. The\n" +
+			"n·(PE_α(after‖before) + PE_α(before‖after)) as the score of each row, n the window's size, after\n" +
+			"removing a significant linear trend (its slope the median of the lag-n differences). The\n" +
 			"scores are calibrated on the series itself (minus their median, over their scaled MAD), so that a\n" +
 			"trend, a season or a random walk does not read as changes; a change point is a calibrated score\n" +
 			"above --penalty (default 2·ln T) that is the highest within --min-distance rows (a third of\n" +
