@@ -13,6 +13,8 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/sublinear/pearson/internal/testtier"
 )
 
 // readCSV reads the numeric columns named of a CSV file with a header, and
@@ -108,8 +110,8 @@ func TestNoEdgeWarnings(t *testing.T) {
 		noWarnings("rank regression "+feats[f.Column], f.Warnings)
 	}
 
-	if testing.Short() {
-		return
+	if !testtier.Enabled() {
+		return // Friedman #1 at n = 3000: the long tier
 	}
 	fx, fy := friedman1(3000, rand.New(rand.NewPCG(13, 1)))
 	rk, err = Rank(ctx, fx, fy, nil)

@@ -16,7 +16,7 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 
-	"github.com/sublinear/pearson/internal/race"
+	"github.com/sublinear/pearson/internal/testtier"
 )
 
 // sortedRow is a row of the sorted Parquet files of TestUnitErrorSorted.
@@ -82,7 +82,7 @@ func writeRowGroups[T any](t *testing.T, name string, rows []T, rg int) string {
 // error is a fraction of the sampled runs' (it is counted in the
 // comparison all the same).
 func TestUnitErrorSorted(t *testing.T) {
-	if race.Enabled {
+	if testtier.Race {
 		// Its arithmetic is that of one goroutine but Ratio.Eval's, which
 		// divergence's TestRatioEvalParallel runs under the race detector.
 		t.Skip("a statistical test: 13 to 31 runs of the command")
@@ -98,10 +98,7 @@ func TestUnitErrorSorted(t *testing.T) {
 	if _, ok := ref["design_effect"]; ok {
 		t.Errorf("a scan reports a design effect: %v", ref["design_effect"])
 	}
-	seeds := 30
-	if testing.Short() {
-		seeds = 12
-	}
+	const seeds = 30
 	var covered, coveredIID int
 	var deff float64
 	for seed := range seeds {
@@ -210,9 +207,8 @@ func TestMIDesignEffectKeys(t *testing.T) {
 // same value (at about the widths and λ that cross-validation chooses);
 // the reference is a scan with 50 draws.
 func TestMIUnitError(t *testing.T) {
-	if testing.Short() || race.Enabled {
-		t.Skip("a statistical study: 42 runs of the command")
-	}
+	testtier.Long(t, "a statistical study: 42 runs of the command")
+	testtier.SkipUnderRace(t)
 	t.Parallel()
 	const rows, rg, rho = 300_000, 1000, 0.5
 	args := []string{"mi", "--x", "x", "--y", "y", "--k", "50", "--m", "1000", "--sigma-x", "2.5", "--sigma-y", "2.5", "--lambda", "1000", "--model", "kernel"}

@@ -47,12 +47,12 @@ func driftCommand() *cli.Command {
 			"own: numeric columns by PE_½(CUR‖REF) with its error bar and a permutation p-value (two stages:\n" +
 			"--screen-permutations, then --permutations for the columns that may drift), text columns by\n" +
 			"their category frequencies, and the share of empty cells of every column that has any. The\n" +
-			"p-values are adjusted for their number (--adjust); a column drifts when its q-value is below\n" +
-			"--level and its divergence above --threshold; the data set drifts when the share of drifted\n" +
+			"p-values are adjusted for their number (--adjust); a column drifts when one of its tests has a\n" +
+			"q-value below --level and a divergence above --threshold; the data set drifts when the share of drifted\n" +
 			"columns reaches --drift-share. A joint row compares all numeric columns together.\n" +
 			"Inputs are CSV files (compressed or not, rows sampled by seeking where possible; a column is\n" +
 			"text when its first non-empty cell is not a number, or when --categorical names it) or Parquet\n" +
-			"files and directories (numeric columns only). With --group, the rows of --numerator are the\n" +
+			"files and directories (a string or boolean column is text). With --group, the rows of --numerator are the\n" +
 			"current table and those of --denominator the reference (default: the first value met is current).\n" +
 			"--save-reference stores a sample of REF (bounded by --reservoir rows) for later runs with\n" +
 			"--reference FILE CUR..., one result per CUR (JSON: one object per line).\n" +
