@@ -195,7 +195,9 @@ func TestColumnsOnDifferentScales(t *testing.T) {
 
 // TestColumnsOnDifferentScalesSeeds is the study behind
 // TestColumnsOnDifferentScales: over 20 seeds, within 10% of the truth and
-// within 2 standard errors in at least 90% of the runs (long tier).
+// within 2 standard errors in at least 90% of the runs (long tier), at
+// 10⁴ rows a sample: the seeds' spread is 7.7% of the truth at 5000 rows
+// (15 of 20 within 10%), 8.5% at 2000 (17 of 20).
 func TestColumnsOnDifferentScalesSeeds(t *testing.T) {
 	if testing.Short() || os.Getenv("PEARSON_LONG") == "" {
 		t.Skip("a study over 20 seeds: set PEARSON_LONG=1")
@@ -205,7 +207,7 @@ func TestColumnsOnDifferentScalesSeeds(t *testing.T) {
 	within, covered := 0, 0
 	var sum float64
 	for seed := range uint64(seeds) {
-		p, q := scaledPair(t, 2000, delta, seed+10)
+		p, q := scaledPair(t, 10000, delta, seed+10)
 		pe, se, _ := peOf(t, "--exclude", "id", "--seed", fmt.Sprint(seed+1), p, q)
 		sum += pe
 		if math.Abs(pe/truth-1) <= 0.1 {
