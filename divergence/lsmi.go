@@ -76,6 +76,13 @@ type LSMIResult struct {
 	// SigmaX and SigmaY are the kernel widths on x and y; Lambda is the
 	// all-centre regularisation.
 	SigmaX, SigmaY, Lambda float64
+	// FactorsX, when x has several columns and σx is cross-validated, are
+	// the factors of σx per column of x chosen by cross-validation
+	// (relevanceX): column j's width is FactorsX[j]·SigmaX, so that a
+	// column that carries no information about y gets a wide kernel and
+	// stops diluting the others. Nil otherwise (one width for every
+	// column).
+	FactorsX []float64
 	// K is the number of centre rows per draw (K² basis functions); M the
 	// number of rows averaged
 	// per draw: pairs for h and the x-factor of H, and rows for its
@@ -168,6 +175,13 @@ func lsmi(ctx context.Context, px, py *points, s *LSMISettings, rnd *rand.Rand, 
 	var res *LSMIResult
 	var f *lsmiFit
 	var err error
+	var factors []float64
+	if sh == nil && s.SigmaX == 0 && px.dim > 1 && !s.Exact {
+		if factors, err = relevanceX(ctx, px, py, s, rnd); err != nil {
+			return nil, err
+		}
+		px = px.withColumnFactors(factors)
+	}
 	if sh == nil && tuned && draws > 1 && !s.Exact {
 		// Every draw tunes the widths and λ on its own rows, as
 		// RelativePE's do, so that the draws' spread covers the tuning.
@@ -193,6 +207,7 @@ func lsmi(ctx context.Context, px, py *points, s *LSMISettings, rnd *rand.Rand, 
 		}
 	}
 	res.SMI, res.StdErr, res.Draws = f.mean, f.stderr, f.values
+	res.FactorsX = factors
 	res.PlugIn, _ = summary.MeanStdErr(f.plugin)
 	res.K, res.M = k, min(m.mh, px.n)+min(m.mf, px.n)
 	res.Model, res.KernelSMI, res.CopulaSMI = ModelKernel, res.SMI, math.NaN()

@@ -355,8 +355,11 @@ func (m *miCmd) result(seed uint64) result {
 		out.add("design_effect", m.res.DesignEffect) // only for Parquet sampled in units, so that other outputs keep their keys
 	}
 	out.add("draw_stderr", m.res.DrawStdErr).
-		add("sigma_x", m.res.SigmaX).
-		add("sigma_y", m.res.SigmaY).
+		add("sigma_x", m.res.SigmaX)
+	if m.res.FactorsX != nil { // only for several x columns, so that other outputs keep their keys
+		out.add("factors_x", m.res.FactorsX) // column j's width is factors_x[j]·sigma_x
+	}
+	out.add("sigma_y", m.res.SigmaY).
 		add("lambda", m.res.Lambda).
 		add("k", m.res.K).
 		add("m", m.res.M).
