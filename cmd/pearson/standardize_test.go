@@ -223,3 +223,42 @@ func TestColumnsOnDifferentScalesSeeds(t *testing.T) {
 		t.Errorf("within 10%%: %d/%d, within 2·stderr: %d/%d; want 18 of 20 each", within, seeds, covered, seeds)
 	}
 }
+
+// TestMIAndRankColumns: mi scales several x columns by default and says
+// so, with a width factor per column; rank takes --exclude.
+func TestMIAndRankColumns(t *testing.T) {
+	t.Parallel()
+	rnd := rand.New(rand.NewPCG(8, 9))
+	var b strings.Builder
+	b.WriteString("id,a,big,y\n")
+	for i := range 600 {
+		a, big := rnd.NormFloat64(), 1e6*rnd.NormFloat64()
+		fmt.Fprintf(&b, "%d,%.6g,%.6g,%.6g\n", i, a, big, a+0.5*rnd.NormFloat64())
+	}
+	path := writeFile(t, "d.csv", b.String())
+	code, stdout, errs := run(t, "mi", "--x", "a,big", "--y", "y", "--k", "40", "--m", "400", "--format", "json", path)
+	if code != exitOK {
+		t.Fatalf("mi: code %d: %s", code, errs)
+	}
+	var out map[string]any
+	if err := json.Unmarshal([]byte(stdout), &out); err != nil {
+		t.Fatal(err)
+	}
+	if s, _ := out["scaled_x"].(string); !strings.Contains(s, "MAD") || out["scaled_y"] != nil {
+		t.Errorf("scaled_x %v, scaled_y %v: want x scaled (two columns), y not (one)", out["scaled_x"], out["scaled_y"])
+	}
+	if f, _ := out["factors_x"].([]any); len(f) != 2 {
+		t.Errorf("factors_x %v: want one per x column", out["factors_x"])
+	}
+	code, stdout, errs = run(t, "rank", "--target", "y", "--exclude", "id", "--format", "csv", path)
+	if code != exitOK || strings.Contains(stdout, "\nid,") || strings.Count(stdout, "\n") != 3 {
+		t.Errorf("rank --exclude id: code %d, stdout %q, stderr %q", code, stdout, errs)
+	}
+	code, stdout, _ = run(t, "rank", "--target", "y", "--format", "json", path)
+	if code != exitOK || !strings.Contains(stdout, "--exclude id") {
+		t.Errorf("rank with an id column: code %d, no warning in %q", code, stdout)
+	}
+	if code, _, errs := run(t, "rank", "--target", "y", "--exclude", "y", path); code != exitUsage || !strings.Contains(errs, "--exclude") {
+		t.Errorf("rank --exclude of the target: code %d, %s", code, errs)
+	}
+}
