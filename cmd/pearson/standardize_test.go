@@ -9,13 +9,14 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
 	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/integrate/quad"
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/sublinear/pearson/internal/testtier"
 )
 
 func TestStandardizeRobust(t *testing.T) {
@@ -199,9 +200,7 @@ func TestColumnsOnDifferentScales(t *testing.T) {
 // 10⁴ rows a sample: the seeds' spread is 7.7% of the truth at 5000 rows
 // (15 of 20 within 10%), 8.5% at 2000 (17 of 20).
 func TestColumnsOnDifferentScalesSeeds(t *testing.T) {
-	if testing.Short() || os.Getenv("PEARSON_LONG") == "" {
-		t.Skip("a study over 20 seeds: set PEARSON_LONG=1")
-	}
+	testtier.Long(t, "a study over 20 seeds")
 	const delta, alpha, seeds = 0.7, 0.5, 20
 	truth := normalPE(alpha, delta)
 	within, covered := 0, 0
