@@ -137,7 +137,7 @@ func orDefault(v, def int) int {
 // the bytes read; the function returned closes it and ends the bar.
 func (r *reader) open(path string) (dataset.Source, func(), error) {
 	progress, done := r.prog.Bytes("reading " + displayPath(path))
-	src, err := dataset.Open(path, dataset.Options{Delimiter: r.delim, Stdin: r.stdin, Progress: progress})
+	src, err := openTable(r.ctx, path, dataset.Options{Delimiter: r.delim, Stdin: r.stdin, Progress: progress}, r.stderr)
 	if err != nil {
 		done()
 		return nil, nil, err
