@@ -209,8 +209,11 @@ func (p *Parquet) prefetchUnits(reads []unitRead) {
 				rs = append(rs, [2]int64{ck.start, ck.end})
 				continue
 			}
+			// The library reads a page through a buffer of pqReadBuffer
+			// bytes, which may reach past the page's end.
+			pad := func(end int64) int64 { return min(ck.end, end+pqReadBuffer) }
 			if loc[0].off > ck.start { // a dictionary page
-				rs = append(rs, [2]int64{ck.start, loc[0].off})
+				rs = append(rs, [2]int64{ck.start, pad(loc[0].off)})
 			}
 			for k, l := range loc {
 				next := ck.rows
@@ -218,7 +221,7 @@ func (p *Parquet) prefetchUnits(reads []unitRead) {
 					next = loc[k+1].first
 				}
 				if next > u.from && l.first < u.to {
-					rs = append(rs, [2]int64{l.off, l.off + l.size})
+					rs = append(rs, [2]int64{l.off, pad(l.off + l.size)})
 				}
 			}
 		}
@@ -229,6 +232,10 @@ func (p *Parquet) prefetchUnits(reads []unitRead) {
 		pf.Prefetch(byReader[pf], false)
 	}
 }
+
+// pqReadBuffer is the size of the buffer through which the library reads
+// pages (parquet.ReadBufferSize in openShard).
+const pqReadBuffer = 4096
 
 // pqLocation is a page's place in a file: its offset, its size, its first
 // row in the row group.

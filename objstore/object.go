@@ -14,14 +14,13 @@ import (
 
 // The sizes of fetching; the package documentation describes them.
 const (
-	MinFetch    = 256 << 10 // bytes fetched at least by a read of bytes not fetched yet
-	CoalesceGap = 64 << 10  // ranges of a prefetch closer than this are fetched by one request
+	MinFetch    = 64 << 10 // bytes fetched at least by a read of bytes not fetched yet
+	CoalesceGap = 32 << 10 // ranges of a prefetch closer than this are fetched by one request
 	MaxRequest  = 8 << 20   // bytes of one request at most: longer ranges are split and fetched concurrently
 )
 
 // Range is the bytes [Start, End) of an object.
 type Range struct{ Start, End int64 }
-
 
 // backend fetches byte ranges of one object.
 type backend interface {
