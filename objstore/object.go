@@ -16,7 +16,7 @@ import (
 const (
 	MinFetch    = 64 << 10 // bytes fetched at least by a read of bytes not fetched yet
 	CoalesceGap = 32 << 10 // ranges of a prefetch closer than this are fetched by one request
-	MaxRequest  = 8 << 20   // bytes of one request at most: longer ranges are split and fetched concurrently
+	MaxRequest  = 8 << 20  // bytes of one request at most: longer ranges are split and fetched concurrently
 )
 
 // Range is the bytes [Start, End) of an object.
