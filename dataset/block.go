@@ -175,7 +175,11 @@ func (sk *seeker) blocks(n int, size int64, meanLen float64) (*Table, string, er
 	if pf, ok := sk.ra.(Prefetcher); ok {
 		rs := make([][2]int64, n)
 		for j, u := range starts {
-			rs[j] = [2]int64{max(sk.h, u-1), min(sk.size, u+size+margin)}
+			// As lineAt reads them: in blocks aligned to seekBlock.
+			lo, hi := max(sk.h, u-1), u+size+margin
+			lo -= lo % seekBlock
+			hi += seekBlock - hi%seekBlock
+			rs[j] = [2]int64{max(sk.h, lo), min(sk.size, hi)}
 		}
 		pf.Prefetch(rs, false)
 	}

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"path"
+	"slices"
+	"sort"
 	"strings"
 )
 
@@ -46,7 +48,7 @@ type Prefetcher interface {
 // and the most bytes of page indexes kept.
 const (
 	remoteTail    = 64 << 10
-	remoteIndexes = 32 << 20
+	remoteIndexes = 256 << 10
 )
 
 // OpenObjects returns the Source reading the objects objs, a dataset
@@ -153,7 +155,9 @@ func openParquetObjects(name string, objs []Object, opts Options) (*Parquet, err
 }
 
 // keepIndexes prefetches, to keep, the offset indexes of the open shard o
-// when they are at most remoteIndexes bytes in all.
+// when they are at most remoteIndexes bytes in all; otherwise those of the
+// row groups drawn are fetched when drawn (prefetchIndexes), so that the
+// bytes fetched do not grow with the rows of the dataset.
 func keepIndexes(o *pqOpen, pf Prefetcher) {
 	var rs [][2]int64
 	total := int64(0)
@@ -167,6 +171,50 @@ func keepIndexes(o *pqOpen, pf Prefetcher) {
 	}
 	if len(rs) > 0 && total <= remoteIndexes {
 		pf.Prefetch(rs, true)
+	}
+}
+
+// prefetchIndexes prefetches, to keep, the offset indexes of the chunks
+// of the columns pl reads in the row groups holding the rows drawn (rows
+// of the dataset), for the shards whose readers are Prefetchers.
+func (p *Parquet) prefetchIndexes(pl *pqPlan, rows []int64) {
+	byReader := make(map[Prefetcher][][2]int64)
+	var order []Prefetcher
+	seen := make(map[[2]int]bool)
+	rows = slices.Sorted(slices.Values(rows)) // a copy: one shard open after the other
+	for _, x := range rows {
+		k := sort.Search(len(p.shards), func(i int) bool { return p.shards[i].first > x }) - 1
+		sh := p.shards[k]
+		pf, ok := sh.ra.(Prefetcher)
+		if !ok {
+			continue
+		}
+		first, g := sh.first, 0
+		for ; first+sh.rgRows[g] <= x; g++ {
+			first += sh.rgRows[g]
+		}
+		if seen[[2]int{k, g}] {
+			continue
+		}
+		seen[[2]int{k, g}] = true
+		o, err := p.hold(sh)
+		if err != nil {
+			continue // the read reports it
+		}
+		rg := &o.pf.Metadata().RowGroups[g]
+		for _, c := range pl.readCols(sh, true) {
+			cc := &rg.Columns[c.leaf]
+			if off, n := cc.OffsetIndexOffset, int64(cc.OffsetIndexLength); off > 0 && n > 0 && n <= limits.index {
+				if byReader[pf] == nil {
+					order = append(order, pf)
+				}
+				byReader[pf] = append(byReader[pf], [2]int64{off, off + n})
+			}
+		}
+		p.release(o)
+	}
+	for _, pf := range order {
+		pf.Prefetch(byReader[pf], true)
 	}
 }
 

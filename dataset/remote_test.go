@@ -5,7 +5,9 @@
 package dataset
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
@@ -173,4 +175,66 @@ func TestObjectsHTTPSameAsLocal(t *testing.T) {
 		t.Fatal(err)
 	}
 	sameTables(t, want, got)
+}
+
+// TestObjectsBadFooter checks that a Parquet object whose footer claims
+// gigabytes, or that is cut short, is refused before anything of that size
+// is fetched or allocated.
+func TestObjectsBadFooter(t *testing.T) {
+	dir := t.TempDir()
+	big := make([]byte, 100000)
+	copy(big, pqMagic)
+	copy(big[len(big)-8:], []byte{0, 0, 0, 0x80, 'P', 'A', 'R', '1'}) // a footer of 2 GiB
+	os.WriteFile(filepath.Join(dir, "big.parquet"), big, 0o644)
+	good, _ := os.ReadFile(writeX(t, []int{5000}, 1024))
+	os.WriteFile(filepath.Join(dir, "cut.parquet"), good[:len(good)/2], 0o644)
+	srv := httptest.NewServer(http.FileServer(http.Dir(dir)))
+	defer srv.Close()
+	for _, name := range []string{"big.parquet", "cut.parquet"} {
+		objs, st := listObjects(t, srv.URL+"/"+name)
+		_, err := OpenObjects(objs[0].Path, objs, Options{})
+		if !errors.Is(err, ErrCorrupt) {
+			t.Errorf("%s: got %v, want ErrCorrupt", name, err)
+		}
+		if b := st.Stats().Bytes; b > int64(len(big)) {
+			t.Errorf("%s: fetched %d bytes", name, b)
+		}
+	}
+}
+
+// TestObjectsCSVBlocks checks that a CSV object in a real S3-compatible
+// server is sampled in blocks, giving the sample of the same bytes on disk,
+// in a number of requests that depends on the blocks drawn, not on the
+// rows.
+func TestObjectsCSVBlocks(t *testing.T) {
+	srv := s3test.Start(t)
+	data, _ := sortedCSV(300000)
+	srv.PutBytes(t, "bkt", "t.csv", data)
+	s := Sampling{Size: 3000, Seek: true, Units: 32}
+	s.Src = rand.NewPCG(2, 3)
+	want, err := NewCSVBlocks(bytes.NewReader(data), int64(len(data)), "t.csv", Options{}).Sample(context.Background(), Query{Group: "g"}, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	objs, st := listObjects(t, "s3://bkt/t.csv")
+	src, err := OpenObjects("s3://bkt/t.csv", objs, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Src = rand.NewPCG(2, 3)
+	got, err := src.Sample(context.Background(), Query{Group: "g"}, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !got.Sampled {
+		t.Fatalf("not sampled: %s", got.Fallback)
+	}
+	sameTables(t, want, got)
+	stats := st.Stats()
+	t.Logf("%d requests, %d bytes of %d", stats.Requests, stats.Bytes, len(data))
+	// The header's rows, then one request per block at most (adjacent
+	// blocks coalesce), and the listing.
+	if stats.Requests > int64(s.Units)+4 || stats.Bytes > int64(len(data))/4 {
+		t.Errorf("%d requests and %d bytes for %d blocks of a %d-byte object", stats.Requests, stats.Bytes, s.Units, len(data))
+	}
 }
