@@ -27,6 +27,7 @@ const (
 // blocks of rows at random offsets; see NewCSVBlocks.
 type CSVBlocks struct {
 	*CSV
+	onRequest bool // sample in blocks only with Sampling.Blocks (a file opened by Open)
 }
 
 // NewCSVBlocks returns a Source reading the CSV text held by the size bytes
@@ -64,13 +65,13 @@ type CSVBlocks struct {
 // Table.Fallback, when a line holds an odd number of quotes (a quoted
 // field spanning lines defeats random access) or a group is too rare.
 func NewCSVBlocks(r io.ReaderAt, size int64, name string, opts Options) *CSVBlocks {
-	return &CSVBlocks{NewCSVAt(r, size, name, opts)}
+	return &CSVBlocks{CSV: NewCSVAt(r, size, name, opts)}
 }
 
 // Sample samples the rows that q selects in blocks with s.Seek, or reads
 // every row as CSV.Sample does; see NewCSVBlocks.
 func (c *CSVBlocks) Sample(ctx context.Context, q Query, s Sampling) (*Table, error) {
-	if s.Size < 0 || !s.Seek || s.Size == 0 {
+	if s.Size < 0 || !s.Seek || s.Size == 0 || c.onRequest && !s.Blocks {
 		return c.CSV.Sample(ctx, q, s)
 	}
 	rewind := rewinder(s.Src)

@@ -69,7 +69,8 @@ func benchFixture(t *testing.T, dir string, n int) string {
 
 // TestRemoteDelayBench measures pearson divergence on a Parquet dataset in
 // a real S3-compatible server behind a proxy that delays each request by
-// 20 ms: requests, bytes and wall time at 10⁶ and 10⁸ rows. It runs only
+// 20 ms: requests, bytes and wall time at 10⁶, 10⁸ and 10⁹ rows (ten
+// objects of 10⁸, hard links of one file). It runs only
 // with PEARSON_S3_BENCH set (the 10⁸-row file, 1.6 GB, is written once
 // into $PEARSON_S3_BENCH, a directory); see docs/results/s3.md.
 func TestRemoteDelayBench(t *testing.T) {
@@ -77,7 +78,7 @@ func TestRemoteDelayBench(t *testing.T) {
 	if dir == "" {
 		t.Skip("set PEARSON_S3_BENCH to a directory for the fixtures")
 	}
-	sizes := []int{1000000, 100000000}
+	sizes := []int{1000000, 100000000, 1000000000}
 	if s := os.Getenv("PEARSON_S3_BENCH_ROWS"); s != "" {
 		sizes = nil
 		for _, f := range strings.Split(s, ",") {
@@ -99,21 +100,47 @@ func TestRemoteDelayBench(t *testing.T) {
 	t.Setenv("AWS_ENDPOINT_URL", proxy.URL)
 	fetched := regexp.MustCompile(`(\d+) requests, (\d+) bytes fetched`)
 	for _, n := range sizes {
-		p := benchFixture(t, dir, n)
-		for _, k := range []string{"p", "q"} {
-			dst := filepath.Join(srv.Dir, "bench", fmt.Sprint(n), k+".parquet")
-			os.MkdirAll(filepath.Dir(dst), 0o755)
-			if err := os.Link(p, dst); err != nil {
-				t.Fatal(err)
+		// Beyond 10⁸ rows, a dataset of objects of 10⁸ rows (hard links
+		// of one file), as a partitioned dataset of Parquet files is.
+		const most = 100000000
+		objs := max(1, n/most)
+		p := benchFixture(t, dir, n/objs)
+		urls := make([]string, 2)
+		for i, k := range []string{"p", "q"} {
+			urls[i] = fmt.Sprintf("s3://bench/%d/%s.parquet", n, k)
+			if objs > 1 {
+				urls[i] = fmt.Sprintf("s3://bench/%d/%s/", n, k)
+			}
+			for j := range objs {
+				dst := filepath.Join(srv.Dir, "bench", fmt.Sprint(n), k+".parquet")
+				if objs > 1 {
+					dst = filepath.Join(srv.Dir, "bench", fmt.Sprint(n), k, fmt.Sprintf("part=%d", j), "data.parquet")
+				}
+				os.MkdirAll(filepath.Dir(dst), 0o755)
+				if err := os.Link(p, dst); err != nil {
+					t.Fatal(err)
+				}
 			}
 		}
 		fi, _ := os.Stat(p)
+		// The same files on disk, for the time of the estimate itself.
+		local := []string{p, p}
+		if objs > 1 {
+			for i, k := range []string{"p", "q"} {
+				local[i] = filepath.Join(srv.Dir, "bench", fmt.Sprint(n), k)
+			}
+		}
 		for rep := range 3 {
+			var lout, lerr bytes.Buffer
+			start := time.Now()
+			if code := Run(context.Background(), []string{"pearson", "divergence", local[0], local[1]}, nil, &lout, &lerr); code != 0 {
+				t.Fatal(lerr.String())
+			}
+			localWall := time.Since(start)
 			proxied.Store(0)
 			var out, errb bytes.Buffer
-			start := time.Now()
-			code := Run(context.Background(), []string{"pearson", "divergence",
-				fmt.Sprintf("s3://bench/%d/p.parquet", n), fmt.Sprintf("s3://bench/%d/q.parquet", n)}, nil, &out, &errb)
+			start = time.Now()
+			code := Run(context.Background(), []string{"pearson", "divergence", urls[0], urls[1]}, nil, &out, &errb)
 			wall := time.Since(start)
 			if code != 0 {
 				t.Fatal(errb.String())
@@ -124,7 +151,7 @@ func TestRemoteDelayBench(t *testing.T) {
 				b, _ := strconv.ParseInt(m[2], 10, 64)
 				req, byt = req+a, byt+b
 			}
-			t.Logf("rows %d (%d bytes per file) run %d: %d requests (%d through the proxy), %d bytes, wall %.2f s", n, fi.Size(), rep, req, proxied.Load(), byt, wall.Seconds())
+			t.Logf("rows %d (%d objects of %d bytes per sample) run %d: %d requests (%d through the proxy), %d bytes, wall %.2f s (the same files on disk: %.2f s)", n, objs, fi.Size(), rep, req, proxied.Load(), byt, wall.Seconds(), localWall.Seconds())
 		}
 	}
 }
