@@ -21,6 +21,7 @@ import (
 const (
 	blockAttempts = 3    // samples drawn, the blocks doubled each time, before a short group means a full read
 	minBlock      = 4096 // bytes of a block at least
+	blockFull     = 4    // read in full when the blocks would cover more than 1/blockFull of the data
 )
 
 // CSVBlocks is a CSV Source whose Sample, with Sampling.Seek, reads
@@ -61,7 +62,10 @@ type CSVBlocks struct {
 // ((H + B − 1)/B)·sd(k_j)/√n; Table.Dropped is estimated alike.
 //
 // Sample reads every row instead, as NewCSVAt does, when the first rows
-// are the whole file or do not settle the columns, or, with a note in
+// are the whole file or do not settle the columns, or when the blocks
+// would cover more than a quarter of the data (a full read is then
+// cheaper; a file opened by Open is then sampled row by row, or read in
+// full, as NewCSVAt decides), or, with a note in
 // Table.Fallback, when a line holds an odd number of quotes (a quoted
 // field spanning lines defeats random access) or a group is too rare.
 func NewCSVBlocks(r io.ReaderAt, size int64, name string, opts Options) *CSVBlocks {
@@ -80,6 +84,11 @@ func (c *CSVBlocks) Sample(ctx context.Context, q Query, s Sampling) (*Table, er
 		return t, err
 	}
 	rewind()
+	if c.onRequest && why == "" {
+		// A local file too small for blocks to pay: sampled row by row,
+		// or read in full, as NewCSVAt decides.
+		return c.CSV.Sample(ctx, q, s)
+	}
 	t, err = c.CSV.read(ctx, q, newSampler(s), nil)
 	if t != nil {
 		t.Fallback = why
@@ -145,8 +154,8 @@ func (c *CSV) blockSample(ctx context.Context, q Query, s Sampling) (*Table, str
 	headRows := sk.rows
 	var why string
 	for range blockAttempts {
-		if block >= span {
-			return nil, "", nil // a block would be the whole file
+		if int64(n)*block > span/blockFull {
+			return nil, "", nil // the blocks would read much of the file: a full read is cheaper
 		}
 		rd.table = head
 		sk.rows = headRows

@@ -167,7 +167,7 @@ func (r *reader) read(path string, q dataset.Query) (*dataset.Table, error) {
 
 // sample samples the rows q selects of src as the reader says.
 func (r *reader) sample(src dataset.Source, q dataset.Query) (*dataset.Table, error) {
-	return src.Sample(r.ctx, q, dataset.Sampling{Size: r.reservoir, Src: rand.NewPCG(r.seed, 0x72657365727665), Seek: r.seek})
+	return src.Sample(r.ctx, q, dataset.Sampling{Size: r.reservoir, Src: rand.NewPCG(r.seed, 0x72657365727665), Seek: r.seek, Blocks: r.seek})
 }
 
 // scan passes every row q selects in the table at path to fn, in file
