@@ -43,7 +43,7 @@ type Settings struct {
 
 // The defaults of Settings.
 const (
-	DefaultInFlight   = 16
+	DefaultInFlight   = 32
 	DefaultCacheBytes = 256 << 20
 	DefaultRetries    = 4
 )
