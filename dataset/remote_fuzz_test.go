@@ -65,4 +65,3 @@ func FuzzOpenObjects(f *testing.F) {
 		}
 	})
 }
-
