@@ -267,9 +267,11 @@ func openTable(ctx context.Context, path string, opts dataset.Options, stderr io
 	if !objstore.IsURL(path) {
 		return dataset.Open(path, opts)
 	}
+	ctx, cancel := context.WithCancel(ctx) // Close stops the fetches still in flight
 	st := objstore.New(ctx, objstore.Settings{})
 	objs, err := st.List(path)
 	if err != nil {
+		cancel()
 		return nil, err
 	}
 	in := make([]dataset.Object, len(objs))
@@ -278,9 +280,10 @@ func openTable(ctx context.Context, path string, opts dataset.Options, stderr io
 	}
 	src, err := dataset.OpenObjects(path, in, opts)
 	if err != nil {
+		cancel()
 		return nil, err
 	}
-	return &remoteSource{Source: src, st: st, stderr: stderr, objects: len(objs)}, nil
+	return &remoteSource{Source: src, st: st, stderr: stderr, objects: len(objs), cancel: cancel}, nil
 }
 
 // remoteSource is the source of a URL, which says what it read when
@@ -290,11 +293,13 @@ type remoteSource struct {
 	st      *objstore.Store
 	stderr  io.Writer
 	objects int
+	cancel  context.CancelFunc
 }
 
 // Close closes the source and says on stderr what was read.
 func (r *remoteSource) Close() error {
 	err := r.Source.Close()
+	r.cancel()
 	s := r.st.Stats()
 	fmt.Fprintf(r.stderr, "pearson: %s: %d requests, %d bytes fetched from %d objects\n", r.Name(), s.Requests, s.Bytes, r.objects)
 	return err
