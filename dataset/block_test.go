@@ -13,6 +13,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/sublinear/pearson/internal/testtier"
 )
 
 // sortedCSV writes a CSV of n rows "g,x" sorted by x (x = i/n plus noise,
@@ -54,10 +56,8 @@ func TestCSVBlocksCoverage(t *testing.T) {
 	const n = 200000
 	data, truth := sortedCSV(n)
 	rows := map[string]float64{"a": math.Ceil(2 * n / 3.0), "b": math.Floor(n / 3.0)}
-	seeds := 60
-	if testing.Short() {
-		seeds = 20
-	}
+	testtier.SkipUnderRace(t)
+	seeds := testtier.Pick(20, 60)
 	var cover, coverRows, naive, total int
 	for seed := range seeds {
 		src := NewCSVBlocks(bytes.NewReader(data), int64(len(data)), "sorted.csv", Options{})

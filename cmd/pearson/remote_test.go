@@ -16,6 +16,7 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 
+	"github.com/sublinear/pearson/internal/testtier"
 	"github.com/sublinear/pearson/objstore/s3test"
 )
 
@@ -56,7 +57,7 @@ func writeXY(t *testing.T, dir, name string, n int, shift float64, seed uint64) 
 // saved reference) on Parquet files on disk, in a real S3-compatible
 // server (versitygw) and behind an HTTP server, and checks that the
 // outputs are the same but for the names, and that standard error says
-// what was fetched. Only divergence runs without PEARSON_LONG.
+// what was fetched. Only divergence runs in the default tier.
 func TestRemoteSameAsLocal(t *testing.T) {
 	srv := s3test.Start(t)
 	dir := t.TempDir()
@@ -75,7 +76,7 @@ func TestRemoteSameAsLocal(t *testing.T) {
 		{"drift", "--permutations", "20", "P", "Q"},
 		{"drift", "--permutations", "20", "--reference", ref, "Q"},
 	}
-	if testing.Short() || os.Getenv("PEARSON_LONG") == "" {
+	if !testtier.Enabled() {
 		cases = cases[:1] // the others take about 40 s
 	}
 	if code, _, stderr := run(t, "drift", "--save-reference", ref, p); code != 0 {
