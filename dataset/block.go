@@ -116,19 +116,11 @@ type blockGroup struct {
 // table and no error when the input must be read in full, with the reason
 // for a note, if any.
 func (c *CSV) blockSample(ctx context.Context, q Query, s Sampling) (*Table, string, error) {
-	rd := &reader{ctx: ctx, name: c.name, q: q, delim: c.opts.Delimiter, gcol: -1}
-	if rd.delim == 0 {
-		rd.delim = ','
-	}
-	if !validDelimiter(rd.delim) || rd.checkQuery() != nil {
+	sk := c.newSeeker(ctx, q, s)
+	if sk == nil {
 		return nil, "", nil // the full read reports it
 	}
-	src := s.Src
-	if src == nil {
-		src = rand.NewPCG(1, 2)
-	}
-	sk := &seeker{rd: rd, ra: c.ra, size: c.size, rng: rand.New(src), want: s.Size, maxLine: int64(cmp.Or(c.opts.MaxLine, DefaultMaxLine)),
-		groups: make(map[string]*seekGroup), first: make(map[string]int64), taken: make(map[int64]bool)}
+	rd := sk.rd
 	meanLen, err := sk.head(c.alwaysSeek)
 	if fb, ok := err.(*errFallback); ok {
 		return nil, fb.reason, nil
@@ -170,6 +162,25 @@ func (c *CSV) blockSample(ctx context.Context, q Query, s Sampling) (*Table, str
 		block *= 2
 	}
 	return nil, why, nil
+}
+
+// newSeeker returns the state of a sample of c by seeking or in blocks,
+// without reading ahead; nil when the delimiter or q is invalid (the full
+// read reports it).
+func (c *CSV) newSeeker(ctx context.Context, q Query, s Sampling) *seeker {
+	rd := &reader{ctx: ctx, name: c.name, q: q, delim: c.opts.Delimiter, gcol: -1}
+	if rd.delim == 0 {
+		rd.delim = ','
+	}
+	if !validDelimiter(rd.delim) || rd.checkQuery() != nil {
+		return nil
+	}
+	src := s.Src
+	if src == nil {
+		src = rand.NewPCG(1, 2)
+	}
+	return &seeker{rd: rd, ra: c.ra, size: c.size, src: src, rng: rand.New(src), want: s.Size, maxLine: int64(cmp.Or(c.opts.MaxLine, DefaultMaxLine)),
+		groups: make(map[string]*seekGroup), first: make(map[string]int64), taken: make(map[int64]bool)}
 }
 
 // blocks draws n blocks of size bytes and returns the table, or a nil

@@ -7,7 +7,7 @@ package dataset
 import (
 	"fmt"
 	"io"
-	"path"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -113,24 +113,11 @@ func ignoredKey(key string) bool {
 	return false
 }
 
-// keyPartitions returns the key=value segments of the folders of key.
+// keyPartitions returns the key=value segments of the folders of key, a
+// "/"-separated path below the prefix listed, as partitions does for a file
+// below a directory.
 func keyPartitions(key string) map[string]string {
-	dir := path.Dir(key)
-	if dir == "." || dir == "/" {
-		return nil
-	}
-	var m map[string]string
-	for _, seg := range strings.Split(dir, "/") {
-		k, v, ok := strings.Cut(seg, "=")
-		if !ok || k == "" {
-			continue
-		}
-		if m == nil {
-			m = make(map[string]string)
-		}
-		m[k] = v
-	}
-	return m
+	return partitions(".", filepath.FromSlash(key))
 }
 
 // openParquetObjects opens a Parquet dataset of objects: their tails
