@@ -209,6 +209,9 @@ func EstimateContext(ctx context.Context, p Problem, s *Settings) (*Result, erro
 	if err := s.validate(n); err != nil {
 		return nil, err
 	}
+	if err := queryable(p); err != nil {
+		return nil, err
+	}
 	k, r := s.k(), s.draws()
 	rnd := rand.New(s.source())
 	seeds := make([][2]uint64, r)
@@ -284,6 +287,9 @@ func ExactContext(ctx context.Context, p Problem, s *Settings) (Solution, error)
 	if err := s.validateBox(); err != nil {
 		return Solution{}, err
 	}
+	if err := queryable(p); err != nil {
+		return Solution{}, err
+	}
 	// An abandoned solution draws on from src; detached, it no longer
 	// touches the caller's Src.
 	src := parallel.NewSource(s.source())
@@ -341,6 +347,9 @@ func Restricted(p Problem, idx []int, rnd *rand.Rand) (*mat.SymDense, []float64,
 				return nil, nil, fmt.Errorf("qmin: %w: index %d outside [0, %d)", ErrShape, i, n)
 			}
 		}
+	}
+	if err := queryable(p); err != nil {
+		return nil, nil, err
 	}
 	if rnd == nil {
 		rnd = rand.New(rand.NewPCG(1, 2))

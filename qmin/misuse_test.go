@@ -42,7 +42,7 @@ func TestBadInputsAreErrors(t *testing.T) {
 		{"Exact(nil)", ErrShape, func() error { _, err := Exact(nil, nil); return err }},
 		{"Exact((*Dense)(nil))", ErrShape, func() error { _, err := Exact((*Dense)(nil), nil); return err }},
 		{"Nystrom(nil)", ErrShape, func() error { _, err := Nystrom(nil, NystromStable, nil); return err }},
-		{"Nystrom(Funcs{N: 4})", ErrShape, func() error { _, err := Nystrom(Funcs{N: 4}, NystromStable, nil); return err }},
+		{"Nystrom(Funcs{N: 4})", ErrShape, func() error { _, err := Nystrom(Funcs{N: 4}, NystromStable, &Settings{K: 2}); return err }},
 		{"Restricted(nil)", ErrShape, func() error { _, _, err := Restricted(nil, []int{0}, nil); return err }},
 		{"MinimizeQuadratic(nil)", ErrShape, func() error { _, err := MinimizeQuadratic(nil, []float64{1}, nil); return err }},
 		{"MinimizeQuadratic((*mat.SymDense)(nil))", ErrShape, func() error {

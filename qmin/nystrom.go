@@ -99,6 +99,9 @@ func Nystrom(p Problem, form NystromForm, s *Settings) (float64, error) {
 	case form != NystromPinv && form != NystromStable:
 		return 0, fmt.Errorf("qmin: %w: unknown Nyström form %v", ErrSettings, form)
 	}
+	if err := queryable(p); err != nil {
+		return 0, err
+	}
 	idx := indices.Sample(n, k, false, rand.New(s.source()))
 	c := mat.NewDense(n, k, nil)
 	if cf, ok := p.(ColumnFiller); ok {
