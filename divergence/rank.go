@@ -82,8 +82,8 @@ func Rank(ctx context.Context, features, target mat.Matrix, s *RankSettings) (*R
 	if err := s.validate(); err != nil {
 		return nil, err
 	}
-	if features == nil {
-		return nil, fmt.Errorf("divergence: %w: features is nil", ErrTooFew)
+	if err := checkMatrix("features", features); err != nil {
+		return nil, err
 	}
 	py, err := newPoints("target", target)
 	if err != nil {
