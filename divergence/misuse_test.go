@@ -40,9 +40,18 @@ func TestBadSamplesAreErrors(t *testing.T) {
 			name string
 			call func(x mat.Matrix) error
 		}{
-			{"RelativePE p", func(x mat.Matrix) error { _, err := RelativePE(ctx, x, good, 0.5, &PESettings{Settings: s}); return err }},
-			{"RelativePE q", func(x mat.Matrix) error { _, err := RelativePE(ctx, good, x, 0.5, &PESettings{Settings: s}); return err }},
-			{"NewPEProblem", func(x mat.Matrix) error { _, err := NewPEProblem(x, good, 0.5, &PESettings{Settings: Settings{K: 3, M: 6, Draws: 2, Lambda: 0.1}, Sigma: 1}); return err }},
+			{"RelativePE p", func(x mat.Matrix) error {
+				_, err := RelativePE(ctx, x, good, 0.5, &PESettings{Settings: s})
+				return err
+			}},
+			{"RelativePE q", func(x mat.Matrix) error {
+				_, err := RelativePE(ctx, good, x, 0.5, &PESettings{Settings: s})
+				return err
+			}},
+			{"NewPEProblem", func(x mat.Matrix) error {
+				_, err := NewPEProblem(x, good, 0.5, &PESettings{Settings: Settings{K: 3, M: 6, Draws: 2, Lambda: 0.1}, Sigma: 1})
+				return err
+			}},
 			{"TwoSampleTest", func(x mat.Matrix) error {
 				_, err := TwoSampleTest(ctx, good, x, 0.5, &TwoSampleSettings{PESettings: PESettings{Settings: s}, Permutations: 3})
 				return err
