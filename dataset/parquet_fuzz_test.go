@@ -72,7 +72,7 @@ func applyEdits(data, script []byte) []byte {
 		case 2:
 			d = append(d[:i:i], d[i+1:]...)
 		case 3:
-			d = d[:max(i, 12)]
+			d = d[:max(i, min(12, len(d)))]
 		case 4:
 			for j := i; j < min(i+4, len(d)); j++ {
 				d[j] = v
@@ -170,7 +170,7 @@ func TestParquetMutations(t *testing.T) {
 				case 1:
 					d = append(d[:i:i], append([]byte{byte(r.IntN(256))}, d[i:]...)...)
 				case 2:
-					d = d[:max(i, 12)]
+					d = d[:max(i, min(12, len(d)))]
 				default:
 					d[i] = byte(r.IntN(256))
 				}
