@@ -327,6 +327,9 @@ const headBytes = 64 << 10
 // false when it cannot: a stream, a compressed file, no line end in the
 // head.
 func estimateRows(path string) (int, bool) {
+	if n, ok := parquetRows(path); ok {
+		return int(n), true
+	}
 	if path == "-" || isCompressed(path) {
 		return 0, false
 	}
@@ -358,6 +361,9 @@ func checkExact(c *cli.Context, cmd command, inputs []string) error {
 	path := exactSample(cmd, inputs)
 	if path == "" {
 		return nil
+	}
+	if rows, ok := parquetRows(path); ok {
+		return checkExactParquet(c, path, rows)
 	}
 	if rows, ok := estimateRows(path); ok && float64(rows) > 1.25*divergence.MaxExact {
 		return usagef(c, "--exact: %s holds about %d rows (from its size and the lines of its start); the exact solution takes at most %d: leave --exact out", displayPath(path), rows, divergence.MaxExact)
