@@ -220,7 +220,8 @@ func permutationsOf(cmd command) int {
 // lower. when says at which point ("" before reading, or the samples read).
 func checkMemory(c *cli.Context, cmd command, s divergence.Settings, sh shape, budget float64, when string) error {
 	need := memoryNeed(cmd, s, sh)
-	if need <= budget {
+	machine := processMemory()
+	if need <= budget && checkMachine(need, when, machine, "") == nil {
 		return nil
 	}
 	best, saved := "", 0.0
@@ -235,6 +236,9 @@ func checkMemory(c *cli.Context, cmd command, s divergence.Settings, sh shape, b
 	}
 	if v := sampleBytes(cmd, sh); v > saved {
 		best = "--reservoir" // the rows kept, not the estimate's
+	}
+	if err := checkMachine(need, when, machine, best); err != nil {
+		return usagef(c, "%v", err)
 	}
 	advice := "raise --max-memory"
 	if best != "" {
