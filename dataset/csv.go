@@ -13,6 +13,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/sublinear/pearson/internal/isnil"
 )
 
 // CSV is a Source reading CSV text with a header line. See the package
@@ -36,7 +38,8 @@ type CSV struct {
 
 // NewCSV returns a Source reading the CSV text of r. name is the input's
 // name used in messages ("-" is shown as "<stdin>"). The source can be read
-// more than once if r is an io.Seeker; Close does not close r.
+// more than once if r is an io.Seeker; Close does not close r. A nil r
+// gives a source whose reads return an error.
 func NewCSV(r io.Reader, name string, opts Options) *CSV {
 	return &CSV{r: r, name: displayName(name), opts: opts}
 }
@@ -44,7 +47,8 @@ func NewCSV(r io.Reader, name string, opts Options) *CSV {
 // NewCSVAt returns a Source reading the CSV text held by the size bytes of
 // r, which can be read more than once, and whose rows Sample can draw at
 // random positions when asked to (Sampling.Seek). name is the input's name
-// used in messages; Close does not close r.
+// used in messages; Close does not close r. A nil r gives a source whose
+// reads return an error.
 //
 // # Sampling by seeking
 //
@@ -133,6 +137,9 @@ func NewCSV(r io.Reader, name string, opts Options) *CSV {
 // earliest row met (in the first rows, or drawn); without Query.Groups and
 // Query.MaxGroups, a group value too rare to be met is not reported.
 func NewCSVAt(r io.ReaderAt, size int64, name string, opts Options) *CSV {
+	if isnil.Is(r) {
+		return NewCSV(nil, name, opts) // whose reads say so
+	}
 	c := NewCSV(io.NewSectionReader(r, 0, size), name, opts)
 	c.ra, c.size = r, size
 	return c
@@ -251,6 +258,9 @@ func (c *CSV) rewind() (io.Reader, error) {
 		}
 		c.decoder = r.(io.Closer)
 		return r, nil
+	}
+	if isnil.Is(c.r) {
+		return nil, fmt.Errorf("dataset: %s: no reader (nil)", c.name)
 	}
 	if c.passes == 1 {
 		return c.r, nil

@@ -7,15 +7,21 @@ package dataset
 import (
 	"fmt"
 	"io"
+
+	"github.com/sublinear/pearson/internal/isnil"
 )
 
 // ReadMatrix reads a headerless matrix of numbers from r: one row per line,
 // every line with the same number of fields, separated by delim (zero means
 // ','; ' ' means runs of spaces, as written by numpy.savetxt). It returns the
 // numbers row-major. It does not require the matrix to be square: callers that
-// need an n×n matrix check rows == cols. name is used in messages.
+// need an n×n matrix check rows == cols. name is used in messages. A nil r
+// is an error.
 func ReadMatrix(r io.Reader, name string, delim rune) (rows, cols int, data []float64, err error) {
 	name = displayName(name)
+	if isnil.Is(r) {
+		return 0, 0, nil, fmt.Errorf("dataset: %s: no reader (nil)", name)
+	}
 	err = readNumbers(r, name, delim, func(fields []string, line int, cell func(i int) error) error {
 		if rows == 0 {
 			cols = len(fields)

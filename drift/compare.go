@@ -121,7 +121,11 @@ func Compare(ctx context.Context, ref, cur []Column, s *Settings) (*Result, erro
 // fewer than two present values) gets a Note instead of stopping the
 // comparison; numeric columns whose values are mostly one value are compared
 // by their value frequencies, as categorical ones. s may be nil.
+// A nil reference is an error, not a panic.
 func (r *Reference) Compare(ctx context.Context, cur []Column, s *Settings) (*Result, error) {
+	if r == nil {
+		return nil, errors.New("drift: Compare: the reference is nil")
+	}
 	if s == nil {
 		s = new(Settings)
 	}
