@@ -24,7 +24,10 @@ func TestNilReadersAreErrors(t *testing.T) {
 	}{
 		{"ReadMatrix(nil)", func() error { _, _, _, err := ReadMatrix(nil, "m.txt", ','); return err }},
 		{"ReadMatrix((*os.File)(nil))", func() error { _, _, _, err := ReadMatrix(nilFile, "m.txt", ','); return err }},
-		{"NewCSV(nil).Sample", func() error { _, err := NewCSV(nil, "m.txt", Options{}).Sample(ctx, Query{}, Sampling{Size: 3}); return err }},
+		{"NewCSV(nil).Sample", func() error {
+			_, err := NewCSV(nil, "m.txt", Options{}).Sample(ctx, Query{}, Sampling{Size: 3})
+			return err
+		}},
 		{"NewCSV(nil).Scan", func() error {
 			_, err := NewCSV(nil, "m.txt", Options{}).Scan(ctx, Query{}, func(string, int, []float64) error { return nil })
 			return err
