@@ -227,6 +227,9 @@ func (c *CSV) read(ctx context.Context, q Query, sm *sampler, each RowFunc) (*Ta
 	if err != nil {
 		return nil, err
 	}
+	if err := notParquet(in, c.name); err != nil {
+		return nil, err
+	}
 	if c.opts.Progress != nil {
 		in = &counter{r: in, size: c.size, fn: c.opts.Progress}
 	}
@@ -407,7 +410,9 @@ func (rd *reader) readHeader() error {
 		rd.deflt = true
 		for i, h := range rd.header {
 			switch {
-			case i == rd.gcol || h == "":
+			case i == rd.gcol:
+			case h == "":
+				rd.table.Skipped = append(rd.table.Skipped, Skipped{Index: i + 1, Line: 1})
 			case rd.isLabels(i): // kept, numeric or text
 				rd.cols = append(rd.cols, column{name: h, index: i})
 			default:
@@ -683,6 +688,20 @@ func (rd *reader) finish(dataRows int) error {
 	if len(t.Groups) == 0 { // grouping, every row dropped for an empty group value
 		return &ParseError{File: rd.name, Err: ErrNoRows,
 			msg: fmt.Sprintf("no data row left: all %d were dropped for empty cells", dataRows)}
+	}
+	return nil
+}
+
+// notParquet returns an error when the stream in, which can be peeked at
+// (standard input is), starts with Parquet's magic bytes: Parquet cannot be
+// read from a stream, and read as CSV it gave a message about quotes.
+func notParquet(in io.Reader, name string) error {
+	p, ok := in.(interface{ Peek(int) ([]byte, error) })
+	if !ok {
+		return nil
+	}
+	if head, _ := p.Peek(len(pqMagic)); string(head) == pqMagic {
+		return fmt.Errorf("dataset: %s: is a Parquet file, which cannot be read from a stream (its footer is at its end): give its path instead", name)
 	}
 	return nil
 }

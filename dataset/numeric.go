@@ -5,6 +5,7 @@
 package dataset
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 
@@ -97,9 +98,17 @@ func OpenVector(path string, delim rune) ([]float64, error) {
 	return ReadVector(f, path, delim)
 }
 
+// MaxNumbers is the most numbers ReadMatrix and ReadVector keep: 2²⁷,
+// 1 GiB of float64. A compressed input says nothing of its size before it
+// is read, so a gzip bomb of zeros is refused when it reaches this bound
+// rather than when the memory runs out.
+const MaxNumbers = 1 << 27
+
 // readNumbers reads headerless lines of numbers, calling line for each
 // non-blank line with its fields. The callback checks the shape and calls cell
-// for each field to parse it and append it to *data.
+// for each field to parse it and append it to *data. An input whose first
+// bytes are those of a gzip stream or a zstd frame (or whose name ends in
+// .gz or .zst) is decompressed as it is read, as Open does.
 func readNumbers(r io.Reader, name string, delim rune,
 	lineFn func(fields []string, line int, cell func(i int) error) error, data *[]float64) error {
 	if delim == 0 {
@@ -108,7 +117,25 @@ func readNumbers(r io.Reader, name string, delim rune,
 	if !validDelimiter(delim) {
 		return fmt.Errorf("dataset: %s: invalid delimiter %q", name, delim)
 	}
-	cr, err := newReader(r, name, delim, DefaultMaxLine)
+	br := bufio.NewReaderSize(r, 64<<10)
+	head, err := br.Peek(4)
+	if err != nil && err != io.EOF {
+		return readError(name, 0, err)
+	}
+	k, err := checkCompression(name, head)
+	if err != nil {
+		return err
+	}
+	var in io.Reader = br
+	if k != uncompressed {
+		d, err := newDecoder(k, br, name)
+		if err != nil {
+			return err
+		}
+		defer d.Close()
+		in = d
+	}
+	cr, err := newReader(in, name, delim, DefaultMaxLine)
 	if err != nil {
 		return err
 	}
@@ -128,6 +155,11 @@ func readNumbers(r io.Reader, name string, delim rune,
 				msg += " (this input has no header line)"
 			}
 			return &ParseError{File: name, Line: l, Index: i + 1, Err: err, msg: msg}
+		}
+		if len(*data) >= MaxNumbers {
+			l, _ := cr.FieldPos(pos[i])
+			return &ParseError{File: name, Line: l, Index: i + 1, Err: ErrTooManyNumbers,
+				msg: fmt.Sprintf("more than MaxNumbers = %d numbers (%.0f GiB)", MaxNumbers, float64(MaxNumbers)*8/(1<<30))}
 		}
 		*data = append(*data, v)
 		return nil

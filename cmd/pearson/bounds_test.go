@@ -5,6 +5,8 @@
 package main
 
 import (
+	"bytes"
+	"compress/gzip"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -33,6 +35,26 @@ func TestBoundsCatalogue(t *testing.T) {
 	}
 	good := file("good.csv", b.String())
 	pq := func(name string) string { return filepath.Join("..", "..", "testdata", "parquet", name) }
+	gz := func(name, content string) string {
+		var b bytes.Buffer
+		w := gzip.NewWriter(&b)
+		w.Write([]byte(content))
+		w.Close()
+		return file(name, b.String())
+	}
+	b.Reset()
+	b.WriteString("x,,y\n")
+	for i := range 40 {
+		fmt.Fprintf(&b, "%d,%d,%d\n", i, i%3, (i*5)%7)
+	}
+	unnamed := file("unnamed.csv", b.String())
+	b.Reset()
+	b.WriteString("a,b\n")
+	for i := range 200 {
+		fmt.Fprintf(&b, "%d,%d\n", (i*37)%101, (i*11)%13)
+	}
+	ref := file("ref.csv", b.String())
+	oneRow := file("one.csv", "a,b\n5,3\n")
 	for _, tc := range []struct {
 		name  string
 		stdin string
@@ -44,13 +66,23 @@ func TestBoundsCatalogue(t *testing.T) {
 		// row is read.
 		{"pe --exact on a Parquet directory", "", []string{"pe", "--exact", "--columns", "x", pq("parts"), good}, exitUsage, []string{"parts", "6500 rows", "Parquet footer", "leave --exact out"}},
 		{"mi --exact on a Parquet file", "", []string{"mi", "--exact", "--x", "id", "--y", "x", pq("snappy.parquet")}, exitUsage, []string{"snappy.parquet", "6500 rows", "Parquet footer"}},
+		// Small ones.
+		{"Parquet on standard input", string(must(os.ReadFile(pq("one_rg.parquet")))), []string{"pe", "-", good}, exitData, []string{"<stdin>", "is a Parquet file", "give its path"}},
+		{"Parquet string column left out", "", []string{"pe", "--m", "200", pq("one_rg.parquet"), pq("one_rg.parquet")}, exitOK, []string{`column "grp" left out: its type, BYTE_ARRAY`}},
+		{"CSV column without a name", "", []string{"pe", "--m", "200", unnamed, unnamed}, exitOK, []string{"column 2 left out: it has no name in the header line"}},
+		{"qmin reads .gz", "", []string{"qmin", "--exact", "--a", gz("a.csv.gz", "2,0\n0,2\n"), "--d", gz("d.csv.gz", "1\n1\n"), "--b", gz("b.csv.gz", "1\n-1\n")}, exitOK, nil},
+		{"drift on one current row", "", []string{"drift", ref, oneRow}, exitOK, nil},
+		{"drift on one current row, --fail-on-drift", "", []string{"drift", "--fail-on-drift", ref, oneRow}, exitData, []string{"one.csv", "cannot judge drift", "--fail-on-drift"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, out, errs := runStdin(t, tc.stdin, tc.args...)
 			if code != tc.code {
 				t.Fatalf("exit code %d, want %d; stderr %q", code, tc.code, errs)
 			}
-			if tc.code != exitOK && out != "" {
+			if strings.HasPrefix(tc.name, "drift on one") && !strings.Contains(out, "cannot judge") {
+				t.Errorf("the verdict does not say it cannot judge:\n%s", out)
+			}
+			if tc.code != exitOK && out != "" && tc.args[0] != "drift" {
 				t.Errorf("output on an error: %q", out)
 			}
 			for _, w := range tc.text {

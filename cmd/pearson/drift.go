@@ -176,6 +176,9 @@ func runDrift(c *cli.Context) error {
 	if d.fail {
 		var drifted []string
 		for _, res := range results {
+			if res.res.Compared == 0 {
+				return fmt.Errorf("%s: cannot judge drift: no column holds enough values to compare; --fail-on-drift fails a batch it cannot judge", res.cur)
+			}
 			if res.res.Drift {
 				drifted = append(drifted, fmt.Sprintf("%s: %d of %d columns drifted", res.cur, res.res.Drifted, res.res.Compared))
 			}
@@ -500,6 +503,9 @@ func (r *driftResult) rows(b any) (cols []*record, joint *record) {
 func (r *driftResult) verdict() string {
 	res := r.res
 	word := "no drift"
+	if res.Compared == 0 {
+		return fmt.Sprintf("cannot judge: no column of %d holds enough values to compare (see the notes)", len(res.Columns))
+	}
 	if res.Drift {
 		word = "DRIFT"
 	}
