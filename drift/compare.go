@@ -409,7 +409,13 @@ func estimate(ctx context.Context, p, q mat.Matrix, s *Settings, rnd *rand.Rand)
 		if tuned, err = divergence.RelativePE(ctx, p, q, Alpha, &ts); err != nil {
 			return nil, err
 		}
-		es.Sigma, es.Lambda = tuned.Sigma, tuned.Lambda
+		if tuned.Sigma < 0x1p-1022 || tuned.Sigma > math.MaxFloat64 {
+			// Data at the extremes of float64 (subnormal values) give a
+			// width that no setting may hold: each draw tunes its own.
+			tuned = nil
+		} else {
+			es.Sigma, es.Lambda = tuned.Sigma, tuned.Lambda
+		}
 	}
 	es.Src = rand.NewPCG(rnd.Uint64(), rnd.Uint64())
 	pe, err := divergence.RelativePE(ctx, p, q, Alpha, &es)

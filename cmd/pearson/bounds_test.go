@@ -55,6 +55,19 @@ func TestBoundsCatalogue(t *testing.T) {
 	}
 	ref := file("ref.csv", b.String())
 	oneRow := file("one.csv", "a,b\n5,3\n")
+	// Columns at the extremes of float64: subnormal, and near ±1e308.
+	b.Reset()
+	b.WriteString("a,b\n")
+	for i := range 300 {
+		fmt.Fprintf(&b, "%g,%g\n", float64((i*37)%101-50)*1e-311, float64((i*11)%13-6)*1e-310)
+	}
+	subnormal := file("subnormal.csv", b.String())
+	b.Reset()
+	b.WriteString("a,b\n")
+	for i := range 300 {
+		fmt.Fprintf(&b, "%g,%d\n", float64((i*37)%101-50)*3e306, i%7)
+	}
+	huge := file("huge.csv", b.String())
 	for _, tc := range []struct {
 		name  string
 		stdin string
@@ -66,6 +79,10 @@ func TestBoundsCatalogue(t *testing.T) {
 		// row is read.
 		{"pe --exact on a Parquet directory", "", []string{"pe", "--exact", "--columns", "x", pq("parts"), good}, exitUsage, []string{"parts", "6500 rows", "Parquet footer", "leave --exact out"}},
 		{"mi --exact on a Parquet file", "", []string{"mi", "--exact", "--x", "id", "--y", "x", pq("snappy.parquet")}, exitUsage, []string{"snappy.parquet", "6500 rows", "Parquet footer"}},
+		// Messages at the extremes.
+		{"drift on subnormal columns", "", []string{"drift", subnormal, subnormal}, exitOK, nil},
+		{"drift on columns near 1e308", "", []string{"drift", huge, huge}, exitData, []string{`column "a"`, "overflow", "rescale the column"}},
+		{"pe on columns near 1e308", "", []string{"pe", huge, huge}, exitData, []string{"column 1", "--standardize"}},
 		// Small ones.
 		{"Parquet on standard input", string(must(os.ReadFile(pq("one_rg.parquet")))), []string{"pe", "-", good}, exitData, []string{"<stdin>", "is a Parquet file", "give its path"}},
 		{"Parquet string column left out", "", []string{"pe", "--m", "200", pq("one_rg.parquet"), pq("one_rg.parquet")}, exitOK, []string{`column "grp" left out: its type, BYTE_ARRAY`}},
@@ -89,6 +106,9 @@ func TestBoundsCatalogue(t *testing.T) {
 				if !strings.Contains(errs, w) {
 					t.Errorf("stderr %q lacks %q", errs, w)
 				}
+			}
+			if strings.Contains(errs, "--sigma") || strings.Contains(errs, "NaN") {
+				t.Errorf("a message about a flag not given or a NaN not in the data: %s", errs)
 			}
 			if strings.Contains(errs, "goroutine ") || strings.Contains(errs, "panic") {
 				t.Errorf("panic on stderr: %s", errs)
