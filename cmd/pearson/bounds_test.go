@@ -58,7 +58,7 @@ func TestBoundsCatalogue(t *testing.T) {
 	// Columns at the extremes of float64: subnormal, and near ±1e308.
 	b.Reset()
 	b.WriteString("a,b\n")
-	for i := range 300 {
+	for i := range 80 {
 		fmt.Fprintf(&b, "%g,%g\n", float64((i*37)%101-50)*1e-311, float64((i*11)%13-6)*1e-310)
 	}
 	subnormal := file("subnormal.csv", b.String())
@@ -68,6 +68,24 @@ func TestBoundsCatalogue(t *testing.T) {
 		fmt.Fprintf(&b, "%g,%d\n", float64((i*37)%101-50)*3e306, i%7)
 	}
 	huge := file("huge.csv", b.String())
+	b.Reset()
+	b.WriteString("x\n")
+	for i := range 3000 {
+		fmt.Fprintf(&b, "%d\n", (i*37)%1001)
+	}
+	rows3000 := file("rows3000.csv", b.String())
+	b.Reset()
+	for i := range maxColumns + 1 {
+		fmt.Fprintf(&b, "f%d,", i)
+	}
+	b.WriteString("y\n")
+	for r := range 3 {
+		for i := range maxColumns + 1 {
+			fmt.Fprintf(&b, "%d,", (i+r)%7)
+		}
+		fmt.Fprintf(&b, "%d\n", r)
+	}
+	wide := file("wide.csv", b.String())
 	for _, tc := range []struct {
 		name  string
 		stdin string
@@ -79,13 +97,16 @@ func TestBoundsCatalogue(t *testing.T) {
 		// row is read.
 		{"pe --exact on a Parquet directory", "", []string{"pe", "--exact", "--columns", "x", pq("parts"), good}, exitUsage, []string{"parts", "6500 rows", "Parquet footer", "leave --exact out"}},
 		{"mi --exact on a Parquet file", "", []string{"mi", "--exact", "--x", "id", "--y", "x", pq("snappy.parquet")}, exitUsage, []string{"snappy.parquet", "6500 rows", "Parquet footer"}},
+		// Runs with no end in sight are refused once the rows are read.
+		{"pe with --m beyond every row and many draws", "", []string{"pe", "--m", "100000000", "--k", "1000", "--draws", "100", rows3000, rows3000}, exitUsage, []string{"6000 points", "1000 centres", "100 draws", "lower --m, --k or --draws"}},
+		{"rank on more than maxColumns features", "", []string{"rank", "--target", "y", wide}, exitUsage, []string{fmt.Sprintf("%d features", maxColumns+1), "--features"}},
 		// Messages at the extremes.
-		{"drift on subnormal columns", "", []string{"drift", subnormal, subnormal}, exitOK, nil},
+		{"drift on subnormal columns", "", []string{"drift", "--permutations", "99", "--draws", "2", subnormal, subnormal}, exitOK, nil},
 		{"drift on columns near 1e308", "", []string{"drift", huge, huge}, exitData, []string{`column "a"`, "overflow", "rescale the column"}},
 		{"pe on columns near 1e308", "", []string{"pe", huge, huge}, exitData, []string{"column 1", "--standardize"}},
 		// Small ones.
 		{"Parquet on standard input", string(must(os.ReadFile(pq("one_rg.parquet")))), []string{"pe", "-", good}, exitData, []string{"<stdin>", "is a Parquet file", "give its path"}},
-		{"Parquet string column left out", "", []string{"pe", "--m", "200", pq("one_rg.parquet"), pq("one_rg.parquet")}, exitOK, []string{`column "grp" left out: its type, BYTE_ARRAY`}},
+		{"Parquet string column left out", "", []string{"pe", "--m", "200", "--k", "20", "--draws", "2", pq("one_rg.parquet"), pq("one_rg.parquet")}, exitOK, []string{`column "grp" left out: its type, BYTE_ARRAY`}},
 		{"CSV column without a name", "", []string{"pe", "--m", "200", unnamed, unnamed}, exitOK, []string{"column 2 left out: it has no name in the header line"}},
 		{"qmin reads .gz", "", []string{"qmin", "--exact", "--a", gz("a.csv.gz", "2,0\n0,2\n"), "--d", gz("d.csv.gz", "1\n1\n"), "--b", gz("b.csv.gz", "1\n-1\n")}, exitOK, nil},
 		{"drift on one current row", "", []string{"drift", ref, oneRow}, exitOK, nil},

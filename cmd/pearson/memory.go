@@ -219,6 +219,9 @@ func permutationsOf(cmd command) int {
 // shape sh exceeds the budget: how much it would need, and which flag to
 // lower. when says at which point ("" before reading, or the samples read).
 func checkMemory(c *cli.Context, cmd command, s divergence.Settings, sh shape, budget float64, when string) error {
+	if err := checkWork(c, cmd, s, sh, when); err != nil {
+		return err
+	}
 	need := memoryNeed(cmd, s, sh)
 	machine := processMemory()
 	if need <= budget && checkMachine(need, when, machine, "") == nil {
