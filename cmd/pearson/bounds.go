@@ -73,7 +73,8 @@ func checkExactParquet(c *cli.Context, path string, rows int64) error {
 // estimate, naming the flags to lower.
 const maxWork = 2e8
 
-// maxColumns bounds the columns that rank and drift compare one by one:
+// maxColumns bounds the columns that rank and drift (driftCmd.compare)
+// compare one by one:
 // 10 000. Each is an estimate of its own, so that a file of 10⁵ columns
 // ran for hours with no end in sight.
 const maxColumns = 10_000

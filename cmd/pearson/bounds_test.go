@@ -100,6 +100,7 @@ func TestBoundsCatalogue(t *testing.T) {
 		// Runs with no end in sight are refused once the rows are read.
 		{"pe with --m beyond every row and many draws", "", []string{"pe", "--m", "100000000", "--k", "1000", "--draws", "100", rows3000, rows3000}, exitUsage, []string{"6000 points", "1000 centres", "100 draws", "lower --m, --k or --draws"}},
 		{"rank on more than maxColumns features", "", []string{"rank", "--target", "y", wide}, exitUsage, []string{fmt.Sprintf("%d features", maxColumns+1), "--features"}},
+		{"drift on more than maxColumns columns", "", []string{"drift", wide, wide}, exitUsage, []string{fmt.Sprintf("%d columns", maxColumns+2), "--columns"}},
 		// Messages at the extremes.
 		{"drift on subnormal columns", "", []string{"drift", "--permutations", "99", "--draws", "2", subnormal, subnormal}, exitOK, nil},
 		{"drift on columns near 1e308", "", []string{"drift", huge, huge}, exitData, []string{`column "a"`, "overflow", "rescale the column"}},

@@ -323,6 +323,9 @@ func (d *driftCmd) readOne(path string) ([]drift.Column, *dataset.Table, error) 
 // compare runs the comparison with the reference, with a progress bar of
 // the columns.
 func (d *driftCmd) compare(c *cli.Context, ref *drift.Reference, cur []drift.Column) (*drift.Result, error) {
+	if len(cur) > maxColumns { // see bounds.go
+		return nil, usagef(c, "drift compares %d columns one by one, more than the %d it takes: name fewer with --columns", len(cur), maxColumns)
+	}
 	s := d.settings
 	var done func()
 	s.Progress, done = d.j.prog.Steps("columns")
