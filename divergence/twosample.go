@@ -62,8 +62,8 @@ type TwoSampleResult struct {
 // It first runs RelativePE for the estimate (the same result as RelativePE
 // with the same settings), with cross-validation. The statistic T = ½hᵀ(H + (kλ/n)I)⁻¹h − ½ has its own kernel widths and
 // regularisation, which must not depend on the labels: Sigma and
-// Lambda when fixed, otherwise TestSigmaScales times the median heuristic of
-// the pooled sample and kλ/n = TestLambdaScale. With several widths, each
+// Lambda when fixed, otherwise PermutationSigmaScales times the median heuristic of
+// the pooled sample and kλ/n = PermutationLambdaScale. With several widths, each
 // width's T is standardised by the mean and standard deviation of its values
 // over the other labellings (the permuted ones, for the observed labels),
 // and the statistic is the largest of them. It uses k centres drawn from
@@ -91,13 +91,11 @@ func TwoSampleTest(ctx context.Context, p, q mat.Matrix, alpha float64, s *TwoSa
 	if err := s.validate(); err != nil {
 		return nil, err
 	}
+	s = s.resolved()
 	// The estimate is RelativePE's own, on the same settings and source;
 	// the test draws from a generator seeded after it.
 	sPE := s.PESettings
 	sPE.Progress = nil
-	if sPE.Src == nil {
-		sPE.Src = s.source()
-	}
 	pe, err := RelativePE(ctx, p, q, alpha, &sPE)
 	if err != nil {
 		return nil, err
@@ -120,7 +118,7 @@ func TwoSampleTest(ctx context.Context, p, q mat.Matrix, alpha float64, s *TwoSa
 func twoSample(ctx context.Context, pp, qq *points, alpha float64, s *TwoSampleSettings, rnd *rand.Rand) (*TwoSampleResult, error) {
 	// Internal units: the data divided by the median heuristic (or the
 	// fixed σ, the only width then).
-	widths := TestSigmaScales
+	widths := PermutationSigmaScales()
 	scale := s.Sigma
 	if scale == 0 {
 		// The width's rows are drawn uniformly from the pooled sample,
@@ -149,13 +147,13 @@ func twoSample(ctx context.Context, pp, qq *points, alpha float64, s *TwoSampleS
 	// also be an averaging point: the statistic stays a fixed function of
 	// the pooled sample and the labels.
 	np, nq := pp.n, qq.n
-	k := min(s.k(), (np+nq)/2)
+	k := min(s.K, (np+nq)/2)
 	centres := indices.Sample(np+nq, k, false, rnd)
 	c := mat.NewDense(k, pp.dim, nil)
 	if err := pooledRows(c, pp, qq, centres); err != nil {
 		return nil, err
 	}
-	mp, mq := testBudget(s.m(), np, nq, alpha)
+	mp, mq := testBudget(s.M, np, nq, alpha)
 	ep, eq := indices.AllOrSample(np, mp, rnd), indices.AllOrSample(nq, mq, rnd)
 	xe, err := pp.rows(ep)
 	if err != nil {
@@ -168,8 +166,8 @@ func twoSample(ctx context.Context, pp, qq *points, alpha float64, s *TwoSampleS
 	m := len(ep) + len(eq)
 	ridge := testRidge(s.Lambda, k, pp.pop)
 	stats := make([]*twoSampleStat, len(widths))
-	res := &TwoSampleResult{Lambda: ridge * float64(pp.pop) / float64(k), Permutations: s.permutations(), K: k, M: m}
-	if avail := min(s.m(), np+nq); alpha > 0 && 2*m < avail {
+	res := &TwoSampleResult{Lambda: ridge * float64(pp.pop) / float64(k), Permutations: s.Permutations, K: k, M: m}
+	if avail := min(s.M, np+nq); alpha > 0 && 2*m < avail {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("the test averages over %d of the %d points its budget allows: with α = %g and samples of %d and %d rows, the proportion α : 1−α caps it; α = 0 uses every point", m, avail, alpha, np, nq))
 	}
 	for j, w := range widths {
@@ -200,7 +198,7 @@ func twoSample(ctx context.Context, pp, qq *points, alpha float64, s *TwoSampleS
 	for j, st := range stats {
 		stat[j] = st
 	}
-	res.Statistic, res.Null, res.WidthPE, err = permutationTest(ctx, s.permutations(), &s.Settings, rnd, stat, m, func(prnd *rand.Rand, perm []int) {
+	res.Statistic, res.Null, res.WidthPE, err = permutationTest(ctx, s.Permutations, &s.Settings, rnd, stat, m, func(prnd *rand.Rand, perm []int) {
 		prnd.Shuffle(m, func(i, j int) { perm[i], perm[j] = perm[j], perm[i] })
 	})
 	if err != nil {
