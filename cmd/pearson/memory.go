@@ -188,8 +188,10 @@ func checkMemory(c *cli.Context, cmd command, s divergence.Settings, sh shape, b
 	if v := sampleBytes(cmd, sh); v > saved {
 		best = "--reservoir" // the rows kept, not the estimate's
 	}
-	if err := checkMachine(need, when, machine, best); err != nil {
-		return usagef(c, "%v", err)
+	if machine.bytes > 0 && machine.bytes < budget { // the machine binds first
+		if err := checkMachine(need, when, machine, best); err != nil {
+			return usagef(c, "%v", err)
+		}
 	}
 	advice := "raise --max-memory"
 	if best != "" {
