@@ -28,7 +28,7 @@ func inputFlags() []cli.Flag {
 	return []cli.Flag{
 		delimFlag(),
 		&cli.BoolFlag{Name: "drop-missing", Usage: "skip rows with an empty cell in a used column (counted on standard error) instead of failing"},
-		&cli.BoolFlag{Name: "standardize", Usage: "scale each column to zero mean and unit variance first (for two samples, by the pooled mean and variance)"},
+		standardizeFlag(),
 		&cli.IntFlag{Name: "reservoir", Usage: "rows kept per sample, drawn at random from a file or kept while reading every row (0: (draws+2)·(k+m), what the estimate uses; --exact keeps every row)"},
 		&cli.BoolFlag{Name: "scan", Usage: "read and validate every row of the input files instead of drawing the rows the estimate needs at random positions (standard input, pipes and compressed files are always read in full)"},
 	}
