@@ -104,7 +104,7 @@ func TestBoundsCatalogue(t *testing.T) {
 		// Messages at the extremes.
 		{"drift on subnormal columns", "", []string{"drift", "--permutations", "99", "--draws", "2", subnormal, subnormal}, exitOK, nil},
 		{"drift on columns near 1e308", "", []string{"drift", huge, huge}, exitData, []string{`column "a"`, "overflow", "rescale the column"}},
-		{"pe on columns near 1e308", "", []string{"pe", huge, huge}, exitData, []string{"column 1", "--standardize"}},
+		{"pe on columns near 1e308 (scaled per column)", "", []string{"pe", "--m", "200", "--draws", "2", huge, huge}, exitOK, nil},
 		// Small ones.
 		{"Parquet on standard input", string(must(os.ReadFile(pq("one_rg.parquet")))), []string{"pe", "-", good}, exitData, []string{"<stdin>", "is a Parquet file", "give its path"}},
 		{"Parquet string column left out", "", []string{"pe", "--m", "200", "--k", "20", "--draws", "2", pq("one_rg.parquet"), pq("one_rg.parquet")}, exitOK, []string{`column "grp" left out: its type, BYTE_ARRAY`}},
@@ -120,6 +120,9 @@ func TestBoundsCatalogue(t *testing.T) {
 			}
 			if strings.HasPrefix(tc.name, "drift on one") && !strings.Contains(out, "cannot judge") {
 				t.Errorf("the verdict does not say it cannot judge:\n%s", out)
+			}
+			if tc.code == exitOK && tc.args[0] == "pe" && (strings.Contains(out, "NaN") || strings.Contains(out, "Inf")) {
+				t.Errorf("output %q", out)
 			}
 			if tc.code != exitOK && out != "" && tc.args[0] != "drift" {
 				t.Errorf("output on an error: %q", out)
