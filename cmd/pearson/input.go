@@ -126,7 +126,7 @@ func defaultReservoir(s *divergence.Settings) int {
 // the bytes read; the function returned closes it and ends the bar.
 func (r *reader) open(path string) (dataset.Source, func(), error) {
 	progress, done := r.prog.Bytes("reading " + displayPath(path))
-	src, err := dataset.Open(path, dataset.Options{Delimiter: r.delim, Stdin: r.stdin, Progress: progress})
+	src, err := openTable(r.ctx, path, dataset.Options{Delimiter: r.delim, Stdin: r.stdin, Progress: progress}, r.stderr)
 	if err != nil {
 		done()
 		return nil, nil, err
@@ -156,7 +156,7 @@ func (r *reader) read(path string, q dataset.Query) (*dataset.Table, error) {
 
 // sample samples the rows q selects of src as the reader says.
 func (r *reader) sample(src dataset.Source, q dataset.Query) (*dataset.Table, error) {
-	return src.Sample(r.ctx, q, dataset.Sampling{Size: r.reservoir, Src: rand.NewPCG(r.seed, 0x72657365727665), Seek: r.seek})
+	return src.Sample(r.ctx, q, dataset.Sampling{Size: r.reservoir, Src: rand.NewPCG(r.seed, 0x72657365727665), Seek: r.seek, Blocks: r.seek})
 }
 
 // scan passes every row q selects in the table at path to fn, in file
