@@ -211,6 +211,12 @@ func SegmentParamsFor(rows int, s *SegmentSettings) SegmentParams {
 // set), until none is: changes closer than a window apart are placed, and
 // found, by their own rows.
 //
+// Unless Changes is set, each segment between the change points is then
+// searched for a change of spread over its whole length (spreadChanges:
+// the scaled Gamma deviance of the absolute first differences above
+// 2·(d + 1)·ln T), which windows of n rows see too weakly; Change.Rule says
+// which rule found each change.
+//
 // Before scoring, a column whose robust linear trend is significant is
 // de-trended (robustDetrend): a steep trend would otherwise raise every
 // score and hide a shift. The values are rescaled by a power of two per
