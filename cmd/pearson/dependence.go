@@ -85,6 +85,8 @@ type pairedCmd struct {
 	joint bool
 	// scaleX and scaleY are the standardisations done, or nil.
 	scaleX, scaleY *affine
+	// catsX are the x columns read as categories (text or booleans).
+	catsX []int
 	// warnings are about the x columns: those that look like row
 	// identifiers.
 	warnings []string
@@ -206,21 +208,30 @@ func (p *pairedCmd) split(c *cli.Context, typeName string, t *dataset.Table, all
 			}
 		}
 	}
+	p.catsX = categoryColumns(t, xs)
+	for _, j := range p.catsX {
+		if labels := t.Categories[slices.Index(t.Columns, xs[j])]; len(labels) > divergence.MaxCategories {
+			return nil, nil, fmt.Errorf("%s: column %q holds %d distinct labels, more than the %d a category column may hold: leave it out, or recode it", t.Name, xs[j], len(labels), divergence.MaxCategories)
+		}
+	}
 	p.warnings = idWarnings(xs, sample{x: x, rows: all.rows})
 	_, dx := x.Dims()
 	if p.joint && standardizes(c, dx) || !p.joint && standardizes(c, 1) {
-		p.scaleX = standardize(x)
+		p.scaleX = standardizeExcept(p.catsX, x)
 	}
 	if _, dy := y.Dims(); !p.classes && standardizes(c, dy) {
 		p.scaleY = standardize(y)
 	}
-	return sample{x: x, rows: all.rows}.matrix(), sample{x: y, rows: all.rows}.matrix(), nil
+	return sample{x: x, rows: all.rows, cats: p.catsX}.matrix(), sample{x: y, rows: all.rows}.matrix(), nil
 }
 
 // addStandardized adds to out what standardisation was done, when it was:
 // "scaled_x" and "scaled_y" say how, "spreads_x" and
 // "spreads_y" what a standardised unit is worth in each column.
 func (p *pairedCmd) addStandardized(out *record, xs, ys []string) *record {
+	if len(p.catsX) > 0 { // only then, so that numeric outputs keep their keys
+		out.add("categorical_x", namesOf(xs, p.catsX))
+	}
 	if p.scaleX != nil {
 		out.add("scaled_x", p.scaleX.describe(xs)).add("spreads_x", p.scaleX.spreads())
 	}
@@ -312,9 +323,9 @@ func (m *miCmd) parse(c *cli.Context) ([]string, []output, error) {
 }
 
 func (m *miCmd) read(c *cli.Context, r *reader) (mat.Matrix, mat.Matrix, error) {
-	t, all, err := readColumns(r, m.path, append(slices.Clone(m.xs), m.ys...), m.label(m.ys), m.maxLabels(r))
+	t, all, err := readColumns(r, m.path, append(slices.Clone(m.xs), m.ys...), m.label(m.ys), m.maxLabels(r), m.xs...)
 	if err != nil {
-		return nil, nil, m.textHint(err, m.ys, "y-type", r)
+		return nil, nil, categoryHint(m.textHint(err, m.ys, "y-type", r), m.ys...)
 	}
 	x, y, err := m.split(c, "y-type", t, &all, m.xs, m.ys)
 	m.in = all
@@ -432,9 +443,9 @@ func (k *rankCmd) read(c *cli.Context, r *reader) (mat.Matrix, mat.Matrix, error
 	if k.features != nil {
 		want = append(slices.Clone(k.features), k.target)
 	}
-	t, all, err := readColumns(r, k.path, want, k.label([]string{k.target}), k.maxLabels(r))
+	t, all, err := readColumns(r, k.path, want, k.label([]string{k.target}), k.maxLabels(r), k.features...)
 	if err != nil {
-		return nil, nil, k.textHint(err, []string{k.target}, "target-type", r)
+		return nil, nil, categoryHint(k.textHint(err, []string{k.target}, "target-type", r), k.target)
 	}
 	if k.features == nil {
 		if !slices.Contains(t.Columns, k.target) {

@@ -113,6 +113,9 @@ func (t *twoSampleCmd) record(res *divergence.PEResult, seed uint64, more ...str
 		add("numerator", t.in.p.name).
 		add("denominator", t.in.q.name).
 		add("columns", t.in.columns)
+	if len(t.in.cats) > 0 { // only then, so that numeric outputs keep their keys
+		r.add("categorical", namesOf(t.in.columns, t.in.cats))
+	}
 	if t.in.scale != nil {
 		// Only when done, so that single-column outputs keep their keys.
 		r.add("scaled", t.in.scale.describe(t.in.columns)).add("spreads", t.in.scale.spreads())
