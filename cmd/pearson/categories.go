@@ -23,6 +23,10 @@ import (
 // numeric columns. A category column holds at most divergence.MaxCategories
 // distinct labels, refused at the first beyond.
 
+// categoryUsage is what the flags that name feature columns say of text
+// columns.
+var categoryUsage = fmt.Sprintf("; a named column of text or booleans is read as categories, scored with the delta kernel, at most %d of them", divergence.MaxCategories)
+
 // categoryColumns returns the indices, among names (columns of t), of the
 // columns t read as text labels.
 func categoryColumns(t *dataset.Table, names []string) []int {
@@ -108,13 +112,30 @@ func unifyCategories(tp, tq *dataset.Table, xq *mat.Dense) ([]int, error) {
 	return cats, nil
 }
 
+// featureLabels is the most distinct labels a read of feature columns
+// takes in a text column (dataset.Query.MaxLabels, one bound for every
+// text column of a read): divergence.MaxCategories, or, when the read also
+// takes the target column label as possible class labels, the target's
+// bound maxLabels (divergence.MaxClasses under auto), which split then
+// checks against divergence.MaxCategories for the features.
+func featureLabels(label string, maxLabels int) int {
+	if label != "" {
+		return maxLabels
+	}
+	return divergence.MaxCategories
+}
+
 // categoryHint adds to err, a read's failure, what to do when a feature
-// column (not one of targets) holds more than divergence.MaxCategories
-// labels.
-func categoryHint(err error, targets ...string) error {
+// column (not one of targets) holds more labels than the read takes
+// (featureLabels: bound).
+func categoryHint(err error, bound int, targets ...string) error {
 	var pe *dataset.ParseError
 	if errors.As(err, &pe) && errors.Is(err, dataset.ErrTooManyLabels) && !slices.Contains(targets, pe.Column) {
-		return fmt.Errorf("%w: column %q is read as a category (its cells are text), and a category column holds at most %d distinct labels: leave it out, or recode it", err, pe.Column, divergence.MaxCategories)
+		why := ""
+		if bound < divergence.MaxCategories {
+			why = fmt.Sprintf(" while the target may hold text class labels (%d categories otherwise: give the target's type as numeric)", divergence.MaxCategories)
+		}
+		return fmt.Errorf("%w: column %q is read as categories (its cells are text), and a category column holds at most %d distinct labels%s: leave it out, or recode it", err, pe.Column, bound, why)
 	}
 	return err
 }

@@ -31,7 +31,7 @@ func miCommand() *cli.Command {
 			"a p-value. A single Y column of class labels (--y-type) is scored with the delta kernel.\n" +
 			"The input has a header row; \"-\" reads standard input.",
 		Flags: append([]cli.Flag{
-			&cli.StringFlag{Name: "x", Usage: "comma-separated `COLS` of X"},
+			&cli.StringFlag{Name: "x", Usage: "comma-separated `COLS` of X (" + categoryUsage[2:] + ")"},
 			&cli.StringFlag{Name: "y", Usage: "comma-separated `COLS` of Y"},
 			typeFlag("y-type", "Y"),
 		}, estimatorFlags(kindMI, 0)...),
@@ -50,7 +50,7 @@ func rankCommand() *cli.Command {
 			"delta kernel. A constant feature scores 0 with a note.",
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "target", Usage: "the target `COL`umn"},
-			&cli.StringFlag{Name: "features", Usage: "comma-separated feature `COLS` (default: every numeric column but the target; a column is numeric when its first non-empty cell is a number, and the columns left out are named on standard error)"},
+			&cli.StringFlag{Name: "features", Usage: "comma-separated feature `COLS` (default: every numeric column but the target; a column is numeric when its first non-empty cell is a number, and the columns left out are named on standard error" + categoryUsage + ")"},
 			&cli.IntFlag{Name: "top", Usage: "print only the first `N` features (0: all)"},
 			excludeFlag("the default selection or of --features"),
 			typeFlag("target-type", "the target"),
@@ -325,7 +325,7 @@ func (m *miCmd) parse(c *cli.Context) ([]string, []output, error) {
 func (m *miCmd) read(c *cli.Context, r *reader) (mat.Matrix, mat.Matrix, error) {
 	t, all, err := readColumns(r, m.path, append(slices.Clone(m.xs), m.ys...), m.label(m.ys), m.maxLabels(r), m.xs...)
 	if err != nil {
-		return nil, nil, categoryHint(m.textHint(err, m.ys, "y-type", r), m.ys...)
+		return nil, nil, categoryHint(m.textHint(err, m.ys, "y-type", r), featureLabels(m.label(m.ys), m.maxLabels(r)), m.ys...)
 	}
 	x, y, err := m.split(c, "y-type", t, &all, m.xs, m.ys)
 	m.in = all
@@ -445,7 +445,7 @@ func (k *rankCmd) read(c *cli.Context, r *reader) (mat.Matrix, mat.Matrix, error
 	}
 	t, all, err := readColumns(r, k.path, want, k.label([]string{k.target}), k.maxLabels(r), k.features...)
 	if err != nil {
-		return nil, nil, categoryHint(k.textHint(err, []string{k.target}, "target-type", r), k.target)
+		return nil, nil, categoryHint(k.textHint(err, []string{k.target}, "target-type", r), featureLabels(k.label([]string{k.target}), k.maxLabels(r)), k.target)
 	}
 	if k.features == nil {
 		if !slices.Contains(t.Columns, k.target) {

@@ -264,7 +264,8 @@ func splitList(s string) []string {
 // string column), of at most maxLabels distinct labels (no bound when
 // zero): t.Categories then holds its labels. features, the named feature
 // columns, may hold text (or booleans) too, read the same way as
-// categories, of at most divergence.MaxCategories labels.
+// categories, of at most featureLabels(label, maxLabels) labels (one bound
+// for every text column of a read).
 func readColumns(r *reader, path string, names []string, label string, maxLabels int, features ...string) (*dataset.Table, sample, error) {
 	q := dataset.Query{Columns: names}
 	if label != "" {
@@ -272,9 +273,7 @@ func readColumns(r *reader, path string, names []string, label string, maxLabels
 	}
 	if len(features) > 0 && len(names) > 0 {
 		q.Labels = append(q.Labels, features...)
-		if q.MaxLabels > 0 || label == "" {
-			q.MaxLabels = max(q.MaxLabels, divergence.MaxCategories)
-		}
+		q.MaxLabels = featureLabels(label, maxLabels)
 	}
 	t, err := r.read(path, q)
 	if err != nil {

@@ -55,11 +55,11 @@ func readTwoSamples(c *cli.Context, r *reader) (*twoSamples, error) {
 	if len(args) == 2 {
 		tp, err := r.read(args[0], dataset.Query{Columns: columns, Labels: labels, MaxLabels: maxLabels})
 		if err != nil {
-			return nil, categoryHint(err)
+			return nil, categoryHint(err, maxLabels)
 		}
 		tq, err := r.read(args[1], dataset.Query{Columns: tp.Columns, Labels: labels, MaxLabels: maxLabels})
 		if err != nil {
-			return nil, categoryHint(err)
+			return nil, categoryHint(err, maxLabels)
 		}
 		ts.columns, skipped = tp.Columns, tp.Skipped
 		ts.p = groupSample(displayPath(args[0]), tp, tp.Groups[0])
@@ -76,7 +76,7 @@ func readTwoSamples(c *cli.Context, r *reader) (*twoSamples, error) {
 		}
 		t, err := r.read(args[0], q)
 		if err != nil {
-			return nil, categoryHint(err)
+			return nil, categoryHint(err, maxLabels)
 		}
 		ts.columns, skipped = t.Columns, t.Skipped
 		ts.cats = categoryColumns(t, t.Columns)
