@@ -133,7 +133,7 @@ func defaultReservoir(s *divergence.Settings) int {
 // the bytes read; the function returned closes it and ends the bar.
 func (r *reader) open(path string) (dataset.Source, func(), error) {
 	progress, done := r.prog.Bytes("reading " + displayPath(path))
-	src, err := dataset.Open(path, dataset.Options{Delimiter: r.delim, Stdin: r.stdin, Progress: progress})
+	src, err := openTable(r.ctx, path, dataset.Options{Delimiter: r.delim, Stdin: r.stdin, Progress: progress}, r.stderr)
 	if err != nil {
 		done()
 		return nil, nil, err
@@ -163,7 +163,7 @@ func (r *reader) read(path string, q dataset.Query) (*dataset.Table, error) {
 
 // sample samples the rows q selects of src as the reader says.
 func (r *reader) sample(src dataset.Source, q dataset.Query) (*dataset.Table, error) {
-	return src.Sample(r.ctx, q, dataset.Sampling{Size: r.reservoir, Src: rand.NewPCG(r.seed, 0x72657365727665), Seek: r.seek})
+	return src.Sample(r.ctx, q, dataset.Sampling{Size: r.reservoir, Src: rand.NewPCG(r.seed, 0x72657365727665), Seek: r.seek, Blocks: r.seek})
 }
 
 // scan passes every row q selects in the table at path to fn, in file
@@ -215,9 +215,14 @@ func noteSkipped(w io.Writer, name string, skipped []dataset.Skipped) {
 			fmt.Fprintf(w, "pearson: %s: and %d more columns left out\n", name, len(skipped)-i)
 			return
 		}
-		if s.Line == 0 {
+		switch {
+		case s.Column == "":
+			fmt.Fprintf(w, "pearson: %s: column %d left out: it has no name in the header line\n", name, s.Index)
+		case s.Line == 0 && s.Value != "": // a Parquet column: Value is its type
+			fmt.Fprintf(w, "pearson: %s: column %s left out: its type, %s, is not read as numbers\n", name, quoteShort(s.Column), s.Value)
+		case s.Line == 0:
 			fmt.Fprintf(w, "pearson: %s: column %s left out: it is empty in every row\n", name, quoteShort(s.Column))
-		} else {
+		default:
 			fmt.Fprintf(w, "pearson: %s: column %s left out: its first value, on line %d, is %s, not a number\n", name, quoteShort(s.Column), s.Line, quoteShort(s.Value))
 		}
 	}
