@@ -71,8 +71,9 @@ func TestCategoricalFeatures(t *testing.T) {
 	type ranked struct {
 		Categorical []string `json:"categorical_x"`
 		Features    []struct {
-			Feature string  `json:"feature"`
-			SMI     float64 `json:"smi"`
+			Feature string   `json:"feature"`
+			SMI     float64  `json:"smi"`
+			SigmaX  *float64 `json:"sigma_x"`
 		} `json:"features"`
 	}
 	var got []string
@@ -87,6 +88,11 @@ func TestCategoricalFeatures(t *testing.T) {
 		}
 		if !slices.Equal(r.Categorical, []string{"country", "member"}) || r.Features[0].Feature != "country" {
 			t.Errorf("rank %s: categorical %v, ranking %+v: want country and member categorical, country first", path, r.Categorical, r.Features)
+		}
+		for _, f := range r.Features {
+			if (f.SigmaX == nil) != (f.Feature != "age") {
+				t.Errorf("rank %s: %s has sigma_x %v: want n/a for categories only", path, f.Feature, f.SigmaX)
+			}
 		}
 		got = append(got, out[:strings.Index(out, `"timing"`)]+out[strings.Index(out, `"features"`):])
 	}

@@ -488,7 +488,7 @@ func (k *rankCmd) result(seed uint64) result {
 	if len(k.warnings) > 0 { // only then, so that other outputs keep their keys
 		run.add("warnings", k.warnings)
 	}
-	return ranking(run, k.features, k.scores(), k.res.Permutations > 0, k.in.units != nil)
+	return ranking(run, k.features, k.scores(), k.res.Permutations > 0, k.in.units != nil, k.catsX)
 }
 
 func (k *rankCmd) plot(path string, _ uint64) error {
@@ -504,8 +504,9 @@ func (k *rankCmd) plot(path string, _ uint64) error {
 
 // ranking is the table of a ranking: one row per feature, the run's
 // details around them in JSON; design adds each feature's design effect,
-// for rows sampled in units.
-func ranking(run *record, names []string, scores []divergence.FeatureScore, tested, design bool) *table {
+// for rows sampled in units. The features cats, read as categories, have
+// no width on x (the delta kernel): their sigma_x is n/a.
+func ranking(run *record, names []string, scores []divergence.FeatureScore, tested, design bool, cats []int) *table {
 	rows := make([]*record, len(scores))
 	for i, f := range scores {
 		r := new(record).
@@ -520,7 +521,11 @@ func ranking(run *record, names []string, scores []divergence.FeatureScore, test
 		if tested {
 			r.add("p_value", f.PValue).add("q_value", f.QValue)
 		}
-		rows[i] = r.add("sigma_x", f.SigmaX).
+		var sigmaX any = f.SigmaX
+		if slices.Contains(cats, f.Column) {
+			sigmaX = noValue{}
+		}
+		rows[i] = r.add("sigma_x", sigmaX).
 			add("sigma_y", f.SigmaY).
 			add("lambda", f.Lambda).
 			add("note", f.Note).
