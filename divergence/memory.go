@@ -104,7 +104,7 @@ func (s *PESettings) Memory(np, nq, d int) float64 {
 func (s *TwoSampleSettings) Memory(np, nq, d int) float64 {
 	t, _, _, _ := s.PESettings.Settings.estimateWords(np, np+nq, d, s.Sigma == 0 || s.Lambda == 0)
 	k := float64(min(s.k(), (np+nq)/2))
-	m := math.Min(float64(s.m()), float64(np+nq))
+	m := math.Min(float64(TestPoints(s.M, np, nq)), float64(np+nq))
 	return words * (t + testWords(&s.Settings, k, m, s.permutations()))
 }
 

@@ -7,6 +7,7 @@ package divergence
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
 
 	"gonum.org/v1/gonum/floats"
@@ -44,6 +45,12 @@ type TwoSampleResult struct {
 	// labels: the PE of the test's model at that width, an effect size on
 	// the scale of the divergence that does not depend on Permutations.
 	WidthPE []float64
+	// MeanShift is the distance between the means of the two samples'
+	// averaging points in units of their pooled spread,
+	// √((x̄_P − x̄_Q)ᵀ S⁻¹ (x̄_P − x̄_Q)) with S the covariance of all the
+	// averaging points: for one column, the shift in standard deviations.
+	// Its square is the statistic's mean component.
+	MeanShift float64
 	// Null holds the statistic under each permutation of the labels.
 	Null []float64
 	// Permutations is the number of permutations.
@@ -155,7 +162,7 @@ func twoSample(ctx context.Context, pp, qq *points, alpha float64, s *TwoSampleS
 	if err := pooledRows(c, pp, qq, centres); err != nil {
 		return nil, err
 	}
-	mp, mq := testBudget(s.m(), np, nq, alpha)
+	mp, mq := testBudget(TestPoints(s.M, np, nq), np, nq, alpha)
 	ep, eq := indices.AllOrSample(np, mp, rnd), indices.AllOrSample(nq, mq, rnd)
 	xe, err := pp.rows(ep)
 	if err != nil {
@@ -167,48 +174,98 @@ func twoSample(ctx context.Context, pp, qq *points, alpha float64, s *TwoSampleS
 	}
 	m := len(ep) + len(eq)
 	ridge := testRidge(s.Lambda, k, pp.pop)
-	stats := make([]*twoSampleStat, len(widths))
 	res := &TwoSampleResult{Lambda: ridge * float64(pp.pop) / float64(k), Permutations: s.permutations(), K: k, M: m}
-	if avail := min(s.m(), np+nq); alpha > 0 && 2*m < avail {
+	if avail := min(TestPoints(s.M, np, nq), np+nq); alpha > 0 && 2*m < avail {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("the test averages over %d of the %d points its budget allows: with α = %g and samples of %d and %d rows, the proportion α : 1−α caps it; α = 0 uses every point", m, avail, alpha, np, nq))
 	}
-	for j, w := range widths {
-		// Kernel values of every averaging point, a column per point: P's
-		// first, then Q's.
-		phiT := mat.NewDense(k, m, nil)
+	// With α > 0 every component depends on the labels only through the
+	// sums of the P-labelled points' rows of one matrix: the kernel values
+	// at every width, then the centred data (groupSums). With α = 0 each
+	// width is its own statistic, with the mean component beside them.
+	sums := &groupSums{mp: len(ep), mq: len(eq)}
+	var stats []permStats
+	// H's points: with α > 0, up to testGramPoints of the averaging points,
+	// chosen whatever their labels, so that H is the same for every
+	// labelling.
+	var gramRows []int
+	if alpha > 0 {
+		gramRows = indices.AllOrSample(m, testGramPoints, rnd)
+	}
+	for _, w := range widths {
 		g := kernel.Gaussian{Sigma: w}
-		g.MatrixTo(phiT.Slice(0, k, 0, len(ep)).(*mat.Dense), c, xe)
-		g.MatrixTo(phiT.Slice(0, k, len(ep), m).(*mat.Dense), c, ye)
-		gTot := mat.NewSymDense(k, nil)
-		kernel.AddGram(gTot, phiT)
-		st := &twoSampleStat{phi: mat.DenseCopyOf(phiT.T()), phiT: phiT, gTot: gTot, mp: len(ep), mq: len(eq), alpha: alpha, ridge: ridge}
-		if alpha > 0 {
-			// With m_P : m_Q = α : 1−α, H = αG_P/m_P + (1−α)G_Q/m_Q = G/m
-			// for every labelling: factorise it once. (With rounding, the
-			// statistic is that of α′ = m_P/m.)
-			h := mat.NewSymDense(k, nil)
-			h.ScaleSym(1/float64(m), gTot)
-			st.fixed = newRidgeSolver(h)
-			if !st.fixed.factor(ridge) {
-				return nil, fmt.Errorf("divergence: %w: the test's regularised matrix is not positive definite (kλ/n = %g)", ErrNonFinite, ridge)
-			}
-		}
-		stats[j] = st
 		res.Sigmas = append(res.Sigmas, w*scale)
+		if alpha == 0 {
+			// Kernel values of every averaging point, a column per point:
+			// P's first, then Q's.
+			phiT := mat.NewDense(k, m, nil)
+			g.MatrixTo(phiT.Slice(0, k, 0, len(ep)).(*mat.Dense), c, xe)
+			g.MatrixTo(phiT.Slice(0, k, len(ep), m).(*mat.Dense), c, ye)
+			gTot := mat.NewSymDense(k, nil)
+			kernel.AddGram(gTot, phiT)
+			stats = append(stats, oneStat{&twoSampleStat{phi: mat.DenseCopyOf(phiT.T()), phiT: phiT, gTot: gTot, mp: len(ep), mq: len(eq), alpha: alpha, ridge: ridge}})
+			continue
+		}
+		// With m_P : m_Q = α : 1−α, H = αG_P/m_P + (1−α)G_Q/m_Q = G/m
+		// for every labelling, estimated here from the rows gramRows:
+		// decompose it once and whiten (groupSums). (With rounding, the
+		// statistic is that of α′ = m_P/m.)
+		phi := mat.NewDense(m, k, nil)
+		g.MatrixTo(phi.Slice(0, len(ep), 0, k).(*mat.Dense), xe, c)
+		g.MatrixTo(phi.Slice(len(ep), m, 0, k).(*mat.Dense), ye, c)
+		sub := mat.NewDense(len(gramRows), k, nil)
+		for i, r := range gramRows {
+			copy(sub.RawRowView(i), phi.RawRowView(r))
+		}
+		h := mat.NewSymDense(k, nil)
+		h.SymRankK(h, 1/float64(len(gramRows)), sub.T())
+		psi, ok := whitened(phi, h, ridge, whitenFloor)
+		if !ok {
+			return nil, fmt.Errorf("divergence: %w: the test's regularised matrix is not positive definite (kλ/n = %g)", ErrNonFinite, ridge)
+		}
+		sums.add(psi, true)
 	}
-	stat := make([]permStat, len(stats))
-	for j, st := range stats {
-		stat[j] = st
+	if err := sums.addMean(xe, ye); err != nil {
+		return nil, err
 	}
-	res.Statistic, res.Null, res.WidthPE, err = permutationTest(ctx, s.permutations(), &s.Settings, rnd, stat, m, func(prnd *rand.Rand, perm []int) {
-		prnd.Shuffle(m, func(i, j int) { perm[i], perm[j] = perm[j], perm[i] })
+	sums.finish()
+	stats = append(stats, sums)
+	var observed []float64
+	res.Statistic, res.Null, observed, err = permutationTest(ctx, s.permutations(), &s.Settings, rnd, stats, m, func(prnd *rand.Rand, perm []int) {
+		drawGroups(prnd, perm, len(ep))
 	})
 	if err != nil {
 		return nil, err
 	}
+	res.WidthPE = observed[:len(widths)]
+	res.MeanShift = math.Sqrt(max(0, observed[len(widths)]))
 	res.PValue = pValue(res.Statistic, res.Null)
 	res.PValueLow, res.PValueHigh = pValueInterval(res.Statistic, res.Null)
 	return res, nil
+}
+
+// testGramPoints bounds the averaging points from which the two-sample
+// test's fixed H (α > 0) is computed: enough for H to vary by about 1/√4000
+// relative, and the Gram matrix costs O(K²·testGramPoints) whatever M.
+const testGramPoints = 4000
+
+// drawGroups relabels the points: it makes perm[:mp] a uniformly random
+// subset of the points, as a shuffle of perm would, by a partial
+// Fisher–Yates shuffle of the smaller group's positions alone (the last
+// m − mp when they are fewer). Only the two groups as sets matter to the
+// statistics.
+func drawGroups(rnd *rand.Rand, perm []int, mp int) {
+	m := len(perm)
+	if mp <= m-mp {
+		for i := range mp {
+			j := i + rnd.IntN(m-i)
+			perm[i], perm[j] = perm[j], perm[i]
+		}
+		return
+	}
+	for i := m - 1; i >= mp; i-- {
+		j := rnd.IntN(i + 1)
+		perm[i], perm[j] = perm[j], perm[i]
+	}
 }
 
 // testBudget divides the averaging budget of the two-sample test between
@@ -243,7 +300,7 @@ func pooledRows(dst *mat.Dense, p, q *points, rows []int) error {
 }
 
 // twoSampleStat computes the two-sample statistic for a labelling of the
-// averaging points.
+// averaging points when H depends on it (α = 0; otherwise groupSums).
 type twoSampleStat struct {
 	phi    *mat.Dense    // m × k kernel values, a row per averaging point
 	phiT   *mat.Dense    // its transpose, a column per averaging point
@@ -251,9 +308,6 @@ type twoSampleStat struct {
 	mp, mq int
 	alpha  float64
 	ridge  float64 // kλ/n
-	// fixed, when not nil, is the factorisation of H + (kλ/n)I for every
-	// labelling (α > 0 and m_P : m_Q = α : 1−α).
-	fixed *ridgeSolver
 }
 
 type twoSampleScratch struct {
@@ -280,18 +334,6 @@ func (t *twoSampleStat) value(perm []int, scratch any) float64 {
 	sc := scratch.(*twoSampleScratch)
 	k, _ := t.phiT.Dims()
 	raw := t.phiT.RawMatrix()
-	if t.fixed != nil {
-		// h = mean of the kernel rows of the points labelled P.
-		pr := t.phi.RawMatrix()
-		clear(sc.hv)
-		for _, c := range perm[:t.mp] {
-			floats.Add(sc.hv, pr.Data[c*pr.Stride:c*pr.Stride+k])
-		}
-		floats.Scale(1/float64(t.mp), sc.hv)
-		copy(sc.theta, sc.hv)
-		t.fixed.solve(sc.theta)
-		return floats.Dot(sc.hv, sc.theta)/2 - 0.5
-	}
 	small, pSmall := perm[t.mp:], false
 	if t.mp <= t.mq {
 		small, pSmall = perm[:t.mp], true
