@@ -99,7 +99,7 @@ func TestTwoSampleGroupSumsMatchGeneralPath(t *testing.T) {
 		h := mat.NewSymDense(k, nil)
 		h.ScaleSym(1.0/m, gTot)
 		// Every direction kept (floor 0): the same statistic.
-		psi, ok := whitened(mat.DenseCopyOf(phiT.T()), h, 0.01, 0)
+		psi, ok := whitened(mat.DenseCopyOf(phiT.T()), h, 0.01, 0, 0)
 		if !ok {
 			t.Fatal("not positive definite")
 		}

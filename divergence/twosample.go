@@ -218,7 +218,7 @@ func twoSample(ctx context.Context, pp, qq *points, alpha float64, s *TwoSampleS
 		}
 		h := mat.NewSymDense(k, nil)
 		h.SymRankK(h, 1/float64(len(gramRows)), sub.T())
-		psi, ok := whitened(phi, h, ridge, whitenFloor)
+		psi, ok := whitened(phi, h, ridge, whitenFloor, whitenDirections)
 		if !ok {
 			return nil, fmt.Errorf("divergence: %w: the test's regularised matrix is not positive definite (kλ/n = %g)", ErrNonFinite, ridge)
 		}
