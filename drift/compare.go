@@ -377,7 +377,7 @@ func compareColumn(ctx context.Context, ref, cur *table, s *Settings, rnd *rand.
 		MissingRef: ref.missingShare(), MissingCur: cur.missingShare(),
 		MissingPValue: math.NaN(),
 		Shift:         math.NaN(), SDRatio: math.NaN(), TotalVariation: math.NaN(),
-		RowsRef:       ref.rows, RowsCur: cur.rows,
+		RowsRef: ref.rows, RowsCur: cur.rows,
 		SampledRef: ref.presentCount(), SampledCur: cur.presentCount(),
 	}
 	if ref.missing > 0 || cur.missing > 0 {
