@@ -110,7 +110,8 @@ type Settings struct {
 	// SampleRows bounds the rows kept of a table, reference or current:
 	// a larger sample is cut down to a uniform random sample of SampleRows
 	// rows. Zero means (Draws + 2)·(K + M) with the estimator's settings,
-	// the rows its draws and cross-validation can read.
+	// the rows its draws and cross-validation can read, or the test's
+	// divergence.TestRows if more.
 	SampleRows int
 
 	// NoJoint leaves out the joint row over all numeric columns.
@@ -173,7 +174,7 @@ func (s *Settings) sampleRows() int {
 	if m > 1<<40 || k > 1<<40 || d > 1<<20 {
 		return math.MaxInt
 	}
-	return (d + 2) * (k + m)
+	return max((d+2)*(k+m), divergence.TestRows(s.M))
 }
 
 func orDefault[T int | float64](v, def T) T {

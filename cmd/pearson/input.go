@@ -116,10 +116,11 @@ func newReader(c *cli.Context, prog *progress.Bars, s *divergence.Settings) (*re
 // at most k + m together. A file sampled by seeking reads about that many
 // rows; a file read in full keeps them all the same, so that a scan and a
 // sample of the same data draw the estimate from the same number of rows.
+// It is at least divergence.TestRows, what a two-sample test averages over.
 // Zero (every row) when that does not fit an int32.
 func defaultReservoir(s *divergence.Settings) int {
 	k, m, d := orDefault(s.K, divergence.DefaultK), orDefault(s.M, divergence.DefaultM), orDefault(s.Draws, divergence.DefaultDraws)
-	r := float64(d+2) * float64(k+m)
+	r := max(float64(d+2)*float64(k+m), float64(divergence.TestRows(s.M)))
 	if r > math.MaxInt32 {
 		return 0
 	}
