@@ -352,3 +352,69 @@ func TestPowerStudy(t *testing.T) {
 	}
 	t.Logf("flag rate of the changed column (false alarms per unchanged column, family-wise), %d replications, %d columns, level %.2f:\n%s", reps, cols, level, table.String())
 }
+
+// TestSeedStability reruns the same tables at different seeds: tables of
+// 10 standard normal columns of n = 2000 rows, four of them shifted by
+// 0.05, 0.1, 0.15 and 0.2 sd (from undetectable to nearly always found, so
+// that borderline columns occur), each compared at 8 seeds. Reported: the
+// share of pairs of seeds that flag the same set of columns, and the share
+// of pairs of a numeric column's p-values whose Monte Carlo intervals
+// (divergence.TwoSampleResult's Clopper–Pearson PValueLow, PValueHigh)
+// overlap. PEARSON_LONG=1 runs it; PEARSON_STABILITY_TABLES (default 4)
+// sizes it.
+func TestSeedStability(t *testing.T) {
+	if testing.Short() || os.Getenv("PEARSON_LONG") == "" {
+		t.Skip("long study: set PEARSON_LONG=1")
+	}
+	tables := 4
+	if v := os.Getenv("PEARSON_STABILITY_TABLES"); v != "" {
+		tables, _ = strconv.Atoi(v)
+	}
+	const n, cols, seeds = 2000, 10, 8
+	shift := map[int]float64{0: 0.05, 1: 0.1, 2: 0.15, 3: 0.2}
+	var samePairs, pairs, overlap, pvPairs int
+	for tab := range tables {
+		rnd := rand.New(rand.NewPCG(uint64(tab), 31))
+		ref := normalTable(n, cols, nil, rnd)
+		cur := normalTable(n, cols, shift, rnd)
+		var flagged []string
+		var results []*Result
+		for seed := range seeds {
+			s := &Settings{NoJoint: true}
+			s.Src = rand.NewPCG(uint64(seed), 77)
+			res, err := Compare(context.Background(), ref, cur, s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var f []string
+			for _, c := range res.Columns {
+				if c.Drifted {
+					f = append(f, c.Name)
+				}
+			}
+			flagged = append(flagged, strings.Join(f, ","))
+			results = append(results, res)
+		}
+		for i := range seeds {
+			for j := i + 1; j < seeds; j++ {
+				pairs++
+				if flagged[i] == flagged[j] {
+					samePairs++
+				}
+				for c := range cols {
+					a, b := results[i].Columns[c].Test, results[j].Columns[c].Test
+					if a == nil || b == nil {
+						continue
+					}
+					pvPairs++
+					if a.PValueLow <= b.PValueHigh && b.PValueLow <= a.PValueHigh {
+						overlap++
+					}
+				}
+			}
+		}
+		t.Logf("table %d: flagged at each seed: %q", tab, flagged)
+	}
+	t.Logf("same flagged columns in %d of %d pairs of seeds (%.3f); p-value intervals overlap in %d of %d pairs (%.3f)",
+		samePairs, pairs, float64(samePairs)/float64(pairs), overlap, pvPairs, float64(overlap)/float64(pvPairs))
+}
