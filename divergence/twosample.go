@@ -67,30 +67,39 @@ type TwoSampleResult struct {
 // statistic.
 //
 // It first runs RelativePE for the estimate (the same result as RelativePE
-// with the same settings), with cross-validation. The statistic T = ½hᵀ(H + (kλ/n)I)⁻¹h − ½ has its own kernel widths and
-// regularisation, which must not depend on the labels: Sigma and
-// Lambda when fixed, otherwise TestSigmaScales times the median heuristic of
-// the pooled sample and kλ/n = TestLambdaScale. With several widths, each
-// width's T is standardised by the mean and standard deviation of its values
-// over the other labellings (the permuted ones, for the observed labels),
-// and the statistic is the largest of them. It uses k centres drawn from
-// the pooled sample and held fixed, and averages over M points of the pooled
-// sample, M_P of them labelled P and M_Q labelled Q in the proportion
-// α : 1−α (so that H = αG_P/M_P + (1−α)G_Q/M_Q is the same for every
-// labelling and is factorised once; for α = 0 it is refactorised each time). A permutation reassigns the labels of those points at random,
-// keeping M_P and M_Q. Under the null hypothesis the pooled points are
-// exchangeable, so the observed T is one draw from the permutation
-// distribution of a fixed function of the pooled sample and the labels. The
-// centres and the median heuristic's rows (up to 1000) are drawn uniformly
-// from the pooled sample, whatever their labels, so relabelling the
-// averaging points acts as a permutation of the data among them that leaves
-// the distribution of data, centres and width rows unchanged: the p-value
-// (1 + #{T_b ≥ T})/(1 + B) is exact. When α > 0
-// and the samples are unbalanced, keeping the proportion α : 1−α limits M to
-// about n_P/α: a warning says so, and α = 0 uses the whole
-// budget. Each permutation costs O(M·k)
-// and two triangular solves (O(M·k²) and a factorisation for α = 0),
-// whatever the number of rows.
+// with the same settings), with cross-validation. The statistic
+// T = ½hᵀ(H + (kλ/n)I)⁻¹h − ½ has its own kernel widths and
+// regularisation, which must not depend on the labels: Sigma and Lambda
+// when fixed, otherwise TestSigmaScales times the median heuristic of the
+// pooled sample and kλ/n = TestLambdaScale. Beside the widths' T, a mean
+// component D² = (x̄_P − x̄_Q)ᵀS⁻¹(x̄_P − x̄_Q), S the covariance of all the
+// averaging points, gives a pure shift the power of Hotelling's test (see
+// MeanShift). Each component is standardised by the mean and standard
+// deviation of its values over the other labellings (the permuted ones,
+// for the observed labels), and the statistic is the largest of them. It
+// uses k centres drawn from the pooled sample and held fixed, and averages
+// over M points of the pooled sample (TestPoints: every row up to
+// TestPointsCap unless Settings.M is set), M_P of them labelled P and M_Q
+// labelled Q in the proportion α : 1−α, so that H = αG_P/M_P +
+// (1−α)G_Q/M_Q = G/M is the same for every labelling: it is computed once,
+// from up to 4000 of the averaging points drawn whatever their labels,
+// and a permutation only sums the whitened kernel rows of one group (see
+// groupSums; for α = 0, H is rebuilt for each labelling). A permutation
+// reassigns the labels of those points at random, keeping M_P and M_Q.
+// Under the null hypothesis the pooled points are exchangeable, so the
+// observed T is one draw from the permutation distribution of a fixed
+// function of the pooled sample and the labels. The centres, the median
+// heuristic's rows (up to 1000) and H's rows are drawn uniformly from the
+// pooled sample, whatever their labels, so relabelling the averaging
+// points acts as a permutation of the data among them that leaves the
+// distribution of data, centres and those rows unchanged: the p-value
+// (1 + #{T_b ≥ T})/(1 + B) is exact. When α > 0 and the samples are
+// unbalanced, keeping the proportion α : 1−α limits M to about n_P/α: a
+// warning says so, and α = 0 uses the whole budget. With α > 0 a
+// permutation costs O(min(M_P, M_Q)·(w·r + d)) for w widths of at most
+// r = 32 whitened directions and d columns (a few dozen values per row in
+// one dimension); with α = 0, O(M·k) and a factorisation. Neither grows
+// with the number of rows beyond the cap.
 func TwoSampleTest(ctx context.Context, p, q mat.Matrix, alpha float64, s *TwoSampleSettings) (*TwoSampleResult, error) {
 	if s == nil {
 		s = &TwoSampleSettings{}
