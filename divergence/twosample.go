@@ -5,10 +5,12 @@
 package divergence
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
@@ -138,10 +140,25 @@ func twoSample(ctx context.Context, pp, qq *points, alpha float64, s *TwoSampleS
 	// fixed σ, the only width then).
 	widths := TestSigmaScales
 	scale := s.Sigma
+	np, nq := pp.n, qq.n
+	mp, mq := testBudget(TestPoints(s.M, np, nq), np, nq, alpha)
+	// pick returns cnt rows of the pooled sample (rows n_P… are Q's) chosen
+	// whatever their labels: at random, or, for one column averaged over
+	// every row, at evenly spaced ranks of the pooled values (sorted
+	// design), a function of the pooled sample as a set that no seed
+	// moves, so that a rerun gives the same design.
+	pick := func(cnt int) []int { return indices.Sample(np+nq, cnt, false, rnd) }
+	if pp.dim == 1 && mp == np && mq == nq {
+		order, err := pooledOrder(pp, qq)
+		if err != nil {
+			return nil, err
+		}
+		pick = func(cnt int) []int { return evenlyRanked(order, cnt) }
+	}
 	if scale == 0 {
 		// The width's rows are drawn uniformly from the pooled sample,
 		// whatever their labels, as the centres are (see TwoSampleTest).
-		pooled := indices.Sample(pp.n+qq.n, min(pp.n+qq.n, kernel.DefaultMedianPoints), false, rnd)
+		pooled := pick(min(pp.n+qq.n, kernel.DefaultMedianPoints))
 		var pr, qr []int
 		for _, r := range pooled {
 			if r < pp.n {
@@ -164,14 +181,12 @@ func twoSample(ctx context.Context, pp, qq *points, alpha float64, s *TwoSampleS
 	// (rows n_P… are Q's) and averaging points of each sample. A centre may
 	// also be an averaging point: the statistic stays a fixed function of
 	// the pooled sample and the labels.
-	np, nq := pp.n, qq.n
 	k := min(s.k(), (np+nq)/2)
-	centres := indices.Sample(np+nq, k, false, rnd)
+	centres := pick(k)
 	c := mat.NewDense(k, pp.dim, nil)
 	if err := pooledRows(c, pp, qq, centres); err != nil {
 		return nil, err
 	}
-	mp, mq := testBudget(TestPoints(s.M, np, nq), np, nq, alpha)
 	ep, eq := indices.AllOrSample(np, mp, rnd), indices.AllOrSample(nq, mq, rnd)
 	xe, err := pp.rows(ep)
 	if err != nil {
@@ -198,7 +213,11 @@ func twoSample(ctx context.Context, pp, qq *points, alpha float64, s *TwoSampleS
 	// labelling.
 	var gramRows []int
 	if alpha > 0 {
-		gramRows = indices.AllOrSample(m, testGramPoints, rnd)
+		if m == np+nq { // every row, in pooled order: pick's rows are positions
+			gramRows = pick(min(m, testGramPoints))
+		} else {
+			gramRows = indices.AllOrSample(m, testGramPoints, rnd)
+		}
 	}
 	for _, w := range widths {
 		g := kernel.Gaussian{Sigma: w}
@@ -250,6 +269,35 @@ func twoSample(ctx context.Context, pp, qq *points, alpha float64, s *TwoSampleS
 	res.PValue = pValue(res.Statistic, res.Null)
 	res.PValueLow, res.PValueHigh = pValueInterval(res.Statistic, res.Null)
 	return res, nil
+}
+
+// pooledOrder returns the rows of the pooled one-column sample (P's, then
+// Q's) in increasing order of value, ties by row.
+func pooledOrder(pp, qq *points) ([]int, error) {
+	x, err := pp.rows(indices.Range(pp.n))
+	if err != nil {
+		return nil, err
+	}
+	y, err := qq.rows(indices.Range(qq.n))
+	if err != nil {
+		return nil, err
+	}
+	vals := append(slices.Clone(x.RawMatrix().Data[:pp.n]), y.RawMatrix().Data[:qq.n]...)
+	order := indices.Range(len(vals))
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(vals[a], vals[b]) })
+	return order, nil
+}
+
+// evenlyRanked returns cnt rows of order at the evenly spaced ranks
+// ⌊(2i+1)·n/(2·cnt)⌋, i < cnt: the pooled sample's quantiles.
+func evenlyRanked(order []int, cnt int) []int {
+	n := len(order)
+	cnt = min(cnt, n)
+	out := make([]int, cnt)
+	for i := range out {
+		out[i] = order[(2*i+1)*n/(2*cnt)]
+	}
+	return out
 }
 
 // testGramPoints bounds the averaging points from which the two-sample
