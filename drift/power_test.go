@@ -31,7 +31,7 @@ import (
 //
 // PEARSON_LONG=1 go test -run TestPowerStudy -v ./drift/ runs it; PEARSON_POWER_N
 // (comma-separated n, default 1000,10000) and PEARSON_POWER_REPS (default
-// 20) size it.
+// 20) size it; PEARSON_POWER_CHANGES picks changes by name.
 
 // powerChange is one row of the study: how the current table differs.
 type powerChange struct {
@@ -271,12 +271,17 @@ func TestPowerStudy(t *testing.T) {
 	if v := os.Getenv("PEARSON_POWER_REPS"); v != "" {
 		reps, _ = strconv.Atoi(v)
 	}
+	only := os.Getenv("PEARSON_POWER_CHANGES") // a comma-separated subset of the changes' names
+
 	const cols, level, energyB = 5, 0.05, 199
 	methods := []string{"pearson drift", "KS (χ²) + BH", "energy + BH"}
 	var table strings.Builder
 	fmt.Fprintf(&table, "| change | n | %s |\n|---|---|---|---|---|\n", strings.Join(methods, " | "))
 	for _, n := range ns {
 		for _, c := range powerChanges {
+			if only != "" && !slices.Contains(strings.Split(only, ","), c.name) {
+				continue
+			}
 			counts := make([]powerCounts, len(methods))
 			unchanged := cols - 1
 			if c.corr != 0 {
