@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -17,7 +16,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/sublinear/pearson/changepoint"
-	"github.com/sublinear/pearson/internal/race"
+	"github.com/sublinear/pearson/internal/testtier"
 )
 
 // TestBenchmarks runs the detector on the three synthetic series of Liu et
@@ -87,12 +86,8 @@ import (
 // weaker than the threshold is set for, and the threshold is not calibrated
 // for two columns: the detections of those three series are only reported.
 func TestBenchmarks(t *testing.T) {
-	if testing.Short() {
-		t.Skip("about a minute: the full detector and the all-centre one on six series")
-	}
-	if race.Enabled {
-		t.Skip(race.SkipReason)
-	}
+	testtier.Long(t, "about a minute: the full detector and the all-centre one on six series")
+	testtier.SkipUnderRace(t)
 	const rows, tol = 2000, 10
 	cps := changes(rows)
 	for i, bm := range benchmarks {
@@ -217,20 +212,15 @@ func falseAlarms(t *testing.T, rows int, seed uint64) (alarms, scored int) {
 
 // TestFalseAlarms checks the calibration of DefaultThreshold: on series
 // without a change, scored at every row with the default settings, about
-// one change point in 1000 rows. Two series of 1000 rows (about 1800
-// scored rows) expect about 2 false alarms: more than 7, which a Poisson
-// count of mean 2 exceeds once in a thousand times, fails. The threshold
-// of 1 that preceded the calibration gave 6 in 1000 rows, about 11 here.
-// With CHANGEPOINT_LONG=1 the series have 20 000 rows each, and the rate
-// must lie within a factor of two of one in 1000 rows.
+// one change point in 1000 rows. In the default tier, two series of 500
+// rows (about 800 scored rows) expect about 0.8 false alarms: more than 5,
+// which a Poisson count of mean 0.8 exceeds once in five thousand times,
+// fails (the threshold of 1 that preceded the calibration gave 6 in 1000
+// rows, about 5 here). In the long tier the series have 20 000 rows each,
+// and the rate must lie within a factor of two of one in 1000 rows.
 func TestFalseAlarms(t *testing.T) {
-	if testing.Short() {
-		t.Skip("about 20 s: 1800 scored rows")
-	}
-	if race.Enabled {
-		t.Skip(race.SkipReason)
-	}
-	if os.Getenv("CHANGEPOINT_LONG") != "" {
+	testtier.SkipUnderRace(t)
+	if testtier.Enabled() {
 		alarms, scored := falseAlarms(t, 20000, 7)
 		rate := 1000 * float64(alarms) / float64(scored)
 		t.Logf("%d false alarms in %d scored rows: %.2f in 1000", alarms, scored, rate)
@@ -239,7 +229,7 @@ func TestFalseAlarms(t *testing.T) {
 		}
 		return
 	}
-	if alarms, scored := falseAlarms(t, 1000, 7); alarms > 7 {
-		t.Errorf("%d false alarms in %d scored rows; want at most 7 (about 2 expected)", alarms, scored)
+	if alarms, scored := falseAlarms(t, 500, 7); alarms > 5 {
+		t.Errorf("%d false alarms in %d scored rows; want at most 5 (about 0.8 expected)", alarms, scored)
 	}
 }

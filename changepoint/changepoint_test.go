@@ -18,7 +18,7 @@ import (
 
 	"github.com/sublinear/pearson/changepoint"
 	"github.com/sublinear/pearson/divergence"
-	"github.com/sublinear/pearson/internal/race"
+	"github.com/sublinear/pearson/internal/testtier"
 )
 
 func TestSettingsErrors(t *testing.T) {
@@ -166,9 +166,7 @@ func TestConstant(t *testing.T) {
 // a mean shift of 4 standard deviations seen by windows of 40 rows), for any
 // subsequence length: Time is the middle of the boundary's subsequences.
 func TestPlacement(t *testing.T) {
-	if race.Enabled {
-		t.Skip(race.SkipReason)
-	}
+	testtier.SkipUnderRace(t)
 	for _, k := range []int{1, 4, 10} {
 		rnd := rand.New(rand.NewPCG(3, uint64(k)))
 		rows, c := 200, 100
@@ -278,9 +276,7 @@ func TestDetect(t *testing.T) {
 // constant, score 0 rather than fail, and the change to the constant value
 // must be found within a window of where it happens.
 func TestSeriesThatStopsVarying(t *testing.T) {
-	if race.Enabled {
-		t.Skip(race.SkipReason)
-	}
+	testtier.SkipUnderRace(t)
 	rnd := rand.New(rand.NewPCG(3, 3))
 	const varying, stuck = 300, 400
 	x := mat.NewDense(varying+stuck, 1, nil)

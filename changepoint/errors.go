@@ -7,42 +7,30 @@ package changepoint
 import (
 	"errors"
 	"fmt"
+
+	"github.com/sublinear/pearson/errs"
 )
 
-// Errors, wrapped with details; test for them with errors.Is. Errors of the
-// estimator come wrapped as they are, so that divergence's sentinels can be
-// tested for too.
+// Errors, wrapped with details; test for them with errors.Is. ErrSettings,
+// ErrNonFinite and ErrDimension are the shared values of package errs, and
+// ErrTooFew is errs.ErrTooFew too, so that divergence's names test for
+// them as well; errors of the estimator come wrapped as they are.
 var (
 	// ErrSettings means a field of Settings is out of range.
-	ErrSettings = errors.New("bad settings")
+	ErrSettings = errs.ErrSettings
 	// ErrTooFew means a series has too few rows for two windows.
-	ErrTooFew = errors.New("too few rows")
+	ErrTooFew = errs.Kind("too few rows", errs.ErrTooFew)
 	// ErrDimension means a row has the wrong number of columns.
-	ErrDimension = errors.New("mismatched dimensions")
+	ErrDimension = errs.ErrDimension
 	// ErrNonFinite means a value of the series is NaN or infinite.
-	ErrNonFinite = errors.New("non-finite value")
+	ErrNonFinite = errs.ErrNonFinite
 	// ErrTimes means a time column that does not increase strictly.
 	ErrTimes = errors.New("times not increasing")
 )
 
-// SettingsError reports a field of Settings out of range. It unwraps to
-// ErrSettings.
-type SettingsError struct {
-	// Field is the Go name of the field ("Window", "Step", …), or "alpha"
-	// for the argument α.
-	Field string
-	// Value is the value given.
-	Value any
-	// Allowed says what the field accepts.
-	Allowed string
-}
-
-func (e *SettingsError) Error() string {
-	return fmt.Sprintf("changepoint: %v: %s = %v: %s", ErrSettings, e.Field, e.Value, e.Allowed)
-}
-
-// Unwrap returns ErrSettings.
-func (e *SettingsError) Unwrap() error { return ErrSettings }
+// SettingsError reports a field of Settings, or the argument α, out of
+// range; its Package is "changepoint". It unwraps to ErrSettings.
+type SettingsError = errs.SettingsError
 
 // DataError reports a value of the series that is NaN or infinite. It
 // unwraps to ErrNonFinite.

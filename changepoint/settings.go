@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/sublinear/pearson/divergence"
+	"github.com/sublinear/pearson/internal/resolve"
 	"github.com/sublinear/pearson/qmin"
 )
 
@@ -135,40 +136,37 @@ type params struct {
 	workers             int
 }
 
-func orDefault(v, def int) int {
-	if v == 0 {
-		return def
-	}
-	return v
-}
-
 // resolve validates s and α and fills in the defaults.
 func (s *Settings) resolve(alpha float64) (*params, error) {
 	if s == nil {
 		s = &Settings{}
 	}
 	bad := func(field string, v any, allowed string) error {
-		return &SettingsError{Field: field, Value: v, Allowed: allowed}
+		return &SettingsError{Package: "changepoint", Field: field, Value: v, Allowed: allowed}
+	}
+	// byDefault is bad for a field whose zero asks for the default def.
+	byDefault := func(field string, v any, allowed, def string) error {
+		return &SettingsError{Package: "changepoint", Field: field, Value: v, Allowed: allowed, Default: def}
 	}
 	switch {
 	case s.Embed < 0:
-		return nil, bad("Embed", s.Embed, "need a subsequence of 1 row or more (0: DefaultEmbed)")
+		return nil, byDefault("Embed", s.Embed, "need a subsequence of 1 row or more", "DefaultEmbed")
 	case s.Window < 0 || (s.Window > 0 && s.Window < MinWindow):
-		return nil, bad("Window", s.Window, fmt.Sprintf("need %d subsequences or more (0: DefaultWindow)", MinWindow))
+		return nil, byDefault("Window", s.Window, fmt.Sprintf("need %d subsequences or more", MinWindow), "DefaultWindow")
 	case s.Step < 0:
 		return nil, bad("Step", s.Step, "need 1 row or more (0: every row)")
 	case !(alpha >= 0 && alpha < 1):
 		return nil, bad("alpha", alpha, "α must lie in [0, 1) (0: the plain Pearson divergence, whose ratio is unbounded)")
 	case s.K < 0 || s.K > qmin.MaxK:
-		return nil, bad("K", s.K, fmt.Sprintf("need 1 to %d centres (0: DefaultK)", qmin.MaxK))
+		return nil, byDefault("K", s.K, fmt.Sprintf("need 1 to %d centres", qmin.MaxK), "DefaultK")
 	case s.M < 0:
-		return nil, bad("M", s.M, "need 1 averaging point or more (0: DefaultM)")
+		return nil, byDefault("M", s.M, "need 1 averaging point or more", "DefaultM")
 	case s.Draws < 0 || s.Draws > divergence.MaxDraws:
-		return nil, bad("Draws", s.Draws, fmt.Sprintf("need 1 to %d draws (0: DefaultDraws)", divergence.MaxDraws))
+		return nil, byDefault("Draws", s.Draws, fmt.Sprintf("need 1 to %d draws", divergence.MaxDraws), "DefaultDraws")
 	case math.IsNaN(s.Threshold) || math.IsInf(s.Threshold, 0):
 		return nil, bad("Threshold", s.Threshold, "must be a finite number (0: DefaultThreshold; negative: every peak)")
 	case s.MinDistance < 0:
-		return nil, bad("MinDistance", s.MinDistance, "need 1 row or more (0: Window)")
+		return nil, byDefault("MinDistance", s.MinDistance, "need 1 row or more", "Window")
 	case s.Sigma < 0 || math.IsNaN(s.Sigma) || math.IsInf(s.Sigma, 0):
 		return nil, bad("Sigma", s.Sigma, "must be a positive finite number (0: cross-validate)")
 	case s.Lambda < 0 || math.IsNaN(s.Lambda) || math.IsInf(s.Lambda, 0):
@@ -177,13 +175,13 @@ func (s *Settings) resolve(alpha float64) (*params, error) {
 		return nil, bad("Workers", s.Workers, "need 0 (GOMAXPROCS) or more")
 	}
 	p := &params{
-		embed:     orDefault(s.Embed, DefaultEmbed),
-		window:    orDefault(s.Window, DefaultWindow),
-		step:      orDefault(s.Step, 1),
+		embed:     resolve.OrDefault(s.Embed, DefaultEmbed),
+		window:    resolve.OrDefault(s.Window, DefaultWindow),
+		step:      resolve.OrDefault(s.Step, 1),
 		alpha:     alpha,
-		k:         orDefault(s.K, DefaultK),
-		m:         orDefault(s.M, DefaultM),
-		draws:     orDefault(s.Draws, DefaultDraws),
+		k:         resolve.OrDefault(s.K, DefaultK),
+		m:         resolve.OrDefault(s.M, DefaultM),
+		draws:     resolve.OrDefault(s.Draws, DefaultDraws),
 		exact:     s.Exact,
 		sigma:     s.Sigma,
 		lambda:    s.Lambda,
@@ -195,7 +193,7 @@ func (s *Settings) resolve(alpha float64) (*params, error) {
 	if p.threshold == 0 {
 		p.threshold = DefaultThreshold
 	}
-	p.minDistance = orDefault(s.MinDistance, p.window)
+	p.minDistance = resolve.OrDefault(s.MinDistance, p.window)
 	if p.src == nil {
 		p.src = rand.NewPCG(1, 2)
 	}

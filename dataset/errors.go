@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/sublinear/pearson/errs"
 )
 
 // Sentinel errors. Every error about the content of the input is a *ParseError
@@ -30,8 +32,9 @@ var (
 	// spaces) and DropMissing is off.
 	ErrEmptyCell = errors.New("dataset: empty cell")
 	// ErrNonFinite means a cell holds NaN, an infinity, or a number too large
-	// for a float64 (such as 1e400).
-	ErrNonFinite = errors.New("dataset: not a finite number")
+	// for a float64 (such as 1e400). errors.Is reports it as
+	// errs.ErrNonFinite too, the value of the estimators' ErrNonFinite.
+	ErrNonFinite = errs.Kind("dataset: not a finite number", errs.ErrNonFinite)
 	// ErrRagged means a row has a different number of fields than the header
 	// (or, for ReadMatrix, than the first row; for ReadVector, that the input is
 	// neither one number per line nor all numbers on one line).

@@ -12,6 +12,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/sublinear/pearson/internal/testtier"
 )
 
 // FuzzParquet reads mutated Parquet files (the DuckDB fixtures as seeds)
@@ -75,10 +77,7 @@ func readMutated(t *testing.T, data []byte, mode uint8) {
 // the fuzzing engine's mutations.
 func TestParquetMutations(t *testing.T) {
 	lowerLimits(t)
-	n := 3000
-	if testing.Short() {
-		n = 300
-	}
+	n := testtier.Pick(300, 3000)
 	r := rand.New(rand.NewPCG(7, 8))
 	for _, name := range []string{"one_rg.parquet", "parts/part=2/data_0.parquet"} {
 		orig, err := os.ReadFile(pqPath(name))

@@ -14,7 +14,7 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/sublinear/pearson/internal/race"
+	"github.com/sublinear/pearson/internal/testtier"
 )
 
 // indexInput returns a one-column CSV whose row i (0-based, on line i+2)
@@ -157,18 +157,13 @@ func binomialBounds(n int, p, alpha float64) (lo, hi int) {
 //     its exact mean and variance under sampling without replacement (a z
 //     test): the most sensitive test of a bias towards early or late rows.
 func TestReservoirUniform(t *testing.T) {
-	if race.Enabled {
-		t.Skip(race.SkipReason)
-	}
+	testtier.SkipUnderRace(t)
 	const (
 		N    = 20000
 		R    = 100
 		bins = 100
 	)
-	S := 2000
-	if testing.Short() {
-		S = 400
-	}
+	S := testtier.Pick(400, 2000)
 	in := indexInput(N)
 	counts := make([]int, N)
 	sumMean := 0.0 // sum over samples of the mean kept row index
@@ -263,12 +258,7 @@ func (g *genReader) Read(p []byte) (int, error) {
 // 24 kB, plus the garbage of the CSV reader between collections (the
 // collector's minimum heap target is 4 MB).
 func TestReservoirMemory(t *testing.T) {
-	if race.Enabled {
-		t.Skip(race.SkipReason)
-	}
-	if testing.Short() {
-		t.Skip("streams 2e6 rows")
-	}
+	testtier.SkipUnderRace(t)
 	const n, k = 2_000_000, 1000
 	runtime.GC()
 	var before, after runtime.MemStats

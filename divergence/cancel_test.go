@@ -14,7 +14,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/sublinear/pearson/internal/race"
+	"github.com/sublinear/pearson/internal/testtier"
 )
 
 // TestRelativePECancel cancels RelativePE 20 ms into its cross-validation
@@ -31,7 +31,7 @@ import (
 func TestRelativePECancel(t *testing.T) {
 	base := runtime.NumGoroutine()
 	k, wait, within := 200, 20*time.Millisecond, 100*time.Millisecond
-	if race.Enabled {
+	if testtier.Race {
 		within = time.Second
 	}
 	rnd := rand.New(rand.NewPCG(3, 4))

@@ -11,6 +11,8 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/sublinear/pearson/internal/testtier"
 )
 
 // classSMI is SMI = ½ Σ_c p(c) ∫ p(x|c)²/p(x) dx − ½ for classes with
@@ -83,9 +85,7 @@ func TestClassCodes(t *testing.T) {
 // TestLSMIClassTarget checks LSMI with a class target against the closed
 // form ½ Σ_c p(c) ∫ p(x|c)²/p(x) dx − ½, computed by quadrature.
 func TestLSMIClassTarget(t *testing.T) {
-	if testing.Short() {
-		t.Skip("LSMI at n = 3000, three cases")
-	}
+	testtier.Long(t, "LSMI at n = 3000, three cases")
 	for _, c := range []struct {
 		prior, means []float64
 	}{
@@ -115,9 +115,7 @@ func TestLSMIClassTarget(t *testing.T) {
 // TestRankClassTarget ranks three features against a class target: the one
 // whose distribution depends on the class first, with a small p-value.
 func TestRankClassTarget(t *testing.T) {
-	if testing.Short() {
-		t.Skip("a ranking with permutation tests")
-	}
+	testtier.Long(t, "a ranking with permutation tests")
 	rnd := rand.New(rand.NewPCG(6, 6))
 	prior, means := []float64{0.3, 0.3, 0.4}, []float64{-0.5, 0, 0.5}
 	x, labels := classSample(1000, prior, means, rnd)

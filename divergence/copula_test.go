@@ -18,7 +18,7 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 
 	"github.com/sublinear/pearson/internal/indices"
-	"github.com/sublinear/pearson/internal/race"
+	"github.com/sublinear/pearson/internal/testtier"
 )
 
 // gaussianRows draws m rows from N(0, r) and centres each column, so that
@@ -287,12 +287,8 @@ func copulaStudy(t *testing.T, n, seeds int, rho float64) (smi, se []float64) {
 // 90 of 100: nominal 95.4, binomial SD 2.1), and at ρ = 0.9 the bias (−19%
 // against a StdErr of 16%) leaves it undercovering: logged, not asserted.
 func TestCopulaGaussian(t *testing.T) {
-	if race.Enabled {
-		t.Skip(race.SkipReason)
-	}
-	if testing.Short() {
-		t.Skip("600 copula fits at n = 10⁴")
-	}
+	testtier.SkipUnderRace(t)
+	testtier.Long(t, "600 copula fits at n = 10⁴")
 	const n, seeds = 10_000, 100
 	for _, rho := range []float64{0, 0.3, 0.5, 0.7, 0.8, 0.9} {
 		truth := rho * rho / (2 * (1 - rho*rho))
@@ -382,12 +378,8 @@ func boundedSMI(s float64) float64 {
 // −2.1%…+6.5%, StdErr 1.8% and 3.5% of the truth, so the mean of four has
 // an error of about 1% and 2%); require the reported mean within 5%.
 func TestLSMIBoundedCopula(t *testing.T) {
-	if race.Enabled {
-		t.Skip(race.SkipReason)
-	}
-	if testing.Short() {
-		t.Skip("8 cross-validated estimates at n = 10⁴")
-	}
+	testtier.SkipUnderRace(t)
+	testtier.Long(t, "8 cross-validated estimates at n = 10⁴")
 	const n, seeds = 10_000, 4
 	for _, s := range []float64{0.1, 0.3} {
 		truth := boundedSMI(s)
@@ -430,12 +422,8 @@ func TestLSMIBoundedCopula(t *testing.T) {
 // is 14% per fit (TestCopulaGaussian), 7% for the mean of four, with a
 // −7% mean bias: require issue 13's 15% at ρ = 0.8 for the mean.
 func TestLSMIMultivariateGaussian(t *testing.T) {
-	if race.Enabled {
-		t.Skip(race.SkipReason)
-	}
-	if testing.Short() {
-		t.Skip("4 cross-validated estimates at n = 10⁴")
-	}
+	testtier.SkipUnderRace(t)
+	testtier.Long(t, "4 cross-validated estimates at n = 10⁴")
 	const n, seeds, rho2 = 10_000, 4, 0.64
 	b := []float64{1, 0.5, 0}
 	b2 := mat.Dot(mat.NewVecDense(3, b), mat.NewVecDense(3, b))
@@ -721,9 +709,7 @@ func TestCopulaRefusalNamesColumn(t *testing.T) {
 // the spread of an RMS over 20 heavy-tailed values (half of it either
 // way), and below 0.2.
 func TestCopulaSortedRows(t *testing.T) {
-	if race.Enabled {
-		t.Skip(race.SkipReason)
-	}
+	testtier.SkipUnderRace(t)
 	const n, seeds, rho = 10_000, 20, 0.8
 	truth := rho * rho / (2 * (1 - rho*rho))
 	var sorted, unsorted float64

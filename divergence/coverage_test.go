@@ -13,8 +13,8 @@ import (
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat/distuv"
 
-	"github.com/sublinear/pearson/internal/race"
 	"github.com/sublinear/pearson/internal/summary"
+	"github.com/sublinear/pearson/internal/testtier"
 )
 
 // coverageCase is a pair of distributions whose PE_α is known by
@@ -126,12 +126,8 @@ func coverageCases() []coverageCase {
 // tails, t₃, costs about half of its runs), and under P = Q StdErr is
 // within a factor 2 of the seed-to-seed spread of the estimate.
 func TestStdErrCoverage(t *testing.T) {
-	if race.Enabled {
-		t.Skip(race.SkipReason)
-	}
-	if testing.Short() {
-		t.Skip("110 cross-validated estimates at n = 10⁴")
-	}
+	testtier.SkipUnderRace(t)
+	testtier.Long(t, "110 cross-validated estimates at n = 10⁴")
 	const seeds = 10
 	hits, runs := 0, 0
 	for _, c := range coverageCases() {

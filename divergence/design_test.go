@@ -11,6 +11,8 @@ import (
 	"slices"
 	"testing"
 
+	"gonum.org/v1/gonum/mat"
+
 	"github.com/sublinear/pearson/internal/indices"
 	"github.com/sublinear/pearson/internal/summary"
 )
@@ -86,5 +88,68 @@ func TestDesignOneUnit(t *testing.T) {
 	}
 	if d := math.Abs(one.StdErr - iid.StdErr); d > 0.1*iid.StdErr {
 		t.Errorf("StdErr %v, independent rows %v", one.StdErr, iid.StdErr)
+	}
+}
+
+// TestPEDesignOneUnit checks that a divergence whose kept rows all came
+// from one unit draw reports no design effect it cannot estimate: the
+// variance between draws needs two of them, so the error bar stays that of
+// independent rows and the design effect is NaN, with a warning; with two
+// draws it is a number and the error bar is at least that of independent
+// rows. The estimate itself does not depend on the design.
+func TestPEDesignOneUnit(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(7, 8))
+	p, q := mat.NewDense(200, 1, nil), mat.NewDense(200, 1, nil)
+	for i := range 200 {
+		p.Set(i, 0, rnd.NormFloat64())
+		q.Set(i, 0, rnd.NormFloat64()+1)
+	}
+	s := func() *PESettings {
+		return &PESettings{Sigma: 1, Settings: Settings{K: 20, M: 100, Lambda: 1, Src: rand.NewPCG(1, 2)}}
+	}
+	iid, err := RelativePE(context.Background(), p, q, 0.1, s())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if iid.DesignEffect != 0 {
+		t.Errorf("design effect %v without a design, want 0", iid.DesignEffect)
+	}
+	one := make([]int, 200)
+	two := make([]int, 200)
+	for i := range two {
+		two[i] = i % 2
+	}
+	for _, c := range []struct {
+		name          string
+		pu, qu        []int
+		shared, isNaN bool
+	}{
+		{"one draw, shared file", one, one, true, true},
+		{"one draw each, two files", one, one, false, true},
+		{"one draw in P only", one, two, false, true},
+		{"two draws, shared file", one, two, true, false},
+		{"two draws each", two, two, false, false},
+	} {
+		sp := Subsample{Matrix: p, Rows: 200, Units: c.pu, UnitDraws: 2, SharedDraws: c.shared}
+		sq := Subsample{Matrix: q, Rows: 200, Units: c.qu, UnitDraws: 2, SharedDraws: c.shared}
+		res, err := RelativePE(context.Background(), sp, sq, 0.1, s())
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if res.PE != iid.PE {
+			t.Errorf("%s: PE %v, want %v as without the design", c.name, res.PE, iid.PE)
+		}
+		if got := math.IsNaN(res.DesignEffect); got != c.isNaN {
+			t.Errorf("%s: design effect %v, want NaN %v", c.name, res.DesignEffect, c.isNaN)
+		}
+		if got := slices.Contains(res.Warnings, peOneUnitWarning); got != c.isNaN {
+			t.Errorf("%s: warnings %q: one-unit warning %v, want %v", c.name, res.Warnings, got, c.isNaN)
+		}
+		switch {
+		case c.isNaN && res.StdErr != iid.StdErr:
+			t.Errorf("%s: stderr %v, want the independent rows' %v", c.name, res.StdErr, iid.StdErr)
+		case !c.isNaN && !(res.StdErr >= iid.StdErr):
+			t.Errorf("%s: stderr %v below the independent rows' %v", c.name, res.StdErr, iid.StdErr)
+		}
 	}
 }

@@ -5,31 +5,37 @@
 package divergence
 
 import (
-	"errors"
 	"fmt"
 
+	"github.com/sublinear/pearson/errs"
 	"github.com/sublinear/pearson/kernel"
 )
 
-// Errors, wrapped with details; test for them with errors.Is.
+// Errors, wrapped with details; test for them with errors.Is. They are the
+// shared values of package errs, which changepoint, drift and qmin report
+// too.
 var (
 	// ErrTooFew means a sample has too few points: fewer than 2, or fewer
 	// than the cross-validation folds need.
-	ErrTooFew = errors.New("too few points")
+	ErrTooFew = errs.ErrTooFew
 	// ErrDimension means samples that must share a dimension do not, or
 	// samples that must be paired have different numbers of rows.
-	ErrDimension = errors.New("mismatched dimensions")
+	ErrDimension = errs.ErrDimension
 	// ErrNonFinite means a value of the data is NaN or infinite.
-	ErrNonFinite = errors.New("non-finite value")
+	ErrNonFinite = errs.ErrNonFinite
 	// ErrSettings means a field of Settings is out of range.
-	ErrSettings = errors.New("bad settings")
+	ErrSettings = errs.ErrSettings
 	// ErrConstant means a variable is constant, so that no kernel width can
 	// be derived from it: drop it, or give the width explicitly.
 	ErrConstant = kernel.ErrConstant
 	// ErrTooLarge means Settings.Exact was asked of a sample larger than
 	// MaxExact.
-	ErrTooLarge = errors.New("too large for the exact solution")
+	ErrTooLarge = errs.Kind("too large for the exact solution", errs.ErrTooLarge)
 )
+
+// SettingsError reports a setting, or the argument α, out of range; its
+// Package is "divergence". It unwraps to ErrSettings.
+type SettingsError = errs.SettingsError
 
 // DataError reports a value of the data that the estimators cannot use.
 type DataError struct {

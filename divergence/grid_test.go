@@ -13,6 +13,8 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/sublinear/pearson/internal/testtier"
 )
 
 // readCSV reads the numeric columns named of a CSV file with a header, and
@@ -108,8 +110,8 @@ func TestNoEdgeWarnings(t *testing.T) {
 		noWarnings("rank regression "+feats[f.Column], f.Warnings)
 	}
 
-	if testing.Short() {
-		return
+	if !testtier.Enabled() {
+		return // Friedman #1 at n = 3000: the long tier
 	}
 	fx, fy := friedman1(3000, rand.New(rand.NewPCG(13, 1)))
 	rk, err = Rank(ctx, fx, fy, nil)
@@ -119,5 +121,47 @@ func TestNoEdgeWarnings(t *testing.T) {
 	for _, f := range rk.Features {
 		noWarnings("rank Friedman #1 x"+strconv.Itoa(f.Column+1), f.Warnings)
 		t.Logf("x%d smi %.4g σx %.3g σy %.3g λ %.3g", f.Column+1, f.SMI, f.SigmaX, f.SigmaY, f.Lambda)
+	}
+}
+
+// TestDefaultGridsAreCopies checks that a caller who changes a default grid
+// changes its own copy only: the next call returns the grid as documented.
+func TestDefaultGridsAreCopies(t *testing.T) {
+	for _, g := range []struct {
+		name  string
+		grid  func() []float64
+		first float64
+	}{
+		{"DefaultSigmaScales", DefaultSigmaScales, 1.0 / 8},
+		{"DefaultLambdaScales", DefaultLambdaScales, 1e-4},
+		{"DefaultLSMISigmaScales", DefaultLSMISigmaScales, 1.0 / 4},
+		{"DefaultLSMILambdaScales", DefaultLSMILambdaScales, 1e-7},
+		{"PermutationSigmaScales", PermutationSigmaScales, 1},
+	} {
+		a := g.grid()
+		a[0] = 24
+		if b := g.grid(); math.Abs(b[0]-g.first) > 1e-15*g.first {
+			t.Errorf("%s()[0] = %v after a caller changed its copy, want %v", g.name, b[0], g.first)
+		}
+	}
+}
+
+// TestSampleRows checks the rows rule against (Draws + 2)·(K + M) written
+// out, and its one overflow guard.
+func TestSampleRows(t *testing.T) {
+	for _, tc := range []struct {
+		s    *Settings
+		want int
+	}{
+		{nil, (DefaultDraws + 2) * (DefaultK + DefaultM)},
+		{&Settings{K: 30, M: 300}, (DefaultDraws + 2) * 330},
+		{&Settings{K: 5, M: 10, Draws: 1}, 3 * 15},
+		{&Settings{M: AllPoints}, math.MaxInt},
+		{&Settings{K: 1, M: math.MaxInt / 4, Draws: 3}, math.MaxInt},
+		{&Settings{K: 1, M: math.MaxInt / 8, Draws: 2}, 4 * (1 + math.MaxInt/8)},
+	} {
+		if got := SampleRows(tc.s); got != tc.want {
+			t.Errorf("SampleRows(%+v) = %d, want %d", tc.s, got, tc.want)
+		}
 	}
 }

@@ -12,7 +12,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/sublinear/pearson/internal/race"
+	"github.com/sublinear/pearson/internal/testtier"
 )
 
 // hsicPValue is the reference the independence test is compared with: an
@@ -85,12 +85,8 @@ func hsicPValue(x, y []float64, b int, rnd *rand.Rand) float64 {
 // dependence (ρ = 0.25, n = 100) it must keep at least the power of the
 // paired-basis statistic it replaced.
 func TestIndependencePowerAgainstHSIC(t *testing.T) {
-	if race.Enabled {
-		t.Skip(race.SkipReason)
-	}
-	if testing.Short() {
-		t.Skip("600 permutation tests")
-	}
+	testtier.SkipUnderRace(t)
+	testtier.Long(t, "600 permutation tests")
 	const n, reps = 100, 200
 	var ours, hsic, linear int
 	for rep := range reps {
@@ -101,7 +97,7 @@ func TestIndependencePowerAgainstHSIC(t *testing.T) {
 			y[i] = x[i]*x[i] + 3*rnd.NormFloat64()
 		}
 		px, py, _ := newPairs(Column(x), Column(y))
-		res, err := independence(ctx, px, py, &IndependenceSettings{Permutations: 100}, rnd)
+		res, err := independence(ctx, px, py, (&IndependenceSettings{Permutations: 100}).resolved(), rnd)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -115,7 +111,7 @@ func TestIndependencePowerAgainstHSIC(t *testing.T) {
 			y[i] = 0.25*x[i] + math.Sqrt(1-0.25*0.25)*rnd.NormFloat64()
 		}
 		px, py, _ = newPairs(Column(x), Column(y))
-		if res, err = independence(ctx, px, py, &IndependenceSettings{Permutations: 100}, rnd); err != nil {
+		if res, err = independence(ctx, px, py, (&IndependenceSettings{Permutations: 100}).resolved(), rnd); err != nil {
 			t.Fatal(err)
 		}
 		if res.PValue <= 0.05 {

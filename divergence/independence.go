@@ -16,10 +16,10 @@ import (
 	"github.com/sublinear/pearson/kernel"
 )
 
-// TestLSMIRidge is the independence test's ρ, the regularisation of its
+// PermutationLSMIRidge is the independence test's ρ, the regularisation of its
 // k²-function problem (docs/DESIGN.md §5.2), unless Settings.Lambda is
 // fixed: the largest of DefaultLSMILambdaScales, on whose scale it is.
-const TestLSMIRidge = 1e-3
+const PermutationLSMIRidge = 1e-3
 
 // IndependenceResult is the outcome of an independence test.
 type IndependenceResult struct {
@@ -72,8 +72,8 @@ type IndependenceResult struct {
 // reaches n), Hx over M/2 rows and Hy over M/2 rows that are not among h's
 // pairs (every row when M/2 reaches n). Its widths and regularisation must
 // not depend on the pairing: SigmaX, SigmaY and Lambda of s when fixed
-// (ρ = (k/N)²λ), otherwise TestSigmaScales times each variable's median
-// heuristic, combined as in TwoSampleTest, and ρ = TestLSMIRidge. A
+// (ρ = (k/N)²λ), otherwise PermutationSigmaScales times each variable's median
+// heuristic, combined as in TwoSampleTest, and ρ = PermutationLSMIRidge. A
 // permutation shuffles the y values among all of h's pairs. The y-centres
 // keep their values, and H reads x (never permuted) and y values that a
 // permutation does not move or only reorders, so the eigendecompositions
@@ -92,6 +92,7 @@ func IndependenceTest(ctx context.Context, x, y mat.Matrix, s *IndependenceSetti
 	if err := s.validate(); err != nil {
 		return nil, err
 	}
+	s = s.resolved()
 	px, py, rnd, err := scaledPairs(x, y, &s.LSMISettings)
 	if err != nil {
 		return nil, err
@@ -125,9 +126,9 @@ func independence(ctx context.Context, px, py *points, s *IndependenceSettings, 
 	// Internal units: each variable divided by its median heuristic (or by
 	// its fixed width). The median heuristic of each variable does not
 	// depend on the pairing.
-	// Each variable's width runs over TestSigmaScales unless fixed; when
+	// Each variable's width runs over PermutationSigmaScales unless fixed; when
 	// both are free they move together.
-	widths := TestSigmaScales
+	widths := PermutationSigmaScales()
 	if s.SigmaX != 0 && s.SigmaY != 0 {
 		widths = []float64{1}
 	}
@@ -142,13 +143,13 @@ func independence(ctx context.Context, px, py *points, s *IndependenceSettings, 
 		return nil, err
 	}
 	n := px.n
-	k := testCentres(s.k(), n)
+	k := testCentres(s.K, n)
 	// x-centres and y-centres from rows drawn independently: a pair that
 	// were both would give its own row a kernel value of 1 on each side,
 	// which no permutation of the y values reproduces.
 	centresX := indices.Sample(n, k, false, rnd)
 	centresY := indices.Sample(n, k, false, rnd)
-	half := max(1, s.m()/2)
+	half := max(1, s.M/2)
 	pairs := indices.AllOrSample(n, half, rnd)
 	var xRows, yRows []int
 	if half >= n {
@@ -196,11 +197,11 @@ func independence(ctx context.Context, px, py *points, s *IndependenceSettings, 
 	if err != nil {
 		return nil, err
 	}
-	ridge := TestLSMIRidge
+	ridge := PermutationLSMIRidge
 	if s.Lambda != 0 {
 		ridge = float64(k) * float64(k) * s.Lambda / float64(px.pop) / float64(px.pop)
 	}
-	res := &IndependenceResult{Lambda: ridge * float64(px.pop) * float64(px.pop) / float64(k) / float64(k), Permutations: s.permutations(), K: k, M: len(pairs)}
+	res := &IndependenceResult{Lambda: ridge * float64(px.pop) * float64(px.pop) / float64(k) / float64(k), Permutations: s.Permutations, K: k, M: len(pairs)}
 	stats := make([]permStat, len(widths))
 	for j, w := range widths {
 		wx, wy := side(s.SigmaX, w), side(s.SigmaY, w)
@@ -212,7 +213,7 @@ func independence(ctx context.Context, px, py *points, s *IndependenceSettings, 
 		res.SigmasX = append(res.SigmasX, wx*px.scale)
 		res.SigmasY = append(res.SigmasY, wy*py.scale)
 	}
-	res.Statistic, res.Null, res.WidthSMI, err = permutationTest(ctx, s.permutations(), &s.Settings, rnd, singles(stats), len(pairs), func(prnd *rand.Rand, perm []int) {
+	res.Statistic, res.Null, res.WidthSMI, err = permutationTest(ctx, s.Permutations, &s.Settings, rnd, singles(stats), len(pairs), func(prnd *rand.Rand, perm []int) {
 		prnd.Shuffle(len(perm), func(i, j int) { perm[i], perm[j] = perm[j], perm[i] })
 	})
 	if err != nil {

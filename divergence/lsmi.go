@@ -126,6 +126,7 @@ func LSMI(ctx context.Context, x, y mat.Matrix, s *LSMISettings) (*LSMIResult, e
 	if err := s.validate(); err != nil {
 		return nil, err
 	}
+	s = s.resolved()
 	px, py, rnd, err := scaledPairs(x, y, s)
 	if err != nil {
 		return nil, err
@@ -143,7 +144,7 @@ func scaledPairs(x, y mat.Matrix, s *LSMISettings) (px, py *points, rnd *rand.Ra
 	if err = s.checkExact(px.n, "rows"); err != nil {
 		return nil, nil, nil, err
 	}
-	rnd = rand.New(s.source())
+	rnd = rand.New(s.Src)
 	if px, err = scaled(rnd, px, s.SigmaX); err != nil {
 		return nil, nil, nil, err
 	}
@@ -169,8 +170,8 @@ func lsmi(ctx context.Context, px, py *points, s *LSMISettings, rnd *rand.Rand, 
 	if sh != nil {
 		m.cache, src = sh.y, rand.NewPCG(sh.seed[0], sh.seed[1])
 	}
-	k := min(s.k(), px.n)
-	draws := s.draws()
+	k := min(s.K, px.n)
+	draws := s.Draws
 	if s.Exact {
 		k, m.mh, m.mf, draws = px.n, px.n, px.n, 1
 	}
@@ -280,7 +281,7 @@ type lsmiModel struct {
 // cross-validation on the design cv, or on a new one when cv is nil, unless
 // fixed) and returns the model and the result's settings fields.
 func fitLSMI(ctx context.Context, px, py *points, s *LSMISettings, rnd *rand.Rand, cv *lsmiCV) (*lsmiModel, *LSMIResult, error) {
-	half := max(1, s.m()/2)
+	half := max(1, s.M/2)
 	m := &lsmiModel{x: px, y: py, mh: half, mf: half}
 	res := &LSMIResult{N: px.pop, Exact: s.Exact}
 	sx, sy := s.SigmaX/px.scale, s.SigmaY/py.scale

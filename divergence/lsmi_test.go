@@ -14,7 +14,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/sublinear/pearson/internal/race"
+	"github.com/sublinear/pearson/internal/testtier"
 )
 
 // bivariate returns n pairs from the standard bivariate normal with
@@ -102,9 +102,7 @@ func TestLSMIExactMatchesDirectComputation(t *testing.T) {
 }
 
 func TestLSMIClosedForm(t *testing.T) {
-	if race.Enabled {
-		t.Skip(race.SkipReason)
-	}
+	testtier.SkipUnderRace(t)
 	// Bivariate normals at n = 10⁴ with the defaults, against
 	// SMI = ρ²/(2(1 − ρ²)), 10 seeds each; the targets are issue 13's.
 	// Independence gives SMI = 0: the estimate's positive bias there comes
@@ -119,9 +117,7 @@ func TestLSMIClosedForm(t *testing.T) {
 	// 0.8 and 0.9 on its own (TestCopulaGaussian, docs/RESULTS.md), with a
 	// relative spread of 16% a fit at 0.9. Require issue 13's 10%, 15% and 25% of the mean
 	// over 10 seeds, and that the means increase with ρ.
-	if testing.Short() {
-		t.Skip("60 cross-validated estimates at n = 10⁴")
-	}
+	testtier.Long(t, "60 cross-validated estimates at n = 10⁴")
 	const seeds = 10
 	means := map[float64]float64{}
 	for _, rho := range []float64{0, 0.3, 0.5, 0.7, 0.8, 0.9} {
@@ -210,12 +206,8 @@ func rejectionRate(t *testing.T, reps int, pvalue func(rep int) float64) float64
 // 0.98 and 0.86).
 
 func TestTwoSampleCalibrationAndPower(t *testing.T) {
-	if race.Enabled {
-		t.Skip(race.SkipReason)
-	}
-	if testing.Short() {
-		t.Skip("400 permutation tests")
-	}
+	testtier.SkipUnderRace(t)
+	testtier.Long(t, "400 permutation tests")
 	s := &TwoSampleSettings{Permutations: 100}
 	for _, c := range []struct {
 		shift     float64
@@ -229,7 +221,7 @@ func TestTwoSampleCalibrationAndPower(t *testing.T) {
 			rnd := rand.New(rand.NewPCG(uint64(rep), 11))
 			p, _ := newPoints("P", normal{[]float64{0}, []float64{1}}.sample(200, rnd))
 			q, _ := newPoints("Q", normal{[]float64{c.shift}, []float64{1}}.sample(200, rnd))
-			res, err := twoSample(ctx, p, q, DefaultAlpha, s, rnd)
+			res, err := twoSample(ctx, p, q, DefaultAlpha, s.resolved(), s.M, rnd)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -243,12 +235,8 @@ func TestTwoSampleCalibrationAndPower(t *testing.T) {
 }
 
 func TestIndependenceCalibrationAndPower(t *testing.T) {
-	if race.Enabled {
-		t.Skip(race.SkipReason)
-	}
-	if testing.Short() {
-		t.Skip("400 permutation tests")
-	}
+	testtier.SkipUnderRace(t)
+	testtier.Long(t, "400 permutation tests")
 	s := &IndependenceSettings{Permutations: 100}
 	// Y = 2XZ + noise with X, Z uniform on [−1, 1]: Y depends on X through
 	// its spread only (E[Y|X] = 0), which a wide kernel alone misses (power
@@ -276,7 +264,7 @@ func TestIndependenceCalibrationAndPower(t *testing.T) {
 			rnd := rand.New(rand.NewPCG(uint64(rep), 13))
 			x, y := c.data(rnd)
 			px, py, _ := newPairs(x, y)
-			res, err := independence(ctx, px, py, s, rnd)
+			res, err := independence(ctx, px, py, s.resolved(), rnd)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -345,9 +333,7 @@ func TestRankInformativeFirst(t *testing.T) {
 	// which leaves the mean of y unchanged given either one but not its
 	// spread), five noise. Every informative feature must rank above every
 	// noise feature. Feature 10 is constant: it scores 0 with a note.
-	if testing.Short() {
-		t.Skip("ten cross-validated estimates")
-	}
+	testtier.Long(t, "ten cross-validated estimates")
 	const n = 4000
 	rnd := rand.New(rand.NewPCG(5, 5))
 	f := mat.NewDense(n, 11, nil)
@@ -431,12 +417,8 @@ func TestRankInformativeFirst(t *testing.T) {
 // repetitions, B = 100, ≤ 0.08 rejections at level 0.05): 10:1 unbalanced
 // and 5-D two-sample nulls, and a 5-D independence null.
 func TestCalibrationUnbalancedAndFiveD(t *testing.T) {
-	if race.Enabled {
-		t.Skip(race.SkipReason)
-	}
-	if testing.Short() {
-		t.Skip("600 permutation tests")
-	}
+	testtier.SkipUnderRace(t)
+	testtier.Long(t, "600 permutation tests")
 	std := func(d int) normal {
 		mean, sd := make([]float64, d), make([]float64, d)
 		for i := range sd {
@@ -453,7 +435,7 @@ func TestCalibrationUnbalancedAndFiveD(t *testing.T) {
 			rnd := rand.New(rand.NewPCG(uint64(rep), 17))
 			p, _ := newPoints("P", std(c.dim).sample(c.np, rnd))
 			q, _ := newPoints("Q", std(c.dim).sample(c.nq, rnd))
-			res, err := twoSample(ctx, p, q, DefaultAlpha, &TwoSampleSettings{Permutations: 100}, rnd)
+			res, err := twoSample(ctx, p, q, DefaultAlpha, (&TwoSampleSettings{Permutations: 100}).resolved(), 0, rnd)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -467,7 +449,7 @@ func TestCalibrationUnbalancedAndFiveD(t *testing.T) {
 	rate := rejectionRate(t, 200, func(rep int) float64 {
 		rnd := rand.New(rand.NewPCG(uint64(rep), 19))
 		px, py, _ := newPairs(std(5).sample(200, rnd), std(1).sample(200, rnd))
-		res, err := independence(ctx, px, py, &IndependenceSettings{Permutations: 100}, rnd)
+		res, err := independence(ctx, px, py, (&IndependenceSettings{Permutations: 100}).resolved(), rnd)
 		if err != nil {
 			t.Fatal(err)
 		}

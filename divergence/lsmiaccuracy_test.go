@@ -8,27 +8,22 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/sublinear/pearson/internal/indices"
-	"github.com/sublinear/pearson/internal/race"
 	"github.com/sublinear/pearson/internal/summary"
+	"github.com/sublinear/pearson/internal/testtier"
 	"github.com/sublinear/pearson/kernel"
 )
 
-// longStudies reports whether the long accuracy studies should run: they
-// take minutes, more than CI can spend (set PEARSON_LONG=1 to run them).
+// longStudies skips the long accuracy studies outside the long tier: they
+// take minutes.
 func longStudies(t *testing.T) {
 	t.Helper()
-	if race.Enabled {
-		t.Skip(race.SkipReason)
-	}
-	if testing.Short() || os.Getenv("PEARSON_LONG") == "" {
-		t.Skip("a long study: set PEARSON_LONG=1 to run it")
-	}
+	testtier.Long(t, "a long accuracy study")
+	testtier.SkipUnderRace(t)
 }
 
 // TestLSMINearAllCentre compares the k-centre estimate with the all-centre
@@ -190,7 +185,7 @@ func TestLSMISine(t *testing.T) {
 // over 10⁵, 5·10⁴ and 5·10⁴ further rows of the same distribution,
 // independent of each other, which is what the k-centre model itself can
 // reach. The numbers are in docs/RESULTS.md; it asserts nothing.
-// PEARSON_LONG=1 runs it (several minutes).
+// The long tier runs it (several minutes).
 func TestLSMIBiasLevers(t *testing.T) {
 	longStudies(t)
 	type caseOf struct {

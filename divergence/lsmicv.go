@@ -46,12 +46,12 @@ type lsmiCV struct {
 
 // newLSMICV draws the design over the rows of y, which must be scaled.
 func newLSMICV(py *points, s *Settings, rnd *rand.Rand) (*lsmiCV, error) {
-	folds := s.folds()
+	folds := s.Folds
 	n := py.n
-	kcv := min(s.k(), lsmiCVCentres, n/2)
+	kcv := min(s.K, lsmiCVCentres, n/2)
 	d := &lsmiCV{kcv: kcv, folds: folds}
 	d.centreRows = indices.Sample(n, kcv, false, rnd)
-	d.rows = indices.SampleExcept(n, max(1, s.m()/2), d.centreRows, rnd)
+	d.rows = indices.SampleExcept(n, max(1, s.M/2), d.centreRows, rnd)
 	if len(d.rows) < folds {
 		return nil, fmt.Errorf("divergence: %w: %d rows leave %d pairs for %d cross-validation folds (fix the widths and λ, or use fewer folds)", ErrTooFew, n, len(d.rows), folds)
 	}
@@ -143,11 +143,11 @@ func (m *lsmiModel) crossValidate(ctx context.Context, s *LSMISettings, d *lsmiC
 	cx := newAxisCache(xf, u, d.counts)
 	// Columns are λ/N², the product basis's (k/N)²λ divided by k².
 	kk := float64(d.kcv) * float64(d.kcv)
-	lambdas := scaleAll(grid(s.LambdaScales, DefaultLSMILambdaScales), 1/kk)
+	lambdas := scaleAll(grid(s.LambdaScales, DefaultLSMILambdaScales()), 1/kk)
 	if s.Lambda != 0 {
 		lambdas = []float64{s.Lambda / float64(m.x.pop) / float64(m.x.pop)}
 	}
-	scales := grid(s.SigmaScales, DefaultLSMISigmaScales)
+	scales := grid(s.SigmaScales, DefaultLSMISigmaScales())
 	axes := [][]float64{scales, scales}
 	if s.SigmaX != 0 {
 		axes[0] = []float64{1}

@@ -33,9 +33,9 @@ import (
 // words instead of the draws. LSMI adds w·2k·m for the
 // kernel values of a draw's pairs (2k·BlockRows when exact) and G·(2k_cv·m + 2f·k_cv²) for its
 // cross-validation's per-width caches; a permutation test adds its design,
-// |TestSigmaScales|·(2k·m + 3k²), w·(k·m + 3k²) of scratch (k there is
+// |PermutationSigmaScales|·(2k·m + 3k²), w·(k·m + 3k²) of scratch (k there is
 // IndependenceTest's ⌈√K⌉ centres of each variable), and
-// B·(|TestSigmaScales| + 4) for the null distribution; Rank runs w features
+// B·(|PermutationSigmaScales| + 4) for the null distribution; Rank runs w features
 // at once, each an LSMI (with its test), and caches the target's kernel
 // values for every draw and the widths the features chose (at most 3),
 // 3D·(k·m/2 + k²).
@@ -70,10 +70,10 @@ func gridSize(given, def []float64) float64 {
 // cross-validated.
 func (s *Settings) estimateWords(nc, n, d int, cv bool) (words float64, k, kcv, m float64) {
 	w := s.workers()
-	k = float64(min(s.k(), nc))
+	k = float64(min(s.K, nc))
 	kcv = math.Min(k, float64(nc/2)) // Exact or not
-	draws := float64(s.draws())
-	m = math.Min(float64(s.m()), float64(n))
+	draws := float64(s.Draws)
+	m = math.Min(float64(s.M), float64(n))
 	fd := float64(d)
 	var total float64
 	if s.Exact {
@@ -84,7 +84,7 @@ func (s *Settings) estimateWords(nc, n, d int, cv bool) (words float64, k, kcv, 
 		total = draws*k*(4+fd) + w*(10*k*k+k*(kernel.BlockRows+fd))
 	}
 	if cv {
-		f := float64(s.folds())
+		f := float64(s.Folds)
 		total += w*(8*f+4)*kcv*kcv + m*fd
 	}
 	return total, k, kcv, m
@@ -94,6 +94,7 @@ func (s *Settings) estimateWords(nc, n, d int, cv bool) (words float64, k, kcv, 
 // samples for np numerator and nq denominator points of d columns (see the
 // formulas above).
 func (s *PESettings) Memory(np, nq, d int) float64 {
+	s = s.resolved()
 	t, _, _, _ := s.estimateWords(np, np+nq, d, s.Sigma == 0 || s.Lambda == 0)
 	return words * t
 }
@@ -102,16 +103,18 @@ func (s *PESettings) Memory(np, nq, d int) float64 {
 // samples for np numerator and nq denominator points of d columns: the
 // estimate's, and the permutation test's (see the formulas above).
 func (s *TwoSampleSettings) Memory(np, nq, d int) float64 {
+	testM := s.M // zero: the test's budget rule
+	s = s.resolved()
 	t, _, _, _ := s.PESettings.Settings.estimateWords(np, np+nq, d, s.Sigma == 0 || s.Lambda == 0)
-	k := float64(min(s.k(), (np+nq)/2))
-	m := math.Min(float64(TestPoints(s.M, np, nq)), float64(np+nq))
-	return words * (t + testWords(&s.Settings, k, m, s.permutations()))
+	k := float64(min(s.K, (np+nq)/2))
+	m := math.Min(float64(TestPoints(testM, np, nq)), float64(np+nq))
+	return words * (t + testWords(&s.Settings, k, m, s.Permutations))
 }
 
 // testWords is a permutation test's share: its design at each width, each
 // worker's scratch and the null distribution.
 func testWords(s *Settings, k, m float64, b int) float64 {
-	g := float64(len(TestSigmaScales))
+	g := float64(len(PermutationSigmaScales()))
 	return g*(2*k*m+3*k*k) + s.workers()*(k*m+3*k*k) + float64(b)*(g+40)
 }
 
@@ -122,8 +125,8 @@ func (s *LSMISettings) lsmiWords(k, kcv, m float64, cv bool) float64 {
 		t = 2 * k * kernel.BlockRows // block by block
 	}
 	if cv {
-		f := float64(s.folds())
-		t += 2 * gridSize(s.SigmaScales, DefaultLSMISigmaScales) * (2*kcv*m + 2*f*kcv*kcv)
+		f := float64(s.Folds)
+		t += 2 * gridSize(s.SigmaScales, DefaultLSMISigmaScales()) * (2*kcv*m + 2*f*kcv*kcv)
 	}
 	return t
 }
@@ -133,6 +136,7 @@ func (s *LSMISettings) cv() bool { return s.SigmaX == 0 || s.SigmaY == 0 || s.La
 // Memory returns a bound, in bytes, of what LSMI holds beyond its samples
 // for n paired rows of dx and dy columns (see the formulas above).
 func (s *LSMISettings) Memory(n, dx, dy int) float64 {
+	s = s.resolved()
 	t, k, kcv, m := s.estimateWords(n, n, dx+dy, s.cv())
 	return words * (t + s.lsmiWords(k, kcv, m, s.cv()))
 }
@@ -141,9 +145,10 @@ func (s *LSMISettings) Memory(n, dx, dy int) float64 {
 // its samples for n paired rows of dx and dy columns: the estimate's, and
 // the permutation test's (see the formulas above).
 func (s *IndependenceSettings) Memory(n, dx, dy int) float64 {
-	k := float64(testCentres(s.k(), n)) // x-centres, and as many y-centres
-	m := math.Min(float64(s.m()), float64(n))
-	return s.LSMISettings.Memory(n, dx, dy) + words*testWords(&s.Settings, k, m, s.permutations())
+	s = s.resolved()
+	k := float64(testCentres(s.K, n)) // x-centres, and as many y-centres
+	m := math.Min(float64(s.M), float64(n))
+	return s.LSMISettings.Memory(n, dx, dy) + words*testWords(&s.Settings, k, m, s.Permutations)
 }
 
 // Memory returns a bound, in bytes, of what Rank holds beyond its samples
@@ -152,15 +157,16 @@ func (s *IndependenceSettings) Memory(n, dx, dy int) float64 {
 // target's kernel values cached for every draw and width (see the formulas
 // above).
 func (s *RankSettings) Memory(n, p, dy int) float64 {
+	s = s.resolved()
 	one := s.LSMISettings.Memory(n, 1, dy)
 	if s.PValuePermutations > 0 {
 		one = (&IndependenceSettings{LSMISettings: s.LSMISettings, Permutations: s.PValuePermutations}).Memory(n, 1, dy)
 	}
-	k := float64(min(s.k(), n))
-	m := math.Min(float64(s.m()), float64(n))
+	k := float64(min(s.K, n))
+	m := math.Min(float64(s.M), float64(n))
 	// The final draws of the features share the target's kernel values at
 	// the widths they chose: a few, of the grid's.
-	g := math.Min(3, gridSize(s.SigmaScales, DefaultLSMISigmaScales))
-	cache := float64(s.draws()) * g * (k*m/2 + k*k)
+	g := math.Min(3, gridSize(s.SigmaScales, DefaultLSMISigmaScales()))
+	cache := float64(s.Draws) * g * (k*m/2 + k*k)
 	return math.Min(s.workers(), float64(p))*one + words*(cache+float64(p)*64)
 }

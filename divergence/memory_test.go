@@ -42,7 +42,7 @@ func TestMemoryGrowsWithSettings(t *testing.T) {
 		t.Errorf("a million draws: %g bytes, less than the draws kept, %g", draws, want)
 	}
 	ts := TwoSampleSettings{PESettings: base, Permutations: 1_000_000}
-	if small := (&TwoSampleSettings{PESettings: base}).Memory(1000, 1000, 2); !(ts.Memory(1000, 1000, 2) > small+8*1e6*float64(len(TestSigmaScales))) {
+	if small := (&TwoSampleSettings{PESettings: base}).Memory(1000, 1000, 2); !(ts.Memory(1000, 1000, 2) > small+8*1e6*float64(len(PermutationSigmaScales()))) {
 		t.Errorf("a million permutations: %g bytes, the default %g", ts.Memory(1000, 1000, 2), small)
 	}
 	ls := LSMISettings{Settings: Settings{Workers: 2}}

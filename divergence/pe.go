@@ -37,6 +37,14 @@ type PEResult struct {
 	// DrawStdErr is the part of StdErr from the draws alone: the spread of
 	// the draws over √draws (zero for a single draw).
 	DrawStdErr float64
+	// DesignEffect is, for rows drawn in two stages (Subsample.Units), the
+	// variance of the estimate's linearisation under that design over its
+	// variance were the rows independent (docs/DESIGN.md §7), as
+	// LSMIResult.DesignEffect: near 1 when the units are like random rows,
+	// up to the rows per unit when each is far from one. StdErr includes
+	// the excess. NaN, with a warning, when every kept row came from one
+	// draw; zero for rows drawn independently.
+	DesignEffect float64
 	// Draws holds each draw's value.
 	Draws []float64
 	// PlugIn is RuLSIF's plug-in form hᵀθ − ½θᵀHθ − ½ of the same fit,
@@ -100,9 +108,20 @@ type PEResult struct {
 // infinite value gives a *DataError; a setting out of range gives a
 // *SettingsError. s may be nil: all defaults.
 func RelativePE(ctx context.Context, p, q mat.Matrix, alpha float64, s *PESettings) (*PEResult, error) {
+	res, err := relativePE(ctx, p, q, alpha, s)
+	if err != nil {
+		return res, err
+	}
+	return res, addUnitError(res, p, q)
+}
+
+// relativePE is RelativePE without the two-stage design's share of the
+// error bar (addUnitError).
+func relativePE(ctx context.Context, p, q mat.Matrix, alpha float64, s *PESettings) (*PEResult, error) {
 	if s == nil {
 		s = &PESettings{}
 	}
+	s = s.resolved()
 	pp, qq, err := peSamples(p, q, alpha, s)
 	if err != nil {
 		return nil, err
@@ -110,7 +129,7 @@ func RelativePE(ctx context.Context, p, q mat.Matrix, alpha float64, s *PESettin
 	if err := s.checkExact(pp.n, "numerator points"); err != nil {
 		return nil, err
 	}
-	src := parallel.NewSource(s.source())
+	src := parallel.NewSource(s.Src)
 	rnd := rand.New(src)
 
 	// Work at unit scale: the data divided by the median heuristic, or by
@@ -130,9 +149,9 @@ func RelativePE(ctx context.Context, p, q mat.Matrix, alpha float64, s *PESettin
 	m := &peModel{p: pp, q: qq, alpha: alpha}
 
 	res := &PEResult{Alpha: m.alpha, NP: pp.pop, NQ: qq.pop, Exact: s.Exact}
-	k := min(s.k(), pp.n)
-	draws := s.draws()
-	m.mp, m.mq = splitBudget(s.m(), pp.n, qq.n)
+	k := min(s.K, pp.n)
+	draws := s.Draws
+	m.mp, m.mq = splitBudget(s.M, pp.n, qq.n)
 	if k == pp.n && s.WithoutReplacement && m.mp == pp.n && m.mq == qq.n {
 		draws = 1 // every draw would be the same
 	}
@@ -407,11 +426,11 @@ func (m *peModel) moments(idx []int, rnd *rand.Rand) (*mat.SymDense, []float64, 
 // it, and coarser default grids, for a per-draw search). Table rows are
 // returned in internal units and columns as λ/N; the caller converts.
 func (m *peModel) crossValidate(ctx context.Context, s *PESettings, rnd *rand.Rand, perDraw bool) (*crossval.Table[[]float64], []edgeStop, error) {
-	maxCentres, budget := s.k(), s.m()
+	maxCentres, budget := s.K, s.M
 	if perDraw {
 		budget = max(1, budget/drawCVShare)
 	}
-	folds := s.folds()
+	folds := s.Folds
 	// Centres: at most half the numerator sample, so that the rest can be
 	// averaged over; averaging points never include a centre, whose kernel
 	// value with itself would favour narrow kernels.
@@ -441,11 +460,11 @@ func (m *peModel) crossValidate(ctx context.Context, s *PESettings, rnd *rand.Ra
 		return nil, nil, err
 	}
 	// λ/N = (kλ/N)/kcv: the grid of kλ/N values for the kcv-centre problem.
-	lambdas := scaleAll(coarse(grid(s.LambdaScales, DefaultLambdaScales), s.LambdaScales == nil && perDraw), 1/float64(kcv))
+	lambdas := scaleAll(coarse(grid(s.LambdaScales, DefaultLambdaScales()), s.LambdaScales == nil && perDraw), 1/float64(kcv))
 	if s.Lambda != 0 {
 		lambdas = []float64{s.Lambda / float64(m.p.pop)}
 	}
-	sigmas := coarse(grid(s.SigmaScales, DefaultSigmaScales), s.SigmaScales == nil && perDraw)
+	sigmas := coarse(grid(s.SigmaScales, DefaultSigmaScales()), s.SigmaScales == nil && perDraw)
 	if s.Sigma != 0 {
 		sigmas = []float64{1} // internal units: the fixed σ is the scale
 	}

@@ -15,7 +15,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/sublinear/pearson/internal/race"
+	"github.com/sublinear/pearson/internal/testtier"
 	"github.com/sublinear/pearson/qmin"
 )
 
@@ -99,18 +99,14 @@ func TestExactMatchesDirectComputation(t *testing.T) {
 }
 
 func TestEstimateApproachesAllCentre(t *testing.T) {
-	if race.Enabled {
-		t.Skip(race.SkipReason)
-	}
+	testtier.SkipUnderRace(t)
 	// The paper's Table 2 setting: P = N(1, 0.5²) with n = 1000 and 2000,
 	// Q = N(1.5, 0.5²) with n′ = 200, α = 0.5, exact averages, σ and λ fixed
 	// at values cross-validation picks for such data (σ ≈ 1, kλ/n = 0.01 at
 	// k = 100). One draw per seed, as the paper's table; its band is
 	// 0.0012–0.0027 at k = 20 and 0.0002–0.0003 at k = 160; we require the
 	// mean over 10 seeds to be at most 0.003 and 0.0005.
-	if testing.Short() {
-		t.Skip("all-centre solutions at n = 2000 take seconds")
-	}
+	testtier.Long(t, "all-centre solutions at n = 2000 take seconds")
 	p := normal{[]float64{1}, []float64{0.5}}
 	q := normal{[]float64{1.5}, []float64{0.5}}
 	for _, n := range []int{1000, 2000} {
@@ -183,18 +179,14 @@ func meanAbsError(t *testing.T, p, q normal, n, seeds int) float64 {
 }
 
 func TestAgainstTruth(t *testing.T) {
-	if race.Enabled {
-		t.Skip(race.SkipReason)
-	}
+	testtier.SkipUnderRace(t)
 	// n = n′ = 10⁴ with the defaults, cross-validated. With exact averages
 	// over all 2·10⁴ points the mean error is 0.0006–0.002 on these cases:
 	// the sampling error of the data themselves. The constant-time estimate
 	// adds the noise of its averaging points, of the same order (M = 4000
 	// points against 2·10⁴); require 0.003, over 10 seeds (see truthCases
 	// for the 2-D case).
-	if testing.Short() {
-		t.Skip("30 cross-validated estimates")
-	}
+	testtier.Long(t, "30 cross-validated estimates")
 	for _, c := range truthCases {
 		mae := meanAbsError(t, c.p, c.q, 10_000, 10)
 		t.Logf("%s: truth %.4f, mean |error| %.4f", c.name, truePE(DefaultAlpha, c.p, c.q), mae)
@@ -205,17 +197,13 @@ func TestAgainstTruth(t *testing.T) {
 }
 
 func TestAgainstTruthMillion(t *testing.T) {
-	if race.Enabled {
-		t.Skip(race.SkipReason)
-	}
+	testtier.SkipUnderRace(t)
 	// n = n′ = 10⁶ in constant-time mode: the sample's own error is now
 	// negligible and what remains is the estimator's: the noise of m = 4000
 	// averaging points over 6 draws (a standard error near 0.001) and the
 	// regularisation bias of cross-validating on those points (see
 	// truthCases). Over 4 seeds.
-	if testing.Short() {
-		t.Skip("samples of 10⁶ rows")
-	}
+	testtier.Long(t, "samples of 10⁶ rows")
 	for _, c := range truthCases {
 		mae := meanAbsError(t, c.p, c.q, 1_000_000, 4)
 		t.Logf("%s: truth %.4f, mean |error| %.4f", c.name, truePE(DefaultAlpha, c.p, c.q), mae)
@@ -283,9 +271,7 @@ func TestReproducible(t *testing.T) {
 }
 
 func TestScaleInvariance(t *testing.T) {
-	if race.Enabled {
-		t.Skip(race.SkipReason)
-	}
+	testtier.SkipUnderRace(t)
 	// The kernel width follows the data's scale, so scaling both samples by
 	// any factor leaves PE unchanged (up to rounding) and scales σ.
 	rnd := rand.New(rand.NewPCG(4, 4))
@@ -438,7 +424,7 @@ func TestCrossValidationTable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.CV == nil || len(r.CV.Scores) != len(r.CV.Rows) || len(r.CV.Scores[0]) < len(coarse(DefaultLambdaScales, true)) {
+	if r.CV == nil || len(r.CV.Scores) != len(r.CV.Rows) || len(r.CV.Scores[0]) < len(coarse(DefaultLambdaScales(), true)) {
 		t.Fatalf("table %+v", r.CV)
 	}
 	if bs, bl := r.CV.Best(); bs != r.DrawSigmas[0] || math.Abs(bl-r.DrawLambdas[0]) > 1e-12*bl {

@@ -223,10 +223,10 @@ func pValue(stat float64, null []float64) float64 {
 }
 
 // testRidge returns the tests' kλ/n: from the all-centre λ when fixed
-// (non-zero), otherwise TestLambdaScale.
+// (non-zero), otherwise PermutationLambdaScale.
 func testRidge(lambda float64, k, n int) float64 {
 	if lambda != 0 {
 		return float64(k) * lambda / float64(n)
 	}
-	return TestLambdaScale
+	return PermutationLambdaScale
 }

@@ -7,10 +7,11 @@ package divergence
 import (
 	"math"
 	"math/rand/v2"
-	"os"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/sublinear/pearson/internal/testtier"
 )
 
 // energyTest is the reference: the permutation test of the energy distance
@@ -73,9 +74,8 @@ func energyTest(x, y []float64, b int, rnd *rand.Rand) float64 {
 // a shift (issue 23 measured 0.59 against 0.71 without it) while keeping
 // its lead on scale and shape. PEARSON_LONG=1 runs it.
 func TestLocationPowerAgainstEnergy(t *testing.T) {
-	if testing.Short() || os.Getenv("PEARSON_LONG") == "" {
-		t.Skip("long power study: set PEARSON_LONG=1")
-	}
+	testtier.Long(t, "800 two-sample tests beside an O(n²) energy test")
+	testtier.SkipUnderRace(t)
 	const n, reps, b = 200, 200, 100
 	laplace := func(r *rand.Rand) float64 {
 		u := r.Float64() - 0.5
@@ -101,7 +101,7 @@ func TestLocationPowerAgainstEnergy(t *testing.T) {
 			}
 			pp, _ := newPoints("P", mat.NewDense(n, 1, x))
 			qq, _ := newPoints("Q", mat.NewDense(n, 1, y))
-			res, err := twoSample(ctx, pp, qq, DefaultAlpha, s, rnd)
+			res, err := twoSample(ctx, pp, qq, DefaultAlpha, s.resolved(), 0, rnd)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -39,17 +39,18 @@ type PEProblem struct {
 func NewPEProblem(p, q mat.Matrix, alpha float64, s *PESettings) (*PEProblem, error) {
 	switch {
 	case s == nil || s.Sigma == 0:
-		return nil, &SettingsError{Field: "Sigma", Value: 0.0, Allowed: "a PEProblem needs σ and λ fixed"}
+		return nil, &SettingsError{Package: "divergence", Field: "Sigma", Value: 0.0, Allowed: "a PEProblem needs σ and λ fixed"}
 	case s.Lambda == 0:
-		return nil, &SettingsError{Field: "Lambda", Value: 0.0, Allowed: "a PEProblem needs σ and λ fixed"}
+		return nil, &SettingsError{Package: "divergence", Field: "Lambda", Value: 0.0, Allowed: "a PEProblem needs σ and λ fixed"}
 	}
+	s = s.resolved()
 	pp, qq, err := peSamples(p, q, alpha, s)
 	if err != nil {
 		return nil, err
 	}
 	pp, qq = pp.withScale(s.Sigma), qq.withScale(s.Sigma) // internal units: σ = 1
 	m := &peModel{p: pp, q: qq, alpha: alpha, g: kernel.Gaussian{Sigma: 1}}
-	m.mp, m.mq = splitBudget(s.m(), pp.n, qq.n)
+	m.mp, m.mq = splitBudget(s.M, pp.n, qq.n)
 	return &PEProblem{o: &oracle{n: pp.n, lambdaN: s.Lambda / float64(pp.pop), moments: m.moments}, m: m}, nil
 }
 

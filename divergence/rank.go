@@ -9,13 +9,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"slices"
 	"sync"
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/sublinear/pearson/internal/adjust"
 	"github.com/sublinear/pearson/internal/parallel"
 )
 
@@ -82,6 +82,7 @@ func Rank(ctx context.Context, features, target mat.Matrix, s *RankSettings) (*R
 	if err := s.validate(); err != nil {
 		return nil, err
 	}
+	s = s.resolved()
 	if features == nil {
 		return nil, fmt.Errorf("divergence: %w: features is nil", ErrTooFew)
 	}
@@ -110,7 +111,7 @@ func Rank(ctx context.Context, features, target mat.Matrix, s *RankSettings) (*R
 	if err := s.checkExact(py.n, "rows"); err != nil {
 		return nil, err
 	}
-	rnd := rand.New(s.source())
+	rnd := rand.New(s.Src)
 	// The target's scale, computed once.
 	if py, err = scaled(rnd, py, s.SigmaY); err != nil {
 		return nil, fmt.Errorf("divergence: the target: %w", err)
@@ -242,23 +243,17 @@ func (c columnView) At(i, _ int) float64 { return c.m.At(i, c.j) }
 
 func (c columnView) T() mat.Matrix { return mat.Transpose{Matrix: c} }
 
-// benjaminiHochberg sets the QValue of every tested feature: with the m
-// tested p-values in increasing order p₍₁₎ ≤ … ≤ p₍ₘ₎,
-//
-//	q₍ᵢ₎ = min_{j ≥ i} min(1, m·p₍ⱼ₎/j).
+// benjaminiHochberg sets the QValue of every tested feature, the
+// Benjamini–Hochberg adjustment of the tested p-values (adjust.BenjaminiHochberg).
 func benjaminiHochberg(scores []FeatureScore) {
 	var tested []int
+	var p []float64
 	for i, f := range scores {
 		if f.Tested {
-			tested = append(tested, i)
+			tested, p = append(tested, i), append(p, f.PValue)
 		}
 	}
-	slices.SortStableFunc(tested, func(a, b int) int { return cmp.Compare(scores[a].PValue, scores[b].PValue) })
-	m := float64(len(tested))
-	q := 1.0
-	for j := len(tested) - 1; j >= 0; j-- {
-		f := &scores[tested[j]]
-		q = math.Min(q, m*f.PValue/float64(j+1))
-		f.QValue = q
+	for j, q := range adjust.BenjaminiHochberg(p) {
+		scores[tested[j]].QValue = q
 	}
 }

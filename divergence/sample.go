@@ -30,18 +30,23 @@ import (
 // means the largest of Units plus one). Every row is still equally likely
 // to be kept, but the rows of one draw resemble each other when the data
 // set is ordered, so the draws, not the rows, are the independent
-// observations: LSMI, IndependenceTest and Rank then add the variance
-// between draws to their standard errors and report the design effect
-// (docs/DESIGN.md §7), from the design of x (or of y when x has none;
-// Rank's target, or its features). RelativePE and TwoSampleTest do not use
-// it: the command line adds it to their error bars through the fitted
-// ratio.
+// observations: every estimator then adds the variance between draws to
+// its standard error and reports the design effect (docs/DESIGN.md §7):
+// LSMI, IndependenceTest and Rank from the design of x (or of y when x has
+// none; Rank's target, or its features), RelativePE and TwoSampleTest from
+// the designs of both samples, through the fitted ratio.
+//
+// SharedDraws, set on both samples of RelativePE or TwoSampleTest, says
+// that they are groups of one two-stage sample whose Units number the same
+// draws (one unit may hold rows of both), so that their covariance counts;
+// otherwise the two samples' draws are independent.
 type Subsample struct {
 	mat.Matrix
 	Rows int
 
-	Units     []int
-	UnitDraws int
+	Units       []int
+	UnitDraws   int
+	SharedDraws bool
 }
 
 // points is an immutable view of a sample's rows for the kernel arithmetic:

@@ -7,9 +7,11 @@ package divergence
 import (
 	"fmt"
 	"math"
+	"math/bits"
 	"math/rand/v2"
 
 	"github.com/sublinear/pearson/crossval"
+	"github.com/sublinear/pearson/internal/resolve"
 	"github.com/sublinear/pearson/qmin"
 )
 
@@ -48,33 +50,43 @@ const (
 	MaxExact = 5000
 )
 
-// DefaultSigmaScales are the kernel widths tried by the cross-validation of
-// RelativePE, as multiples of the median heuristic σ₀. When the best lies on
-// an edge and the score still improves that way, the grid widens itself by
+// Default cross-validation grids. They are functions, each returning a new
+// slice, so that no caller can change another's grid (a package variable
+// written by one caller would move every later estimate, and race with
+// concurrent ones).
+
+// DefaultSigmaScales returns the kernel widths tried by the
+// cross-validation of RelativePE, as multiples of the median heuristic σ₀:
+// 13 values spaced evenly in log from σ₀/8 to 8σ₀. When the best lies on an
+// edge and the score still improves that way, the grid widens itself by
 // factors of two, down to σ₀/256 and up to 256σ₀ (docs/DESIGN.md §4).
-var DefaultSigmaScales = crossval.LogGrid(1.0/8, 8, 13)
+func DefaultSigmaScales() []float64 { return crossval.LogGrid(1.0/8, 8, 13) }
 
-// DefaultLambdaScales are the regularisations tried by the
+// DefaultLambdaScales returns the regularisations tried by the
 // cross-validation of RelativePE, as values of kλ/n, the regularisation of
-// the k-centre problem (see Settings.Lambda). The grid widens itself by
-// factors of ten as the width grid does, within [10⁻⁹, 10³] for the
-// cross-validation's own problem (docs/DESIGN.md §4).
-var DefaultLambdaScales = crossval.LogGrid(1e-4, 1, 9)
+// the k-centre problem (see Settings.Lambda): 9 values spaced evenly in log
+// from 10⁻⁴ to 1. The grid widens itself by factors of ten as the width
+// grid does, within [10⁻⁹, 10³] for the cross-validation's own problem
+// (docs/DESIGN.md §4).
+func DefaultLambdaScales() []float64 { return crossval.LogGrid(1e-4, 1, 9) }
 
-// DefaultLSMISigmaScales are the kernel widths LSMI's cross-validation
-// tries on each variable, as multiples of that variable's median heuristic;
-// it widens itself both ways as DefaultSigmaScales does.
-var DefaultLSMISigmaScales = crossval.LogGrid(1.0/4, 4, 5)
+// DefaultLSMISigmaScales returns the kernel widths LSMI's cross-validation
+// tries on each variable, as multiples of that variable's median heuristic:
+// 5 values spaced evenly in log from ¼ to 4. It widens itself both ways as
+// DefaultSigmaScales does.
+func DefaultLSMISigmaScales() []float64 { return crossval.LogGrid(1.0/4, 4, 5) }
 
-// DefaultLSMILambdaScales are the values of (k/n)²λ, the regularisation of
-// the k-row product-basis problem (docs/DESIGN.md §3), that LSMI's
-// cross-validation tries. They reach lower than DefaultLambdaScales: H is a
-// product of two kernel averages, whose eigenvalues are smaller.
-var DefaultLSMILambdaScales = crossval.LogGrid(1e-7, 1e-3, 3)
+// DefaultLSMILambdaScales returns the values of (k/n)²λ, the
+// regularisation of the k-row product-basis problem (docs/DESIGN.md §3),
+// that LSMI's cross-validation tries: 10⁻⁷, 10⁻⁵ and 10⁻³. They reach lower
+// than DefaultLambdaScales: H is a product of two kernel averages, whose
+// eigenvalues are smaller.
+func DefaultLSMILambdaScales() []float64 { return crossval.LogGrid(1e-7, 1e-3, 3) }
 
-// TestSigmaScales are the tests' kernel widths, as multiples of the median
-// heuristic of the pooled sample (two-sample) or of each variable
-// (independence), unless the settings fix the widths.
+// PermutationSigmaScales returns the permutation tests' kernel widths, as
+// multiples of the median heuristic of the pooled sample (two-sample) or of
+// each variable (independence), unless the settings fix the widths: 1, 2
+// and 4.
 //
 // The widths must not depend on which points carry which label (or which y
 // goes with which x): cross-validating them on the observed labels adapts
@@ -83,10 +95,11 @@ var DefaultLSMILambdaScales = crossval.LogGrid(1e-7, 1e-3, 3)
 // are combined (see TwoSampleTest), so that whichever width sees a
 // difference decides: a single width is blind to differences at other
 // scales, such as dependence through the spread only (docs/DESIGN.md §5).
-var TestSigmaScales = []float64{1, 2, 4}
+func PermutationSigmaScales() []float64 { return []float64{1, 2, 4} }
 
-// TestLambdaScale is the tests' kλ/n unless Settings.Lambda is fixed.
-const TestLambdaScale = 0.01
+// PermutationLambdaScale is the two-sample permutation test's kλ/n unless
+// Settings.Lambda is fixed.
+const PermutationLambdaScale = 0.01
 
 // Settings are the options every estimator and test shares; each entry
 // point takes a struct that embeds them (PESettings, LSMISettings,
@@ -201,42 +214,80 @@ type RankSettings struct {
 	PValuePermutations int
 }
 
-// SettingsError reports a setting, or the argument α, out of range. It
-// unwraps to ErrSettings.
-type SettingsError struct {
-	// Field is the Go name of the field ("K", "Sigma", "Permutations", …),
-	// or "alpha" for the argument α.
-	Field string
-	// Value is the value given.
-	Value any
-	// Allowed says what the field accepts.
-	Allowed string
-}
-
-func (e *SettingsError) Error() string {
-	return fmt.Sprintf("divergence: %v: %s = %v: %s", ErrSettings, e.Field, e.Value, e.Allowed)
-}
-
-// Unwrap returns ErrSettings.
-func (e *SettingsError) Unwrap() error { return ErrSettings }
-
-func orDefault(v, def int) int {
-	if v == 0 {
-		return def
+// SampleRows returns (Draws + 2)·(K + M) with the defaults of the zero
+// fields, the rows of each sample an estimate can read: each draw takes at
+// most K + M rows of a sample (K centres and M averaging points), the
+// cross-validation K + M more, and the median heuristic and a test's design
+// at most K + M together. A caller that samples a large input while reading
+// it (as the command line and package drift do) need keep no more. When
+// the product overflows an int, math.MaxInt: every row. s may be nil.
+func SampleRows(s *Settings) int {
+	if s == nil {
+		s = &Settings{}
 	}
-	return v
+	r := s.resolved()
+	k, m, d := uint64(max(r.K, 0)), uint64(max(r.M, 0)), uint64(max(r.Draws, 0))
+	sum, carry := bits.Add64(k, m, 0)
+	hi, prod := bits.Mul64(d+2, sum)
+	if carry != 0 || hi != 0 || prod > math.MaxInt {
+		return math.MaxInt
+	}
+	return int(prod)
 }
 
-func (s *Settings) k() int     { return orDefault(s.K, DefaultK) }
-func (s *Settings) m() int     { return orDefault(s.M, DefaultM) }
-func (s *Settings) draws() int { return orDefault(s.Draws, DefaultDraws) }
-func (s *Settings) folds() int { return orDefault(s.Folds, DefaultFolds) }
-
-func (s *Settings) source() rand.Source {
+// resolved returns s with every zero that asks for a default filled in
+// (K, M, Draws, Folds, Src): the entry points resolve their settings once,
+// and the code below them reads plain fields. Fields out of range are left
+// as they are, for validate to refuse.
+func (s Settings) resolved() Settings {
+	s.K = resolve.OrDefault(s.K, DefaultK)
+	s.M = resolve.OrDefault(s.M, DefaultM)
+	s.Draws = resolve.OrDefault(s.Draws, DefaultDraws)
+	s.Folds = resolve.OrDefault(s.Folds, DefaultFolds)
 	if s.Src == nil {
-		return rand.NewPCG(1, 2)
+		s.Src = rand.NewPCG(1, 2)
 	}
-	return s.Src
+	return s
+}
+
+// resolved returns a copy of s with its defaults filled in (see
+// Settings.resolved).
+func (s *PESettings) resolved() *PESettings {
+	r := *s
+	r.Settings = s.Settings.resolved()
+	return &r
+}
+
+// resolved returns a copy of s with its defaults filled in.
+func (s *LSMISettings) resolved() *LSMISettings {
+	r := *s
+	r.Settings = s.Settings.resolved()
+	return &r
+}
+
+// resolved returns a copy of s with its defaults filled in, Permutations
+// among them.
+func (s *TwoSampleSettings) resolved() *TwoSampleSettings {
+	r := *s
+	r.PESettings = *s.PESettings.resolved()
+	r.Permutations = resolve.OrDefault(s.Permutations, DefaultPermutations)
+	return &r
+}
+
+// resolved returns a copy of s with its defaults filled in, Permutations
+// among them.
+func (s *IndependenceSettings) resolved() *IndependenceSettings {
+	r := *s
+	r.LSMISettings = *s.LSMISettings.resolved()
+	r.Permutations = resolve.OrDefault(s.Permutations, DefaultPermutations)
+	return &r
+}
+
+// resolved returns a copy of s with its defaults filled in.
+func (s *RankSettings) resolved() *RankSettings {
+	r := *s
+	r.LSMISettings = *s.LSMISettings.resolved()
+	return &r
 }
 
 // grid returns the grid given, or def when it is nil.
@@ -249,20 +300,20 @@ func grid(given, def []float64) []float64 {
 
 // validate checks the fields every estimator uses.
 func (s *Settings) validate() error {
-	bad := func(field string, v any, allowed string) error {
-		return &SettingsError{Field: field, Value: v, Allowed: allowed}
+	bad := func(field string, v any, allowed, def string) error {
+		return &SettingsError{Package: "divergence", Field: field, Value: v, Allowed: allowed, Default: def}
 	}
 	switch {
 	case s.K < 0 || s.K > qmin.MaxK:
-		return bad("K", s.K, fmt.Sprintf("need 1 to %d centres (0: DefaultK)", qmin.MaxK))
+		return bad("K", s.K, fmt.Sprintf("need 1 to %d centres", qmin.MaxK), "DefaultK")
 	case s.M < 0:
-		return bad("M", s.M, "need at least 1 averaging point (0: DefaultM)")
+		return bad("M", s.M, "need at least 1 averaging point", "DefaultM")
 	case s.Draws < 0 || s.Draws > MaxDraws:
-		return bad("Draws", s.Draws, fmt.Sprintf("need 1 to %d draws (0: DefaultDraws)", MaxDraws))
+		return bad("Draws", s.Draws, fmt.Sprintf("need 1 to %d draws", MaxDraws), "DefaultDraws")
 	case s.Folds < 0 || s.Folds == 1 || s.Folds > MaxFolds:
-		return bad("Folds", s.Folds, fmt.Sprintf("cross-validation needs 2 to %d folds (0: DefaultFolds)", MaxFolds))
+		return bad("Folds", s.Folds, fmt.Sprintf("cross-validation needs 2 to %d folds", MaxFolds), "DefaultFolds")
 	case s.Workers < 0:
-		return bad("Workers", s.Workers, "need 0 (GOMAXPROCS) or more")
+		return bad("Workers", s.Workers, "need 0 (GOMAXPROCS) or more", "")
 	}
 	if err := checkWidth("Lambda", s.Lambda); err != nil {
 		return err
@@ -272,11 +323,11 @@ func (s *Settings) validate() error {
 		v    []float64
 	}{{"SigmaScales", s.SigmaScales}, {"LambdaScales", s.LambdaScales}} {
 		if g.v != nil && len(g.v) == 0 {
-			return bad(g.name, g.v, "an empty grid (nil: the default grid)")
+			return bad(g.name, g.v, "an empty grid (nil: the default grid)", "")
 		}
 		for _, v := range g.v {
 			if !(v > 0) || math.IsInf(v, 0) {
-				return bad(g.name, g.v, "values must be positive and finite")
+				return bad(g.name, g.v, "values must be positive and finite", "")
 			}
 		}
 	}
@@ -288,7 +339,7 @@ func (s *Settings) validate() error {
 // subnormal one has lost its precision, and the data divided by it overflow.
 func checkWidth(field string, v float64) error {
 	if v < 0 || math.IsNaN(v) || math.IsInf(v, 0) || (v > 0 && v < smallestNormal) {
-		return &SettingsError{Field: field, Value: v, Allowed: fmt.Sprintf("must be zero (cross-validate) or a positive finite number from %g to %g", smallestNormal, math.MaxFloat64)}
+		return &SettingsError{Package: "divergence", Field: field, Value: v, Allowed: fmt.Sprintf("must be zero (cross-validate) or a positive finite number from %g to %g", smallestNormal, math.MaxFloat64)}
 	}
 	return nil
 }
@@ -296,7 +347,7 @@ func checkWidth(field string, v float64) error {
 // checkPermutations accepts 0 to MaxPermutations.
 func checkPermutations(field string, b int) error {
 	if b < 0 || b > MaxPermutations {
-		return &SettingsError{Field: field, Value: b, Allowed: fmt.Sprintf("need 0 to %d", MaxPermutations)}
+		return &SettingsError{Package: "divergence", Field: field, Value: b, Allowed: fmt.Sprintf("need 0 to %d", MaxPermutations)}
 	}
 	return nil
 }
@@ -304,7 +355,7 @@ func checkPermutations(field string, b int) error {
 // checkAlpha accepts α ∈ [0, 1).
 func checkAlpha(alpha float64) error {
 	if !(alpha >= 0 && alpha < 1) {
-		return &SettingsError{Field: "alpha", Value: alpha, Allowed: "α must lie in [0, 1) (0: the plain Pearson divergence)"}
+		return &SettingsError{Package: "divergence", Field: "alpha", Value: alpha, Allowed: "α must lie in [0, 1) (0: the plain Pearson divergence)"}
 	}
 	return nil
 }
@@ -339,19 +390,11 @@ func (s *TwoSampleSettings) validate() error {
 	return checkPermutations("Permutations", s.Permutations)
 }
 
-func (s *TwoSampleSettings) permutations() int {
-	return orDefault(s.Permutations, DefaultPermutations)
-}
-
 func (s *IndependenceSettings) validate() error {
 	if err := s.LSMISettings.validate(); err != nil {
 		return err
 	}
 	return checkPermutations("Permutations", s.Permutations)
-}
-
-func (s *IndependenceSettings) permutations() int {
-	return orDefault(s.Permutations, DefaultPermutations)
 }
 
 func (s *RankSettings) validate() error {

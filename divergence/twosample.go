@@ -72,8 +72,8 @@ type TwoSampleResult struct {
 // with the same settings), with cross-validation. The statistic
 // T = ½hᵀ(H + (kλ/n)I)⁻¹h − ½ has its own kernel widths and
 // regularisation, which must not depend on the labels: Sigma and Lambda
-// when fixed, otherwise TestSigmaScales times the median heuristic of the
-// pooled sample and kλ/n = TestLambdaScale. Beside the widths' T, a mean
+// when fixed, otherwise PermutationSigmaScales times the median heuristic of the
+// pooled sample and kλ/n = PermutationLambdaScale. Beside the widths' T, a mean
 // component D² = (x̄_P − x̄_Q)ᵀS⁻¹(x̄_P − x̄_Q), S the covariance of all the
 // averaging points, gives a pure shift the power of Hotelling's test (see
 // MeanShift). Each component is standardised by the mean and standard
@@ -109,13 +109,12 @@ func TwoSampleTest(ctx context.Context, p, q mat.Matrix, alpha float64, s *TwoSa
 	if err := s.validate(); err != nil {
 		return nil, err
 	}
+	testM := s.M // zero: the test's budget rule (TestPoints), not DefaultM
+	s = s.resolved()
 	// The estimate is RelativePE's own, on the same settings and source;
 	// the test draws from a generator seeded after it.
 	sPE := s.PESettings
 	sPE.Progress = nil
-	if sPE.Src == nil {
-		sPE.Src = s.source()
-	}
 	pe, err := RelativePE(ctx, p, q, alpha, &sPE)
 	if err != nil {
 		return nil, err
@@ -125,7 +124,7 @@ func TwoSampleTest(ctx context.Context, p, q mat.Matrix, alpha float64, s *TwoSa
 		return nil, err
 	}
 	rnd := rand.New(sPE.Src)
-	res, err := twoSample(ctx, pp, qq, pe.Alpha, s, rand.New(rand.NewPCG(rnd.Uint64(), rnd.Uint64())))
+	res, err := twoSample(ctx, pp, qq, pe.Alpha, s, testM, rand.New(rand.NewPCG(rnd.Uint64(), rnd.Uint64())))
 	if err != nil {
 		return nil, err
 	}
@@ -133,15 +132,16 @@ func TwoSampleTest(ctx context.Context, p, q mat.Matrix, alpha float64, s *TwoSa
 	return res, nil
 }
 
-// twoSample is the permutation test of TwoSampleTest on validated samples,
-// without the estimate.
-func twoSample(ctx context.Context, pp, qq *points, alpha float64, s *TwoSampleSettings, rnd *rand.Rand) (*TwoSampleResult, error) {
+// twoSample is the permutation test of TwoSampleTest on validated samples
+// and resolved settings, without the estimate; testM is the caller's
+// Settings.M before resolution (zero: TestPoints' rule).
+func twoSample(ctx context.Context, pp, qq *points, alpha float64, s *TwoSampleSettings, testM int, rnd *rand.Rand) (*TwoSampleResult, error) {
 	// Internal units: the data divided by the median heuristic (or the
 	// fixed σ, the only width then).
-	widths := TestSigmaScales
+	widths := PermutationSigmaScales()
 	scale := s.Sigma
 	np, nq := pp.n, qq.n
-	mp, mq := testBudget(TestPoints(s.M, np, nq), np, nq, alpha)
+	mp, mq := testBudget(TestPoints(testM, np, nq), np, nq, alpha)
 	// pick returns cnt rows of the pooled sample (rows n_P… are Q's) chosen
 	// whatever their labels: at random, or, for one column averaged over
 	// every row, at evenly spaced ranks of the pooled values (sorted
@@ -181,7 +181,7 @@ func twoSample(ctx context.Context, pp, qq *points, alpha float64, s *TwoSampleS
 	// (rows n_P… are Q's) and averaging points of each sample. A centre may
 	// also be an averaging point: the statistic stays a fixed function of
 	// the pooled sample and the labels.
-	k := min(s.k(), (np+nq)/2)
+	k := min(s.K, (np+nq)/2)
 	centres := pick(k)
 	c := mat.NewDense(k, pp.dim, nil)
 	if err := pooledRows(c, pp, qq, centres); err != nil {
@@ -198,8 +198,8 @@ func twoSample(ctx context.Context, pp, qq *points, alpha float64, s *TwoSampleS
 	}
 	m := len(ep) + len(eq)
 	ridge := testRidge(s.Lambda, k, pp.pop)
-	res := &TwoSampleResult{Lambda: ridge * float64(pp.pop) / float64(k), Permutations: s.permutations(), K: k, M: m}
-	if avail := min(TestPoints(s.M, np, nq), np+nq); alpha > 0 && 2*m < avail {
+	res := &TwoSampleResult{Lambda: ridge * float64(pp.pop) / float64(k), Permutations: s.Permutations, K: k, M: m}
+	if avail := min(TestPoints(testM, np, nq), np+nq); alpha > 0 && 2*m < avail {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("the test averages over %d of the %d points its budget allows: with α = %g and samples of %d and %d rows, the proportion α : 1−α caps it; α = 0 uses every point", m, avail, alpha, np, nq))
 	}
 	// With α > 0 every component depends on the labels only through the
@@ -258,7 +258,7 @@ func twoSample(ctx context.Context, pp, qq *points, alpha float64, s *TwoSampleS
 	sums.finish()
 	stats = append(stats, sums)
 	var observed []float64
-	res.Statistic, res.Null, observed, err = permutationTest(ctx, s.permutations(), &s.Settings, rnd, stats, m, func(prnd *rand.Rand, perm []int) {
+	res.Statistic, res.Null, observed, err = permutationTest(ctx, s.Permutations, &s.Settings, rnd, stats, m, func(prnd *rand.Rand, perm []int) {
 		drawGroups(prnd, perm, len(ep))
 	})
 	if err != nil {

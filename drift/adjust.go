@@ -5,8 +5,9 @@
 package drift
 
 import (
-	"math"
 	"slices"
+
+	adjustp "github.com/sublinear/pearson/internal/adjust"
 )
 
 // adjust returns the adjusted p-values (q-values) of p by the method a,
@@ -14,40 +15,11 @@ import (
 // q_(i) = min_{j ≥ i} min(1, m p_(j)/j); Holm: q_(i) = max_{j ≤ i}
 // min(1, (m − j + 1) p_(j)), p_(1) ≤ … ≤ p_(m) the sorted p-values.
 func adjust(p []float64, a Adjustment) []float64 {
-	q := make([]float64, len(p))
-	var idx []int
-	for i, v := range p {
-		q[i] = v
-		if !math.IsNaN(v) {
-			idx = append(idx, i)
-		}
-	}
-	if a == NoAdjustment {
-		return q
-	}
-	slices.SortStableFunc(idx, func(i, j int) int {
-		switch {
-		case p[i] < p[j]:
-			return -1
-		case p[i] > p[j]:
-			return 1
-		}
-		return 0
-	})
-	m := float64(len(idx))
 	switch a {
 	case BenjaminiHochberg:
-		run := 1.0
-		for r := len(idx) - 1; r >= 0; r-- {
-			run = math.Min(run, m*p[idx[r]]/float64(r+1))
-			q[idx[r]] = run
-		}
+		return adjustp.BenjaminiHochberg(p)
 	case Holm:
-		run := 0.0
-		for r, i := range idx {
-			run = math.Max(run, math.Min(1, (m-float64(r))*p[i]))
-			q[i] = run
-		}
+		return adjustp.Holm(p)
 	}
-	return q
+	return slices.Clone(p)
 }

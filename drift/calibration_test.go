@@ -6,17 +6,16 @@ package drift
 
 import (
 	"context"
-	"flag"
 	"math"
 	"math/rand/v2"
-	"os"
-	"strconv"
 	"testing"
 
-	"github.com/sublinear/pearson/internal/race"
+	"github.com/sublinear/pearson/internal/testtier"
 )
 
-var reps = flag.Int("drift.reps", 12, "repetitions of drift's calibration and power tests")
+// reps is the number of repetitions of drift's calibration and power tests:
+// two in the default tier, which only runs TestPower, a dozen in the long one.
+var reps = testtier.Pick(2, 12)
 
 // binomialBound is the rate a nominal rate p may reach over n trials before
 // the test fails: three Monte Carlo standard errors above it.
@@ -32,12 +31,11 @@ func binomialBound(p float64, n int) float64 { return p + 3*math.Sqrt(p*(1-p)/fl
 // the global null for exact, independent p-values) is logged: over a dozen
 // repetitions its Monte Carlo error is too large to test it.
 func TestCalibration(t *testing.T) {
-	if testing.Short() || race.Enabled {
-		t.Skip(race.SkipReason)
-	}
+	testtier.Long(t, "a dozen tables of 20 columns")
+	testtier.SkipUnderRace(t)
 	const cols, n = 20, 1000
 	var tests, rawRejected, driftedCols, anyQ, driftedSets, jointRejected int
-	for r := range *reps {
+	for r := range reps {
 		rnd := rand.New(rand.NewPCG(uint64(r), 11))
 		ref, cur := normalTable(n, cols, nil, rnd), normalTable(n, cols, nil, rnd)
 		res, err := Compare(context.Background(), ref, cur, fastSettings(uint64(r)))
@@ -69,14 +67,14 @@ func TestCalibration(t *testing.T) {
 		}
 	}
 	t.Logf("%d repetitions of %d columns: raw p ≤ 0.05 in %d of %d tests (%.3f ± %.3f); some q < 0.05 in %d; drifted columns %d, drifted data sets %d; joint p ≤ 0.05 in %d",
-		*reps, cols, rawRejected, tests, float64(rawRejected)/float64(tests), math.Sqrt(0.05*0.95/float64(tests)), anyQ, driftedCols, driftedSets, jointRejected)
+		reps, cols, rawRejected, tests, float64(rawRejected)/float64(tests), math.Sqrt(0.05*0.95/float64(tests)), anyQ, driftedCols, driftedSets, jointRejected)
 	if rate := float64(rawRejected) / float64(tests); rate > binomialBound(0.05, tests) {
 		t.Errorf("raw p-values reject at rate %.3f, beyond %.3f", rate, binomialBound(0.05, tests))
 	}
 	if rate := float64(driftedCols) / float64(tests); rate > binomialBound(0.05, tests) {
 		t.Errorf("falsely drifted columns at rate %.3f", rate)
 	}
-	if rate := float64(driftedSets) / float64(*reps); rate > binomialBound(0.05, *reps) {
+	if rate := float64(driftedSets) / float64(reps); rate > binomialBound(0.05, reps) {
 		t.Errorf("falsely drifted data sets at rate %.3f", rate)
 	}
 }
@@ -85,13 +83,11 @@ func TestCalibration(t *testing.T) {
 // 0.75 and 1 standard deviation (PE_½ ≈ δ²/8: 0.031, 0.07, 0.12, all above
 // the threshold 0.01), and asks that those three, and only those, drift.
 func TestPower(t *testing.T) {
-	if testing.Short() || race.Enabled {
-		t.Skip(race.SkipReason)
-	}
+	testtier.SkipUnderRace(t)
 	const cols, n = 20, 1000
 	shift := map[int]float64{4: 0.5, 9: 0.75, 15: 1}
 	found, false_ := 0, 0
-	for r := range *reps {
+	for r := range reps {
 		rnd := rand.New(rand.NewPCG(uint64(r), 12))
 		ref, cur := normalTable(n, cols, nil, rnd), normalTable(n, cols, shift, rnd)
 		res, err := Compare(context.Background(), ref, cur, fastSettings(uint64(r)))
@@ -110,9 +106,9 @@ func TestPower(t *testing.T) {
 			t.Errorf("repetition %d: 3 of 20 columns drifted, yet the data set drifts", r)
 		}
 	}
-	t.Logf("%d repetitions: %d of %d shifted columns found (power %.3f), %d others drifted", *reps, found, 3**reps, float64(found)/float64(3**reps), false_)
-	if found < 3**reps {
-		t.Errorf("%d of %d shifted columns found", found, 3**reps)
+	t.Logf("%d repetitions: %d of %d shifted columns found (power %.3f), %d others drifted", reps, found, 3*reps, float64(found)/float64(3*reps), false_)
+	if found < 3*reps {
+		t.Errorf("%d of %d shifted columns found", found, 3*reps)
 	}
 	if false_ > 0 {
 		t.Errorf("%d unshifted columns drifted", false_)
@@ -124,13 +120,8 @@ func TestPower(t *testing.T) {
 // changed to (0.35, 0.3, 0.35) (PE_½ = 0.0169, above the threshold 0.01). The permutation p-value is
 // exact: under equal frequencies it falls at or below 0.05 at rate 0.05.
 func TestCategorical(t *testing.T) {
-	if race.Enabled {
-		t.Skip(race.SkipReason)
-	}
-	trials := 400
-	if testing.Short() {
-		trials = 50
-	}
+	testtier.SkipUnderRace(t)
+	trials := testtier.Pick(100, 400)
 	const n = 1000
 	s := &Settings{Permutations: 199}
 	null, found := 0, 0
@@ -174,15 +165,12 @@ func TestCategorical(t *testing.T) {
 // estimator settings of the other calibration tests (K = 30, M = 600). With
 // exact, independent p-values the share of tables with some q-value below
 // 0.05 is at most 0.05, and a p-value at or below 0.002 has probability
-// 0.002. It runs only when PEARSON_DRIFT_STUDY gives the number of tables
-// (24 took 6 minutes at a load average of 25 on two cores); docs/RESULTS.md
-// reports its outcome.
+// 0.002. A long-tier study over 24 tables; docs/RESULTS.md reports its
+// outcome.
 func TestFalseDriftStudy(t *testing.T) {
-	tables, _ := strconv.Atoi(os.Getenv("PEARSON_DRIFT_STUDY"))
-	if tables <= 0 || race.Enabled {
-		t.Skip("set PEARSON_DRIFT_STUDY to the number of tables")
-	}
-	const cols, n = 30, 600
+	testtier.Long(t, "24 tables of 30 columns")
+	testtier.SkipUnderRace(t)
+	const tables, cols, n = 24, 30, 600
 	var tests, small, raw05, flagged, drifted, stage2 int
 	for r := range tables {
 		rnd := rand.New(rand.NewPCG(uint64(r), 15))
@@ -232,9 +220,7 @@ func TestFalseDriftStudy(t *testing.T) {
 // ⌈2·60/0.05⌉ = 2400, makes its q-value 60/2401 = 0.025 when no
 // permutation reaches it, which at a 2 sd shift of 300 rows none does.
 func TestOneDriftedAmongMany(t *testing.T) {
-	if testing.Short() || race.Enabled {
-		t.Skip(race.SkipReason)
-	}
+	testtier.SkipUnderRace(t)
 	const cols, n, shifted = 60, 300, 7
 	rnd := rand.New(rand.NewPCG(3, 4))
 	ref, cur := normalTable(n, cols, nil, rnd), normalTable(n, cols, map[int]float64{shifted: 2}, rnd)

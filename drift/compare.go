@@ -18,6 +18,7 @@ import (
 
 	"github.com/sublinear/pearson/divergence"
 	"github.com/sublinear/pearson/internal/parallel"
+	"github.com/sublinear/pearson/internal/resolve"
 )
 
 // Result is the outcome of a comparison of a current table with a reference.
@@ -514,9 +515,9 @@ func estimate(ctx context.Context, p, q mat.Matrix, s *Settings, rnd *rand.Rand)
 	es := divergence.PESettings{Settings: s.Settings}
 	es.Workers, es.Progress = 1, nil
 	var tuned *divergence.PEResult
-	if !es.Exact && es.Lambda == 0 && orDefault(es.Draws, divergence.DefaultDraws) > 1 {
+	if !es.Exact && es.Lambda == 0 && resolve.OrDefault(es.Draws, divergence.DefaultDraws) > 1 {
 		ts := es
-		m := orDefault(es.M, divergence.DefaultM)
+		m := resolve.OrDefault(es.M, divergence.DefaultM)
 		ts.Draws, ts.M = 1, max(min(m, tuneMinM), m/tuneShare)
 		ts.Src = rand.NewPCG(rnd.Uint64(), rnd.Uint64())
 		var err error
@@ -542,7 +543,7 @@ func estimate(ctx context.Context, p, q mat.Matrix, s *Settings, rnd *rand.Rand)
 func testEstimate(s divergence.Settings) divergence.Settings {
 	s.Draws, s.Exact = 1, false
 	s.SigmaScales = []float64{1}
-	s.LambdaScales = []float64{divergence.TestLambdaScale}
+	s.LambdaScales = []float64{divergence.PermutationLambdaScale}
 	s.Workers, s.Progress = 1, nil
 	return s
 }

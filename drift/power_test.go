@@ -16,6 +16,8 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/sublinear/pearson/internal/testtier"
 )
 
 // The power study of issue 23: a reference and a current table of n rows
@@ -253,9 +255,8 @@ type powerCounts struct {
 }
 
 func TestPowerStudy(t *testing.T) {
-	if testing.Short() || os.Getenv("PEARSON_LONG") == "" {
-		t.Skip("long power study: set PEARSON_LONG=1")
-	}
+	testtier.Long(t, "the power study: replicated drift comparisons at 10³ and 10⁴ rows")
+	testtier.SkipUnderRace(t)
 	ns := []int{1000, 10_000}
 	if v := os.Getenv("PEARSON_POWER_N"); v != "" {
 		ns = nil
@@ -368,9 +369,8 @@ func TestPowerStudy(t *testing.T) {
 // overlap. PEARSON_LONG=1 runs it; PEARSON_STABILITY_TABLES (default 4)
 // sizes it.
 func TestSeedStability(t *testing.T) {
-	if testing.Short() || os.Getenv("PEARSON_LONG") == "" {
-		t.Skip("long study: set PEARSON_LONG=1")
-	}
+	testtier.Long(t, "the seed-stability study: 24 drift comparisons")
+	testtier.SkipUnderRace(t)
 	tables := 4
 	if v := os.Getenv("PEARSON_STABILITY_TABLES"); v != "" {
 		tables, _ = strconv.Atoi(v)

@@ -9,6 +9,8 @@ import (
 	"math"
 
 	"github.com/sublinear/pearson/divergence"
+	"github.com/sublinear/pearson/errs"
+	"github.com/sublinear/pearson/internal/resolve"
 )
 
 // Defaults of Settings.
@@ -118,10 +120,16 @@ type Settings struct {
 	NoJoint bool
 }
 
-// SettingsError reports a field of Settings out of range.
-type SettingsError = divergence.SettingsError
+// SettingsError reports a field of Settings out of range: drift's own
+// fields with Package "drift", the estimator's with "divergence". It is
+// errs.SettingsError, and unwraps to ErrSettings.
+type SettingsError = errs.SettingsError
 
-func (s *Settings) level() float64 { return orDefault(s.Level, DefaultLevel) }
+// ErrSettings means a field of Settings is out of range: errs.ErrSettings,
+// the value divergence.ErrSettings is too.
+var ErrSettings = errs.ErrSettings
+
+func (s *Settings) level() float64 { return resolve.OrDefault(s.Level, DefaultLevel) }
 
 func (s *Settings) threshold() float64 {
 	if s.Threshold <= 0 {
@@ -130,9 +138,9 @@ func (s *Settings) threshold() float64 {
 	return s.Threshold
 }
 
-func (s *Settings) driftShare() float64 { return orDefault(s.DriftShare, DefaultDriftShare) }
+func (s *Settings) driftShare() float64 { return resolve.OrDefault(s.DriftShare, DefaultDriftShare) }
 
-func (s *Settings) permutations() int { return orDefault(s.Permutations, DefaultPermutations) }
+func (s *Settings) permutations() int { return resolve.OrDefault(s.Permutations, DefaultPermutations) }
 
 // forColumns returns s with Permutations set for m compared columns when
 // it asks for the default (see Settings.Permutations).
@@ -150,7 +158,7 @@ func (s *Settings) screen() int {
 	if s.ScreenPermutations < 0 {
 		return 0
 	}
-	return orDefault(s.ScreenPermutations, DefaultScreenPermutations)
+	return resolve.OrDefault(s.ScreenPermutations, DefaultScreenPermutations)
 }
 
 // screenCut is the first-stage p-value above which a column cannot drift:
@@ -168,27 +176,14 @@ func (s *Settings) sampleRows() int {
 	if s.SampleRows > 0 {
 		return s.SampleRows
 	}
-	k := orDefault(s.K, divergence.DefaultK)
-	m := orDefault(s.M, divergence.DefaultM)
-	d := orDefault(s.Draws, divergence.DefaultDraws)
-	if m > 1<<40 || k > 1<<40 || d > 1<<20 {
-		return math.MaxInt
-	}
-	return max((d+2)*(k+m), divergence.TestRows(s.M))
-}
-
-func orDefault[T int | float64](v, def T) T {
-	if v == 0 {
-		return def
-	}
-	return v
+	return max(divergence.SampleRows(&s.Settings), divergence.TestRows(s.M))
 }
 
 // check validates the fields of s that the package owns; the estimator's
 // are validated by package divergence.
 func (s *Settings) check() error {
 	bad := func(field string, v any, allowed string) error {
-		return fmt.Errorf("drift: %w", &SettingsError{Field: field, Value: v, Allowed: allowed})
+		return &SettingsError{Package: "drift", Field: field, Value: v, Allowed: allowed}
 	}
 	switch {
 	case !(s.Level >= 0 && s.Level < 1):

@@ -14,13 +14,13 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/sublinear/pearson/internal/race"
+	"github.com/sublinear/pearson/internal/testtier"
 )
 
 // cancelWithin is how soon EstimateContext and ExactContext must return
 // after a cancellation: about 100 ms, on a loaded machine. The race
 // detector slows every step tenfold.
-var cancelWithin = map[bool]time.Duration{false: 100 * time.Millisecond, true: time.Second}[race.Enabled]
+var cancelWithin = map[bool]time.Duration{false: 100 * time.Millisecond, true: time.Second}[testtier.Race]
 
 // blockProblem is a positive definite problem of dimension n whose Restrict
 // fills its block cheaply (2 on the diagonal, 1/n off it) and then reports
@@ -61,7 +61,7 @@ func (p *blockProblem) Restrict(a *mat.SymDense, d, b []float64, idx []int, _ *r
 // TestCancelMidSolve cancels EstimateContext and ExactContext while a draw
 // is inside a call that has no cancellation point: a Restrict that does not
 // return until released (cheap, always run), and a Cholesky factorisation
-// at k = 2000, about a second of work (skipped in -short and race runs).
+// at k = 2000, about a second of work (the long tier, not under the race detector).
 // Each must return within cancelWithin with the context's error, and the
 // abandoned call, once it ends, must not touch what was returned (the race
 // detector watches).
@@ -78,8 +78,9 @@ func TestCancelMidSolve(t *testing.T) {
 		{"exact/cholesky-2000", 2000, false, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if !tc.hold && (testing.Short() || race.Enabled) {
-				t.Skip("seconds of factorisation: not in -short or race runs")
+			if !tc.hold {
+				testtier.Long(t, "seconds of factorisation")
+				testtier.SkipUnderRace(t)
 			}
 			p := &blockProblem{n: tc.n, filled: make(chan struct{})}
 			if tc.hold {

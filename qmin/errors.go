@@ -4,10 +4,15 @@
 
 package qmin
 
-import "errors"
+import (
+	"errors"
+
+	"github.com/sublinear/pearson/errs"
+)
 
 // Errors returned by the package, wrapped with details; test for them with
-// errors.Is.
+// errors.Is. ErrNonFinite, ErrSettings and ErrTooLarge are the shared values
+// of package errs.
 var (
 	// ErrUnbounded means the quadratic function has no minimum: its matrix
 	// has a negative eigenvalue, or it is singular and the linear term has a
@@ -24,16 +29,16 @@ var (
 
 	// ErrNonFinite means an entry of A, d or b, or a value computed from
 	// them, is NaN or infinite.
-	ErrNonFinite = errors.New("non-finite value")
+	ErrNonFinite = errs.ErrNonFinite
 
 	// ErrShape means the sizes of a problem's parts disagree, or the
 	// dimension n is less than 1.
 	ErrShape = errors.New("bad shape")
 
 	// ErrSettings means a field of Settings is out of range, such as k < 1.
-	ErrSettings = errors.New("bad settings")
+	ErrSettings = errs.ErrSettings
 
 	// ErrTooLarge means a requested block would not fit in the memory the
 	// package allows itself (see MaxK).
-	ErrTooLarge = errors.New("too large")
+	ErrTooLarge = errs.ErrTooLarge
 )

@@ -14,7 +14,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/sublinear/pearson/internal/race"
+	"github.com/sublinear/pearson/internal/testtier"
 )
 
 // lowRank is the problem A = UUᵀ, d, b built from latent points xᵢ ~ U[0,1]:
@@ -112,9 +112,7 @@ func TestEstimateConstantProblemIsExact(t *testing.T) {
 }
 
 func TestEstimateErrorFallsWithKAndIsFlatInN(t *testing.T) {
-	if race.Enabled {
-		t.Skip(race.SkipReason)
-	}
+	testtier.SkipUnderRace(t)
 	// The error per n², |(n²/k²)z̃ − z*|/n², averaged over problems and draws,
 	// must fall as k grows (like k^{-1/2}: a sampling error) and stay at the
 	// same level whatever n is (Theorem 4.2).
@@ -365,9 +363,7 @@ func randomConvex(n int, rnd *rand.Rand) *Dense {
 }
 
 func TestEstimateAgainstExactOnRandomConvex(t *testing.T) {
-	if race.Enabled {
-		t.Skip(race.SkipReason)
-	}
+	testtier.SkipUnderRace(t)
 	// Full-rank random problems, against Exact (a Cholesky solve of the
 	// whole problem): the error per n² falls as k grows and stays at the
 	// same level for n = 200 … 2000.

@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"regexp"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -133,15 +132,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 		Flags:           []cli.Flag{helpFlag(), &cli.BoolFlag{Name: "version", Aliases: []string{"v"}, Usage: "print the version", DisableDefaultText: true}},
 		// The help shows the version, which HideVersion would leave out.
 		CustomAppHelpTemplate: strings.ReplaceAll(cli.AppHelpTemplate, "{{if not .HideVersion}}", "{{if true}}"),
-		Commands: []*cli.Command{
-			divergenceCommand(),
-			testCommand(),
-			miCommand(),
-			rankCommand(),
-			changepointCommand(),
-			qminCommand(),
-			driftCommand(),
-		},
+		Commands:              commands(),
 		// Exit codes are decided by Run, never by os.Exit inside the library.
 		ExitErrHandler: func(*cli.Context, error) {},
 		OnUsageError:   onUsageError,
@@ -165,12 +156,38 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 			return usagef(c, "unknown command %q", args.First())
 		},
 	}
-	for _, cmd := range app.Commands {
+	return app
+}
+
+// commandTable is every subcommand, in the order the help lists them: each
+// entry builds its definition (name, help, flags) and its action, a new one
+// per app, since the flag library records state in them while parsing.
+// Every subcommand runs through commands' wrapping of its action.
+var commandTable = [...]func() *cli.Command{
+	divergenceCommand,
+	testCommand,
+	miCommand,
+	rankCommand,
+	changepointCommand,
+	qminCommand,
+	driftCommand,
+}
+
+// commands returns the subcommands of commandTable with what they share:
+// their own --help, usage errors that name the flag, and one mapping of
+// the libraries' errors (libraryError) on whatever their action returns.
+func commands() []*cli.Command {
+	cmds := make([]*cli.Command, len(commandTable))
+	for i, build := range commandTable {
+		cmd := build()
+		run := cmd.Action
+		cmd.Action = func(c *cli.Context) error { return libraryError(c, run(c)) }
 		cmd.OnUsageError = onUsageError
 		cmd.HideHelp = true
 		cmd.Flags = append(cmd.Flags, helpFlag())
+		cmds[i] = cmd
 	}
-	return app
+	return cmds
 }
 
 // helpFlag is an app's or a command's --help (see newApp).
@@ -214,14 +231,20 @@ func appUsage(app *cli.App) string {
 	return b.String()
 }
 
-// flagNames matches the flag names in the flag library's messages, which
-// it writes with a single dash ("flag provided but not defined: -bogus",
-// `invalid value "x" for flag -sigma: ...`).
-var flagNames = regexp.MustCompile(`(not defined: |for flag |for |argument: )-([^-\s])`)
+// doubleDash writes the flag names in the messages of Go's flag package,
+// which the flag library passes on, with the double dash the help uses:
+// the package writes "-" and the name after fixed phrases ("flag provided
+// but not defined: -bogus", `invalid value "x" for flag -sigma: ...`,
+// `invalid boolean value "x" for -exact: ...`, "flag needs an argument: -k").
+var doubleDash = strings.NewReplacer(
+	"not defined: -", "not defined: --",
+	"for flag -", "for flag --",
+	"for -", "for --",
+	"argument: -", "argument: --",
+)
 
 func onUsageError(c *cli.Context, err error, _ bool) error {
-	msg := flagNames.ReplaceAllString(err.Error(), "${1}--${2}")
-	return &usageError{msg: msg, usage: usageLine(c)}
+	return &usageError{msg: doubleDash.Replace(err.Error()), usage: usageLine(c)}
 }
 
 // exitCode prints err, if any, on stderr and returns the exit code it

@@ -8,7 +8,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/csv"
-	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -21,6 +20,7 @@ import (
 	"github.com/sublinear/pearson/dataset"
 	"github.com/sublinear/pearson/divergence"
 	"github.com/sublinear/pearson/internal/plots"
+	"github.com/sublinear/pearson/internal/resolve"
 )
 
 // changepointFormats are the output formats of changepoint, in the order
@@ -71,36 +71,6 @@ func changepointCommand() *cli.Command {
 		},
 		Action: runChangepoint,
 	}
-}
-
-// changepointFlags are the flags of changepoint's own settings, by the
-// Field of changepoint's *SettingsError; the others are settingFlags'.
-var changepointFlags = map[string]string{
-	"Embed":       "--embed",
-	"Window":      "--window",
-	"Step":        "--step",
-	"Threshold":   "--threshold",
-	"MinDistance": "--min-distance",
-}
-
-// changepointError turns changepoint's complaints about settings, which
-// come from flags, into usage errors naming the flag; other errors are
-// passed to libraryError.
-func changepointError(c *cli.Context, err error) error {
-	var se *changepoint.SettingsError
-	if !errors.As(err, &se) {
-		return libraryError(c, err)
-	}
-	flag, ok := changepointFlags[se.Field]
-	if !ok {
-		flag, ok = settingFlags[se.Field]
-	}
-	if !ok {
-		return usagef(c, "%v", err)
-	}
-	allowed := goDefault.ReplaceAllString(se.Allowed, "(0: the default)")
-	allowed = strings.ReplaceAll(allowed, "(0: Window)", "(0: the window)")
-	return usagef(c, "%s %v: %s", flag, se.Value, allowed)
 }
 
 // cpJob is a run of changepoint: what the flags say, and the state of the
@@ -164,12 +134,12 @@ func runChangepoint(c *cli.Context) error {
 		q.Columns = j.columns
 	case j.timeCol != "":
 		if err := j.findTime(r); err != nil {
-			return changepointError(c, err)
+			return libraryError(c, err)
 		}
 	}
 	t, err := r.scan(j.path, q, j.row)
 	if err != nil {
-		return changepointError(c, err)
+		return libraryError(c, err)
 	}
 	last, err := j.d.Flush()
 	if err != nil {
@@ -255,7 +225,7 @@ func newCPJob(c *cli.Context) (*cpJob, error) {
 	}
 	// A detector for one column checks the settings.
 	if _, err := changepoint.NewDetector(1, j.alpha, &j.s); err != nil {
-		return nil, changepointError(c, err)
+		return nil, libraryError(c, err)
 	}
 	j.s.Src = seedSource(c.Uint64("seed"))
 	return j, nil
@@ -288,8 +258,8 @@ func (j *cpJob) row(_ string, line int, v []float64) error {
 			// A change point is confirmed at most MinDistance + Step rows
 			// after its time, which is at most MinRows rows before the
 			// row that completes its score.
-			window := orDefault(j.s.Window, changepoint.DefaultWindow)
-			j.labels = make([]float64, j.d.MinRows()+orDefault(j.s.MinDistance, window)+orDefault(j.s.Step, 1)+1)
+			window := resolve.OrDefault(j.s.Window, changepoint.DefaultWindow)
+			j.labels = make([]float64, j.d.MinRows()+resolve.OrDefault(j.s.MinDistance, window)+resolve.OrDefault(j.s.Step, 1)+1)
 		}
 	}
 	if j.labels != nil {
@@ -340,7 +310,7 @@ func (j *cpJob) summary(name string, columns []string, seed uint64) *record {
 	if timeName == "" {
 		timeName = "row"
 	}
-	window := orDefault(j.s.Window, changepoint.DefaultWindow)
+	window := resolve.OrDefault(j.s.Window, changepoint.DefaultWindow)
 	threshold := j.s.Threshold
 	if threshold == 0 {
 		threshold = changepoint.DefaultThreshold
@@ -350,13 +320,13 @@ func (j *cpJob) summary(name string, columns []string, seed uint64) *record {
 		add("columns", columns).
 		add("time", timeName).
 		add("rows", j.rows).
-		add("embed", orDefault(j.s.Embed, changepoint.DefaultEmbed)).
+		add("embed", resolve.OrDefault(j.s.Embed, changepoint.DefaultEmbed)).
 		add("window", window).
-		add("step", orDefault(j.s.Step, 1)).
+		add("step", resolve.OrDefault(j.s.Step, 1)).
 		add("alpha", j.alpha).
 		add("retune", j.s.Retune).
 		add("threshold", threshold).
-		add("min_distance", orDefault(j.s.MinDistance, window)).
+		add("min_distance", resolve.OrDefault(j.s.MinDistance, window)).
 		add("seed", seed).
 		add("detected", j.found)
 }
@@ -452,14 +422,7 @@ type cpJSON struct {
 	points []*record // for the object: written at the end
 }
 
-func (j *cpJSON) line(kind string, r *record) error {
-	b, err := (&record{keys: append([]string{"kind"}, r.keys...), vals: append([]any{kind}, r.vals...)}).MarshalJSON()
-	if err != nil {
-		return err
-	}
-	_, err = fmt.Fprintf(j.w, "%s\n", b)
-	return err
-}
+func (j *cpJSON) line(kind string, r *record) error { return jsonWriter{}.line(j.w, kind, r) }
 
 func (j *cpJSON) score(time float64, s changepoint.Score) error {
 	if j.lines {
@@ -523,7 +486,7 @@ func (p *cpPlot) write(path string, j *cpJob, columns []string) error {
 		timeName = "row"
 	}
 	title := fmt.Sprintf("change points: %d detected (window %d, embed %d, α = %g)",
-		len(p.points), orDefault(j.s.Window, changepoint.DefaultWindow), orDefault(j.s.Embed, changepoint.DefaultEmbed), j.alpha)
+		len(p.points), resolve.OrDefault(j.s.Window, changepoint.DefaultWindow), resolve.OrDefault(j.s.Embed, changepoint.DefaultEmbed), j.alpha)
 	if p.series.stride > 1 {
 		timeName += fmt.Sprintf(" (1 row in %d drawn)", p.series.stride)
 	}

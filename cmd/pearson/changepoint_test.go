@@ -23,7 +23,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sublinear/pearson/internal/race"
+	"github.com/sublinear/pearson/internal/testtier"
 )
 
 // seriesCSV is a CSV series "t,x,y" of rows rows: t = 1000 + 2·row, x
@@ -356,9 +356,8 @@ func TestChangepointMemoryBounded(t *testing.T) {
 	// copy the picture keeps (2·5000 points), not grow with the rows
 	// (keeping them would take 40 MB, twice that while the slice grows).
 	// Not parallel: other tests would share the heap measured.
-	if testing.Short() || race.Enabled {
-		t.Skip("streams 5·10⁶ rows")
-	}
+	testtier.Long(t, "streams 5·10⁶ rows")
+	testtier.SkipUnderRace(t)
 	plot := filepath.Join(t.TempDir(), "long.png")
 	var out kindCounter
 	var errb bytes.Buffer

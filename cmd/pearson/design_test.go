@@ -6,7 +6,6 @@ package main
 
 import (
 	"cmp"
-	"context"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -16,10 +15,8 @@ import (
 	"testing"
 
 	"github.com/parquet-go/parquet-go"
-	"gonum.org/v1/gonum/mat"
 
-	"github.com/sublinear/pearson/divergence"
-	"github.com/sublinear/pearson/internal/race"
+	"github.com/sublinear/pearson/internal/testtier"
 )
 
 // sortedRow is a row of the sorted Parquet files of TestUnitErrorSorted.
@@ -85,7 +82,7 @@ func writeRowGroups[T any](t *testing.T, name string, rows []T, rg int) string {
 // error is a fraction of the sampled runs' (it is counted in the
 // comparison all the same).
 func TestUnitErrorSorted(t *testing.T) {
-	if race.Enabled {
+	if testtier.Race {
 		// Its arithmetic is that of one goroutine but Ratio.Eval's, which
 		// divergence's TestRatioEvalParallel runs under the race detector.
 		t.Skip("a statistical test: 13 to 31 runs of the command")
@@ -101,10 +98,7 @@ func TestUnitErrorSorted(t *testing.T) {
 	if _, ok := ref["design_effect"]; ok {
 		t.Errorf("a scan reports a design effect: %v", ref["design_effect"])
 	}
-	seeds := 30
-	if testing.Short() {
-		seeds = 12
-	}
+	const seeds = 30
 	var covered, coveredIID int
 	var deff float64
 	for seed := range seeds {
@@ -213,9 +207,8 @@ func TestMIDesignEffectKeys(t *testing.T) {
 // same value (at about the widths and λ that cross-validation chooses);
 // the reference is a scan with 50 draws.
 func TestMIUnitError(t *testing.T) {
-	if testing.Short() || race.Enabled {
-		t.Skip("a statistical study: 42 runs of the command")
-	}
+	testtier.Long(t, "a statistical study: 42 runs of the command")
+	testtier.SkipUnderRace(t)
 	t.Parallel()
 	const rows, rg, rho = 300_000, 1000, 0.5
 	args := []string{"mi", "--x", "x", "--y", "y", "--k", "50", "--m", "1000", "--sigma-x", "2.5", "--sigma-y", "2.5", "--lambda", "1000", "--model", "kernel"}
@@ -253,53 +246,6 @@ func TestMIUnitError(t *testing.T) {
 			t.Errorf("mean design effect %.3g on a sorted file, want ≫ 1", deff)
 		case !sorted && math.Abs(deff-1) > 0.25:
 			t.Errorf("mean design effect %.3g on a shuffled file, want 1 ± 0.25", deff)
-		}
-	}
-}
-
-// TestUnitErrorOneDraw checks that a divergence whose kept rows all came
-// from one unit draw reports no design effect it cannot estimate: the
-// variance between draws needs two of them, so the error bar stays that of
-// independent rows and the design effect is NaN, with a warning; with two
-// draws it is a number.
-func TestUnitErrorOneDraw(t *testing.T) {
-	rnd := rand.New(rand.NewPCG(7, 8))
-	p, q := mat.NewDense(200, 1, nil), mat.NewDense(200, 1, nil)
-	for i := range 200 {
-		p.Set(i, 0, rnd.NormFloat64())
-		q.Set(i, 0, rnd.NormFloat64()+1)
-	}
-	res, err := divergence.RelativePE(context.Background(), p, q, 0.1, &divergence.PESettings{Sigma: 1, Settings: divergence.Settings{K: 20, M: 100, Lambda: 1, Src: rand.NewPCG(1, 2)}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	one := make([]int, 200)
-	two := make([]int, 200)
-	for i := range two {
-		two[i] = i % 2
-	}
-	for _, c := range []struct {
-		name          string
-		pu, qu        []int
-		shared, isNaN bool
-	}{
-		{"one draw, shared file", one, one, true, true},
-		{"one draw each, two files", one, one, false, true},
-		{"one draw in P only", one, two, false, true},
-		{"two draws, shared file", one, two, true, false},
-		{"two draws each", two, two, false, false},
-	} {
-		sp := sample{x: p, units: c.pu, draws: 2}
-		sq := sample{x: q, units: c.qu, draws: 2}
-		se, deff, ok := unitError(res, sp, sq, c.shared)
-		if !ok {
-			t.Fatalf("%s: no design reported", c.name)
-		}
-		if got := math.IsNaN(deff); got != c.isNaN {
-			t.Errorf("%s: design effect %v, want NaN %v", c.name, deff, c.isNaN)
-		}
-		if c.isNaN && se != res.StdErr {
-			t.Errorf("%s: stderr %v, want the independent rows' %v", c.name, se, res.StdErr)
 		}
 	}
 }

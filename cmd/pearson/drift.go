@@ -55,7 +55,7 @@ func driftCommand() *cli.Command {
 			"categories. A joint row compares all numeric columns together.\n" +
 			"Inputs are CSV files (compressed or not, rows sampled by seeking where possible; a column is\n" +
 			"text when its first non-empty cell is not a number, or when --categorical names it) or Parquet\n" +
-			"files and directories (numeric columns only). With --group, the rows of --numerator are the\n" +
+			"files and directories (a string or boolean column is text). With --group, the rows of --numerator are the\n" +
 			"current table and those of --denominator the reference (default: the first value met is current).\n" +
 			"--save-reference stores a sample of REF (bounded by --reservoir rows) for later runs with\n" +
 			"--reference FILE CUR..., one result per CUR (JSON: one object per line).\n" +
@@ -105,27 +105,6 @@ type driftCmd struct {
 
 // adjustments are the values of --adjust.
 var adjustments = map[string]drift.Adjustment{"bh": drift.BenjaminiHochberg, "holm": drift.Holm, "none": drift.NoAdjustment}
-
-// driftFlags are the flags of drift's own settings, by the Field of the
-// library's *SettingsError; the estimator's are in settingFlags.
-var driftFlags = map[string]string{
-	"Level":              "--level",
-	"Threshold":          "--threshold",
-	"DriftShare":         "--drift-share",
-	"ScreenPermutations": "--screen-permutations",
-	"SampleRows":         "--reservoir",
-}
-
-// driftError is libraryError for drift's settings too.
-func driftError(c *cli.Context, err error) error {
-	var se *divergence.SettingsError
-	if errors.As(err, &se) {
-		if flag, ok := driftFlags[se.Field]; ok {
-			return usagef(c, "%s %v: %s", flag, se.Value, goDefault.ReplaceAllString(se.Allowed, "(0: the default)"))
-		}
-	}
-	return libraryError(c, err)
-}
 
 func runDrift(c *cli.Context) error {
 	start := time.Now()
@@ -254,12 +233,12 @@ func (d *driftCmd) checkSettings(c *cli.Context) error {
 		_, err = ref.Compare(c.Context, nil, &s)
 	}
 	if errors.Is(err, divergence.ErrSettings) {
-		return driftError(c, err)
+		return libraryError(c, err)
 	}
 	none := &mat.Dense{}
 	_, err = divergence.TwoSampleTest(c.Context, none, none, drift.Alpha, &divergence.TwoSampleSettings{PESettings: divergence.PESettings{Settings: s.Settings}, Permutations: s.Permutations})
 	if errors.Is(err, divergence.ErrSettings) {
-		return driftError(c, err)
+		return libraryError(c, err)
 	}
 	return nil
 }
@@ -329,7 +308,7 @@ func (d *driftCmd) compare(c *cli.Context, ref *drift.Reference, cur []drift.Col
 	res, err := ref.Compare(c.Context, cur, &s)
 	done()
 	if err != nil {
-		return nil, driftError(c, err)
+		return nil, libraryError(c, err)
 	}
 	return res, nil
 }
@@ -372,7 +351,7 @@ func (d *driftCmd) raw(c *cli.Context, start time.Time) (*driftResult, error) {
 	load := time.Since(start)
 	ref, err := drift.NewReference(refCols, &d.settings)
 	if err != nil {
-		return nil, driftError(c, err)
+		return nil, libraryError(c, err)
 	}
 	if out.res, err = d.compare(c, ref, curCols); err != nil {
 		return nil, err
@@ -390,7 +369,7 @@ func (d *driftCmd) save(c *cli.Context, f *outFile, start time.Time) error {
 	}
 	ref, err := drift.NewReference(cols, &d.settings)
 	if err != nil {
-		return driftError(c, err)
+		return libraryError(c, err)
 	}
 	if err := ref.Save(f.f); err != nil {
 		return fmt.Errorf("--save-reference %s: %w", d.saveRef, err)

@@ -18,7 +18,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sublinear/pearson/internal/race"
+	"github.com/sublinear/pearson/internal/testtier"
 )
 
 func TestSameBytesWhateverTheCores(t *testing.T) {
@@ -109,9 +109,7 @@ func TestMemoryBoundedOnLongInput(t *testing.T) {
 	// a line number, 6 MB), not grow with the rows (keeping them all would
 	// take 72 MB, twice that while the slices grow). Not parallel: other
 	// tests would share the heap measured.
-	if testing.Short() || race.Enabled {
-		t.Skip("streams 3·10⁶ rows; run by .ci/run without -race")
-	}
+	testtier.SkipUnderRace(t) // the heap it measures is the detector's too
 	runtime.GC()
 	var peak atomic.Uint64
 	stop := make(chan struct{})

@@ -109,29 +109,18 @@ func newReader(c *cli.Context, prog *progress.Bars, s *divergence.Settings) (*re
 	return r, nil
 }
 
-// defaultReservoir is (draws + 2)·(k + m) rows per sample, what the
-// estimate uses: each draw takes at most k + m rows of a sample (k centres
-// and m averaging points, shared by the two samples of a divergence), the
-// cross-validation k + m more, and the median heuristic and a test's design
-// at most k + m together. A file sampled by seeking reads about that many
-// rows; a file read in full keeps them all the same, so that a scan and a
-// sample of the same data draw the estimate from the same number of rows.
-// It is at least divergence.TestRows, what a two-sample test averages over.
-// Zero (every row) when that does not fit an int32.
+// defaultReservoir is divergence.SampleRows, what the estimate uses, or
+// divergence.TestRows, what a two-sample test averages over, if more: a
+// file sampled by seeking reads about that many rows; a file read in full
+// keeps them all the same, so that a scan and a sample of the same data draw
+// the estimate from the same number of rows. Zero (every row) when that does
+// not fit an int32.
 func defaultReservoir(s *divergence.Settings) int {
-	k, m, d := orDefault(s.K, divergence.DefaultK), orDefault(s.M, divergence.DefaultM), orDefault(s.Draws, divergence.DefaultDraws)
-	r := max(float64(d+2)*float64(k+m), float64(divergence.TestRows(s.M)))
+	r := max(divergence.SampleRows(s), divergence.TestRows(s.M))
 	if r > math.MaxInt32 {
 		return 0
 	}
-	return int(r)
-}
-
-func orDefault(v, def int) int {
-	if v == 0 {
-		return def
-	}
-	return v
+	return r
 }
 
 // open opens the table at path ("-" is standard input), drawing a bar of

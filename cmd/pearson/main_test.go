@@ -15,7 +15,7 @@ import (
 	"testing"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden and the examples' outputs in README.md and docs/cli.md")
 
 // run calls Run with the arguments (without the program name) and an empty
 // standard input, and returns the exit code and what was written to stdout

@@ -128,31 +128,6 @@ func shapeOf(a, b mat.Matrix) shape {
 	return shape{ra, ca, rb, cb}
 }
 
-// estimateMemory returns the library's bound of the memory cmd's estimate
-// needs with settings s on samples of shape sh (see divergence's Memory
-// methods), and false for a command it does not know.
-func estimateMemory(cmd command, s divergence.Settings, sh shape) (float64, bool) {
-	switch t := cmd.(type) {
-	case *peCmd:
-		ps := t.settings(s)
-		return ps.Memory(sh.ra, sh.rb, sh.ca), true
-	case *testCmd:
-		ts := divergence.TwoSampleSettings{PESettings: t.settings(s), Permutations: t.permutations}
-		return ts.Memory(sh.ra, sh.rb, sh.ca), true
-	case *miCmd:
-		ls := t.settings(s)
-		if t.permutations == 0 {
-			return ls.Memory(sh.ra, sh.ca, sh.cb), true
-		}
-		is := divergence.IndependenceSettings{LSMISettings: ls, Permutations: t.permutations}
-		return is.Memory(sh.ra, sh.ca, sh.cb), true
-	case *rankCmd:
-		rs := divergence.RankSettings{LSMISettings: t.settings(s), PValuePermutations: t.permutations}
-		return rs.Memory(sh.ra, sh.ca, sh.cb), true
-	}
-	return 0, false
-}
-
 // sampleBytes is the memory of the rows kept of shape sh: 8 bytes a value
 // and 8 a row for its line number, twice for mi and rank, whose columns
 // are copied out of the table.
@@ -164,74 +139,47 @@ func sampleBytes(cmd command, sh shape) float64 {
 		return float64(r)
 	}
 	b := 8 * (known(sh.ra)*float64(sh.ca+1) + known(sh.rb)*float64(sh.cb+1))
-	switch cmd.(type) {
-	case *miCmd, *rankCmd:
+	if cmd.paired() {
 		b *= 2
 	}
 	return b
 }
 
-// memoryNeed is the bound of a run's memory on samples of shape sh.
-func memoryNeed(cmd command, s divergence.Settings, sh shape) float64 {
-	est, _ := estimateMemory(cmd, s, sh)
-	return baseMemory + sampleBytes(cmd, sh) + est
+// memoryNeed is the bound of a run's memory on samples of shape sh, with
+// settings s and b permutations.
+func memoryNeed(cmd command, s divergence.Settings, b int, sh shape) float64 {
+	return baseMemory + sampleBytes(cmd, sh) + cmd.estimatorSettings(s, b).memory(sh)
 }
 
 // knobs are the flags whose lowering saves memory, with the setting each
 // would take at its least; the message names the one that saves most.
 var knobs = []struct {
 	flag string
-	set  func(s *divergence.Settings, cmd command, sh *shape)
+	set  func(s *divergence.Settings, permutations *int)
 }{
-	{"--k", func(s *divergence.Settings, _ command, _ *shape) { s.K = 1 }},
-	{"--draws", func(s *divergence.Settings, _ command, _ *shape) { s.Draws = 1 }},
-	{"--m", func(s *divergence.Settings, _ command, _ *shape) { s.M = 1 }},
-	{"--folds", func(s *divergence.Settings, _ command, _ *shape) { s.Folds = 2 }},
-	{"--permutations", func(_ *divergence.Settings, cmd command, _ *shape) { setPermutations(cmd, 1) }},
-}
-
-// setPermutations sets the permutations of the commands that have them.
-func setPermutations(cmd command, b int) {
-	switch t := cmd.(type) {
-	case *testCmd:
-		t.permutations = b
-	case *miCmd:
-		t.permutations = b
-	case *rankCmd:
-		t.permutations = b
-	}
-}
-
-// permutationsOf returns the permutations of cmd, 0 when it has none.
-func permutationsOf(cmd command) int {
-	switch t := cmd.(type) {
-	case *testCmd:
-		return t.permutations
-	case *miCmd:
-		return t.permutations
-	case *rankCmd:
-		return t.permutations
-	}
-	return 0
+	{"--k", func(s *divergence.Settings, _ *int) { s.K = 1 }},
+	{"--draws", func(s *divergence.Settings, _ *int) { s.Draws = 1 }},
+	{"--m", func(s *divergence.Settings, _ *int) { s.M = 1 }},
+	{"--folds", func(s *divergence.Settings, _ *int) { s.Folds = 2 }},
+	{"--permutations", func(_ *divergence.Settings, b *int) { *b = 1 }},
 }
 
 // checkMemory returns a usage error when the run's bound on samples of
 // shape sh exceeds the budget: how much it would need, and which flag to
 // lower. when says at which point ("" before reading, or the samples read).
 func checkMemory(c *cli.Context, cmd command, s divergence.Settings, sh shape, budget float64, when string) error {
-	need := memoryNeed(cmd, s, sh)
+	b := cmd.permutationCount()
+	need := memoryNeed(cmd, s, b, sh)
 	if need <= budget {
 		return nil
 	}
 	best, saved := "", 0.0
-	b := permutationsOf(cmd)
 	for _, kn := range knobs {
-		s2, sh2 := s, sh
-		kn.set(&s2, cmd, &sh2)
-		if v := need - memoryNeed(cmd, s2, sh2); v > saved {
+		s2, b2 := s, b
+		kn.set(&s2, &b2)
+		if v := need - memoryNeed(cmd, s2, b2, sh); v > saved {
 			best, saved = kn.flag, v
 		}
-		setPermutations(cmd, b)
 	}
 	if v := sampleBytes(cmd, sh); v > saved {
 		best = "--reservoir" // the rows kept, not the estimate's
@@ -243,33 +191,15 @@ func checkMemory(c *cli.Context, cmd command, s divergence.Settings, sh shape, b
 	return usagef(c, "the run would need about %s of memory%s, more than the budget of %s: %s", formatSize(need), when, formatSize(budget), advice)
 }
 
-// preShape is the largest shape the samples may take before they are read:
-// the rows a file of its size may hold (two bytes a value at least;
-// unknownRows for a stream or a compressed file), at most those the
-// reservoir keeps, and the columns named (one when not named).
-func preShape(c *cli.Context, cmd command, inputs []string, reservoir int, exact bool) shape {
-	cols := 1
-	switch t := cmd.(type) {
-	case *miCmd:
-		return fileShape(inputs, reservoir, len(t.xs), len(t.ys), true, exact)
-	case *rankCmd:
-		if t.features != nil {
-			cols = len(t.features)
-		}
-		return fileShape(inputs, reservoir, cols, 1, true, exact)
-	}
-	if n := len(splitList(c.String("columns"))); n > 0 {
-		cols = n
-	}
-	return fileShape(inputs, reservoir, cols, cols, false, exact)
-}
-
-// fileShape is preShape's shape for files of ca and cb columns, paired or
-// two samples (of two files, or of the groups of one).
+// fileShape is the largest shape samples of ca and cb columns, paired or
+// two samples (of two files, or of the groups of one), may take before
+// they are read: the rows a file of its size may hold (two bytes a value at
+// least; unknownRows for a stream or a compressed file), at most those the
+// reservoir keeps.
 func fileShape(inputs []string, reservoir, ca, cb int, paired, exact bool) shape {
 	rows := func(path string, cols int) int {
 		most := unknownRows
-		if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() && !isCompressed(path) {
+		if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() && !dataset.IsCompressed(path) {
 			most = int(min(float64(fi.Size())/float64(2*cols), unknownRows))
 		}
 		switch {
@@ -294,26 +224,11 @@ func fileShape(inputs []string, reservoir, ca, cb int, paired, exact bool) shape
 	return shape{rows(inputs[0], ca), ca, rows(inputs[1], cb), cb}
 }
 
-// isCompressed reports whether the file's name says it is compressed, so
-// that its size says nothing of its rows.
-func isCompressed(path string) bool {
-	for _, ext := range []string{".gz", ".zst", ".zstd"} {
-		if strings.HasSuffix(strings.ToLower(path), ext) {
-			return true
-		}
-	}
-	return false
-}
-
 // exactSample is the file whose rows --exact takes as centres, and how it
 // is named: the numerator file of two, or the paired file; "" when a group
 // of one file is (its rows are not known before reading).
 func exactSample(cmd command, inputs []string) string {
-	switch cmd.(type) {
-	case *miCmd, *rankCmd:
-		return inputs[0]
-	}
-	if len(inputs) == 2 {
+	if cmd.paired() || len(inputs) == 2 {
 		return inputs[0]
 	}
 	return ""
@@ -327,7 +242,7 @@ const headBytes = 64 << 10
 // false when it cannot: a stream, a compressed file, no line end in the
 // head.
 func estimateRows(path string) (int, bool) {
-	if path == "-" || isCompressed(path) {
+	if path == "-" || dataset.IsCompressed(path) {
 		return 0, false
 	}
 	f, err := os.Open(path)
@@ -383,7 +298,7 @@ func diagnoseRead(err error, inputs []string) error {
 // crOnly reports whether the start of the plain file at path holds
 // carriage returns and no line feed.
 func crOnly(path string) bool {
-	if path == "-" || isCompressed(path) {
+	if path == "-" || dataset.IsCompressed(path) {
 		return false
 	}
 	f, err := os.Open(path)

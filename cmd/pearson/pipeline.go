@@ -42,6 +42,21 @@ type command interface {
 	// per output in the same order; a file is nil when its output was not
 	// asked for.
 	writeOutputs(r *reader, files []*outFile) error
+
+	// estimatorSettings returns the settings of the command's library entry
+	// point, the common settings s with the command's own and b
+	// permutations (ignored by a command without them), which the pipeline
+	// validates and bounds the memory of.
+	estimatorSettings(s divergence.Settings, b int) estimatorSettings
+	// permutationCount returns the command's permutations, 0 when it has
+	// none.
+	permutationCount() int
+	// inputShape returns the largest shape its samples may take before
+	// they are read (see fileShape).
+	inputShape(c *cli.Context, inputs []string, reservoir int, exact bool) shape
+	// paired reports whether the samples are paired columns of one file
+	// (mi, rank), copied out of its table, rather than two samples.
+	paired() bool
 }
 
 // noOutputs is embedded by the commands that write no file besides
@@ -92,7 +107,7 @@ func runPipeline(c *cli.Context, cmd command) error {
 			return err
 		}
 	}
-	if err := checkMemory(c, cmd, j.settings, preShape(c, cmd, inputs, j.reader.reservoir, j.settings.Exact), j.budget, ""); err != nil {
+	if err := checkMemory(c, cmd, j.settings, cmd.inputShape(c, inputs, j.reader.reservoir, j.settings.Exact), j.budget, ""); err != nil {
 		return err
 	}
 	outs = append(outs, output{"--plot", j.plot})
@@ -121,7 +136,7 @@ func runPipeline(c *cli.Context, cmd command) error {
 	err = cmd.estimate(c.Context, s, a, b)
 	done()
 	if err != nil {
-		return libraryError(c, err)
+		return err
 	}
 	res := cmd.result(j.seed)
 	if !j.settings.Exact && j.settings.Draws == 1 {

@@ -5,7 +5,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -116,7 +115,7 @@ func runQmin(c *cli.Context) error {
 	}
 	res, err := qmin.EstimateContext(c.Context, p, s)
 	if err != nil {
-		return settingsAsUsage(c, err)
+		return err
 	}
 	n := float64(rows)
 	out := new(record).
@@ -140,15 +139,6 @@ func runQmin(c *cli.Context) error {
 			add("error_per_n2", math.Abs(res.Value-ex.Value)/n/n)
 	}
 	return out.writeTo(c.App.Writer, format)
-}
-
-// settingsAsUsage turns a library's complaint about its settings, which come
-// from flags, into a usage error.
-func settingsAsUsage(c *cli.Context, err error) error {
-	if errors.Is(err, qmin.ErrSettings) {
-		return usagef(c, "%v", err)
-	}
-	return err
 }
 
 // openMatrix reads a headerless numeric matrix from a file, or from stdin

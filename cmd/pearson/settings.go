@@ -7,11 +7,14 @@ package main
 import (
 	"errors"
 	"fmt"
-	"regexp"
+	"slices"
+	"strings"
+	"unicode"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/sublinear/pearson/divergence"
+	"github.com/sublinear/pearson/errs"
 )
 
 // countFlag is a flag of a count whose zero asks for its default, as the
@@ -63,58 +66,75 @@ func estimatorFlags(kind int, permutations int) []cli.Flag {
 // input is read, as its estimator would first thing: a setting out of range
 // is a usage error naming the flag.
 func checkSettings(c *cli.Context, cmd command, s divergence.Settings) error {
-	var err error
-	switch t := cmd.(type) {
-	case *peCmd:
-		ps := t.settings(s)
-		err = errors.Join(divergence.ValidateAlpha(t.alpha), ps.Validate())
-	case *testCmd:
-		ts := divergence.TwoSampleSettings{PESettings: t.settings(s), Permutations: t.permutations}
-		err = errors.Join(divergence.ValidateAlpha(t.alpha), ts.Validate())
-	case *miCmd:
-		is := divergence.IndependenceSettings{LSMISettings: t.settings(s), Permutations: t.permutations}
-		err = is.Validate()
-	case *rankCmd:
-		rs := divergence.RankSettings{LSMISettings: t.settings(s), PValuePermutations: t.permutations}
-		err = rs.Validate()
-	}
-	if err != nil {
+	if err := cmd.estimatorSettings(s, cmd.permutationCount()).Validate(); err != nil {
 		return libraryError(c, err)
 	}
 	return nil
 }
 
-// settingFlags are the flags of the settings the library checks, by the
-// Field of its *SettingsError.
-var settingFlags = map[string]string{
-	"K":                  "--k",
-	"M":                  "--m",
-	"Draws":              "--draws",
-	"Folds":              "--folds",
-	"Lambda":             "--lambda",
-	"Sigma":              "--sigma",
-	"SigmaX":             "--sigma-x",
-	"SigmaY":             "--sigma-y",
-	"alpha":              "--alpha",
-	"Permutations":       "--permutations",
-	"PValuePermutations": "--permutations",
+// fieldFlags names the flags whose name is not their field's in kebab case
+// (see flagOfField).
+var fieldFlags = map[string]string{
+	"PValuePermutations": "permutations",
+	"SampleRows":         "reservoir",
 }
 
-// goDefault matches the library's words for a zero that asks for a
-// default, "(0: DefaultK)", which a flag's zero means too.
-var goDefault = regexp.MustCompile(`\(0: Default\w*\)`)
+// zeroWords says what a zero flag asks for, by the default the library
+// names (SettingsError.Default): the default, unless listed here.
+var zeroWords = map[string]string{"Window": "the window"}
 
-// libraryError turns the library's complaints about settings, which come
-// from flags, into usage errors that name the flag, its value and what it
-// allows; other errors are data errors.
-func libraryError(c *cli.Context, err error) error {
-	var se *divergence.SettingsError
-	if errors.As(err, &se) {
-		if flag, ok := settingFlags[se.Field]; ok {
-			return usagef(c, "%s %v: %s", flag, se.Value, goDefault.ReplaceAllString(se.Allowed, "(0: the default)"))
+// flagOfField returns the flag of the running command that sets the
+// library's settings field, as "--name", or "" when it has none: the flag
+// named as the field in kebab case ("SigmaX": --sigma-x), or as fieldFlags
+// says, among the flags the command defines.
+func flagOfField(c *cli.Context, field string) string {
+	if c.Command == nil {
+		return ""
+	}
+	name, ok := fieldFlags[field]
+	if !ok {
+		var b strings.Builder
+		for i, r := range field {
+			if unicode.IsUpper(r) && i > 0 {
+				b.WriteByte('-')
+			}
+			b.WriteRune(unicode.ToLower(r))
+		}
+		name = b.String()
+	}
+	for _, f := range c.Command.Flags {
+		if slices.Contains(f.Names(), name) {
+			return "--" + name
 		}
 	}
-	if errors.Is(err, divergence.ErrSettings) {
+	return ""
+}
+
+// libraryError is the one mapping of the libraries' errors to the command
+// line's: a setting out of range, which comes from a flag, is a usage error
+// that names the flag, its value and what it allows (from the fields of
+// errs.SettingsError, never its message); another bad setting is a usage
+// error; other errors are data errors.
+func libraryError(c *cli.Context, err error) error {
+	var ue *usageError
+	if err == nil || errors.As(err, &ue) {
+		return err
+	}
+	var se *errs.SettingsError
+	if errors.As(err, &se) {
+		if flag := flagOfField(c, se.Field); flag != "" {
+			allowed := se.Allowed
+			if se.Default != "" {
+				zero, ok := zeroWords[se.Default]
+				if !ok {
+					zero = "the default"
+				}
+				allowed += " (0: " + zero + ")"
+			}
+			return usagef(c, "%s %v: %s", flag, se.Value, allowed)
+		}
+	}
+	if errors.Is(err, errs.ErrSettings) {
 		return usagef(c, "%v", err)
 	}
 	return err

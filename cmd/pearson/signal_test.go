@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/sublinear/pearson/internal/testtier"
 )
 
 // mainArgsEnv, set in a child process of the test binary, holds the
@@ -32,9 +34,7 @@ func TestSIGINTAtLargeK(t *testing.T) {
 		os.Args = strings.Split(args, "\n")
 		main() // exits
 	}
-	if testing.Short() {
-		t.Skip("child processes at k = 1000 and 2000: not in -short runs")
-	}
+	testtier.Long(t, "child processes at k = 1000 and 2000")
 	if runtime.GOOS == "windows" {
 		t.Skip("no SIGINT to send")
 	}

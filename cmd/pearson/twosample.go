@@ -7,7 +7,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"math"
 	"slices"
 
 	"github.com/urfave/cli/v2"
@@ -78,7 +77,10 @@ func (t *twoSampleCmd) read(c *cli.Context, r *reader) (p, q mat.Matrix, err err
 	if t.in, err = readTwoSamples(c, r); err != nil {
 		return nil, nil, err
 	}
-	return t.in.p.matrix(), t.in.q.matrix(), nil
+	if t.in.group != "" {
+		return withGroupDesign(t.in.p.matrix(), t.in.p), withGroupDesign(t.in.q.matrix(), t.in.q), nil
+	}
+	return withDesign(t.in.p.matrix(), t.in.p), withDesign(t.in.q.matrix(), t.in.q), nil
 }
 
 func (t *twoSampleCmd) settings(s divergence.Settings) divergence.PESettings {
@@ -88,15 +90,11 @@ func (t *twoSampleCmd) settings(s divergence.Settings) divergence.PESettings {
 // record holds the keys of the divergence command, shared by test, whose
 // own warnings come in more.
 func (t *twoSampleCmd) record(res *divergence.PEResult, seed uint64, more ...string) *record {
-	stderr, deff, units := unitError(res, t.in.p, t.in.q, t.in.group != "")
 	r := new(record).
 		add("pe", res.PE).
-		add("stderr", stderr)
-	if units {
-		r.add("design_effect", deff) // only for Parquet sampled in units, so that other outputs keep their keys
-		if math.IsNaN(deff) {
-			more = append(more, oneUnitWarning)
-		}
+		add("stderr", res.StdErr)
+	if t.in.p.units != nil || t.in.q.units != nil {
+		r.add("design_effect", res.DesignEffect) // only for Parquet sampled in units, so that other outputs keep their keys
 	}
 	return r.
 		add("draw_stderr", res.DrawStdErr).

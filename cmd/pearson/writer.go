@@ -224,6 +224,17 @@ func (jsonWriter) record(w io.Writer, r *record) error {
 	return err
 }
 
+// line writes r as one line of JSON Lines, the streaming entry of the
+// writers: a record of a result written as it arrives (changepoint's scores
+// and change points, drift's comparisons of several tables), its kind
+// ("score", "summary", …) under the key "kind" first unless kind is empty.
+func (jsonWriter) line(w io.Writer, kind string, r *record) error {
+	if kind != "" {
+		r = &record{keys: append([]string{"kind"}, r.keys...), vals: append([]any{kind}, r.vals...)}
+	}
+	return jsonWriter{}.record(w, r)
+}
+
 func (jsonWriter) table(w io.Writer, t *table) error {
 	out := &record{keys: slices.Clone(t.run.keys), vals: slices.Clone(t.run.vals)}
 	return jsonWriter{}.record(w, out.add(t.name, t.rows))

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sublinear/pearson/internal/race"
+	"github.com/sublinear/pearson/internal/testtier"
 )
 
 // run calls Run with the arguments and returns the exit code and what was
@@ -21,9 +21,7 @@ func run(args ...string) (code int, stdout, stderr string) {
 }
 
 func TestCommand(t *testing.T) {
-	if race.Enabled {
-		t.Skip(race.SkipReason)
-	}
+	testtier.SkipUnderRace(t)
 	dir := t.TempDir()
 	code, out, errs := run("--quick", "--experiment", "toy", "--seeds", "2", "--out", dir, "--progress", "never")
 	if code != exitOK || !strings.Contains(out, "Figure 1") || !strings.Contains(errs, "figure1.png") {

@@ -13,13 +13,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sublinear/pearson/internal/race"
+	"github.com/sublinear/pearson/internal/testtier"
 )
 
 func TestQuick(t *testing.T) {
-	if race.Enabled {
-		t.Skip(race.SkipReason)
-	}
+	testtier.SkipUnderRace(t)
 	rep, err := runExperiments(context.Background(), Config{Experiments: []string{Toy, Pearson}, Seeds: 3, Quick: true})
 	if err != nil {
 		t.Fatal(err)

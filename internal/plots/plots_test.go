@@ -14,7 +14,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sublinear/pearson/internal/race"
+	"github.com/sublinear/pearson/internal/testtier"
 )
 
 var (
@@ -410,10 +410,7 @@ func TestExtremeValues(t *testing.T) {
 		return xs
 	}
 	dir := t.TempDir()
-	iters := 60
-	if testing.Short() {
-		iters = 10
-	}
+	iters := testtier.Pick(10, 60)
 	for it := range iters {
 		path := filepath.Join(dir, fmt.Sprintf("x%d.png", it))
 		if it%2 == 1 {
@@ -442,7 +439,7 @@ func TestExtremeValues(t *testing.T) {
 // the rest without the detector.
 func skipUnderRace(t *testing.T) {
 	t.Helper()
-	if race.Enabled {
+	if testtier.Race {
 		t.Skip("single-threaded rendering, slow under the race detector; .ci/run runs it without -race")
 	}
 }

@@ -4,7 +4,7 @@
 
 //go:build race
 
-package race
+package testtier
 
-// Enabled reports whether the race detector is on.
-const Enabled = true
+// Race reports whether the race detector is on.
+const Race = true

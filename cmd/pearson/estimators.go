@@ -1,0 +1,114 @@
+// Copyright ©2026 The pearson Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package main
+
+import (
+	"errors"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/sublinear/pearson/divergence"
+)
+
+// estimatorSettings are the settings an estimating command hands its
+// library entry point, common and its own together: what the pipeline
+// validates and bounds the memory of before any work, through this one
+// interface whatever the command.
+type estimatorSettings interface {
+	// Validate is the library's check of the settings (and of α).
+	Validate() error
+	// memory is the library's bound of the memory the estimate holds
+	// beyond its samples, on samples of shape sh (divergence's Memory
+	// methods).
+	memory(sh shape) float64
+}
+
+// peSettings are the settings of RelativePE with its α.
+type peSettings struct {
+	s     divergence.PESettings
+	alpha float64
+}
+
+func (p peSettings) Validate() error {
+	return errors.Join(divergence.ValidateAlpha(p.alpha), p.s.Validate())
+}
+func (p peSettings) memory(sh shape) float64 { return p.s.Memory(sh.ra, sh.rb, sh.ca) }
+
+// twoSampleSettings are the settings of TwoSampleTest with its α.
+type twoSampleSettings struct {
+	s     divergence.TwoSampleSettings
+	alpha float64
+}
+
+func (t twoSampleSettings) Validate() error {
+	return errors.Join(divergence.ValidateAlpha(t.alpha), t.s.Validate())
+}
+func (t twoSampleSettings) memory(sh shape) float64 { return t.s.Memory(sh.ra, sh.rb, sh.ca) }
+
+// miSettings are the settings of LSMI, and of IndependenceTest with
+// Permutations (a p-value asked for).
+type miSettings struct {
+	s divergence.IndependenceSettings
+}
+
+func (m miSettings) Validate() error { return m.s.Validate() }
+func (m miSettings) memory(sh shape) float64 {
+	if m.s.Permutations == 0 {
+		return m.s.LSMISettings.Memory(sh.ra, sh.ca, sh.cb)
+	}
+	return m.s.Memory(sh.ra, sh.ca, sh.cb)
+}
+
+// rankSettings are the settings of Rank.
+type rankSettings struct{ s divergence.RankSettings }
+
+func (r rankSettings) Validate() error         { return r.s.Validate() }
+func (r rankSettings) memory(sh shape) float64 { return r.s.Memory(sh.ra, sh.ca, sh.cb) }
+
+// What the pipeline asks of each estimating command besides its run: its
+// library settings with b permutations (see command.estimatorSettings),
+// its permutations, and the shape of its samples before they are read.
+
+func (d *peCmd) estimatorSettings(s divergence.Settings, _ int) estimatorSettings {
+	return peSettings{s: d.settings(s), alpha: d.alpha}
+}
+func (d *peCmd) permutationCount() int { return 0 }
+
+func (t *testCmd) estimatorSettings(s divergence.Settings, b int) estimatorSettings {
+	return twoSampleSettings{s: divergence.TwoSampleSettings{PESettings: t.settings(s), Permutations: b}, alpha: t.alpha}
+}
+func (t *testCmd) permutationCount() int { return t.permutations }
+
+func (t *twoSampleCmd) paired() bool { return false }
+
+func (t *twoSampleCmd) inputShape(c *cli.Context, inputs []string, reservoir int, exact bool) shape {
+	cols := 1
+	if n := len(splitList(c.String("columns"))); n > 0 {
+		cols = n
+	}
+	return fileShape(inputs, reservoir, cols, cols, false, exact)
+}
+
+func (m *miCmd) estimatorSettings(s divergence.Settings, b int) estimatorSettings {
+	return miSettings{divergence.IndependenceSettings{LSMISettings: m.settings(s), Permutations: b}}
+}
+func (m *miCmd) permutationCount() int { return m.permutations }
+func (m *miCmd) inputShape(_ *cli.Context, inputs []string, reservoir int, exact bool) shape {
+	return fileShape(inputs, reservoir, len(m.xs), len(m.ys), true, exact)
+}
+
+func (k *rankCmd) estimatorSettings(s divergence.Settings, b int) estimatorSettings {
+	return rankSettings{divergence.RankSettings{LSMISettings: k.settings(s), PValuePermutations: b}}
+}
+func (k *rankCmd) permutationCount() int { return k.permutations }
+func (k *rankCmd) inputShape(_ *cli.Context, inputs []string, reservoir int, exact bool) shape {
+	cols := 1
+	if k.features != nil {
+		cols = len(k.features)
+	}
+	return fileShape(inputs, reservoir, cols, 1, true, exact)
+}
+
+func (p *pairedCmd) paired() bool { return true }
