@@ -168,10 +168,23 @@ func (g *groupSums) finish() {
 
 func (g *groupSums) newScratch() any { return make([]float64, g.width) }
 
-func (g *groupSums) count() int { return len(g.parts) }
+// count is one value per part, and for each kernel part a second, with
+// the roles of the groups exchanged (see values).
+func (g *groupSums) count() int {
+	n := len(g.parts)
+	for _, p := range g.parts {
+		if p.kernel {
+			n++
+		}
+	}
+	return n
+}
 
 // values writes each part's value for the labelling in which the points
-// perm[:mp] are P's and the rest Q's.
+// perm[:mp] are P's and the rest Q's, then, for each kernel part, its value
+// with the roles exchanged, ½‖ψ̄_Q‖² − ½ (T of PE_(1−α)(Q‖P) with the same
+// H): the relative divergence is not symmetric, and a change one direction
+// sees poorly (a normal P against a more peaked Q) the other sees well.
 func (g *groupSums) values(perm []int, scratch any, dst []float64) {
 	sum := scratch.([]float64)
 	clear(sum)
@@ -195,13 +208,23 @@ func (g *groupSums) values(perm []int, scratch any, dst []float64) {
 			sum[i] = t - sum[i]
 		}
 	}
-	mp, m := float64(g.mp), float64(g.mp+g.mq)
+	mp, mq, m := float64(g.mp), float64(g.mq), float64(g.mp+g.mq)
+	extra := len(g.parts)
 	for j, part := range g.parts {
-		v := floats.Dot(sum[part.at:part.at+part.n], sum[part.at:part.at+part.n]) / (mp * mp)
-		if part.kernel {
-			dst[j] = v/2 - 0.5
-		} else {
-			dst[j] = v * (m / float64(g.mq)) * (m / float64(g.mq))
+		s := sum[part.at : part.at+part.n]
+		v := floats.Dot(s, s) / (mp * mp)
+		if !part.kernel {
+			dst[j] = v * (m / mq) * (m / mq)
+			continue
 		}
+		dst[j] = v/2 - 0.5
+		// Σ_Q = Σ_all − Σ_P.
+		var vq float64
+		for i, x := range s {
+			d := g.total[part.at+i] - x
+			vq += d * d
+		}
+		dst[extra] = vq/(mq*mq)/2 - 0.5
+		extra++
 	}
 }

@@ -109,13 +109,20 @@ func TestTwoSampleGroupSumsMatchGeneralPath(t *testing.T) {
 			t.Fatal(err)
 		}
 		fast.finish()
-		got := make([]float64, 2)
+		got := make([]float64, fast.count())
+		// The kernel part with the groups' roles exchanged is the general
+		// statistic of Q's points as the numerator.
+		swapped := &twoSampleStat{phi: general.phi, phiT: phiT, gTot: gTot, mp: m - mp, mq: mp, alpha: float64(m-mp) / m, ridge: 0.01}
 		for range 5 {
 			perm := rnd.Perm(m)
 			fast.values(perm, fast.newScratch(), got)
 			a := general.value(perm, general.newScratch())
 			if math.Abs(a-got[0]) > 1e-9*(1+math.Abs(a)) {
 				t.Errorf("m_P = %d: general %v, group sums %v", mp, a, got[0])
+			}
+			perm2 := append(append([]int(nil), perm[mp:]...), perm[:mp]...)
+			if a := swapped.value(perm2, swapped.newScratch()); math.Abs(a-got[2]) > 1e-9*(1+math.Abs(a)) {
+				t.Errorf("m_P = %d, roles exchanged: general %v, group sums %v", mp, a, got[2])
 			}
 			// D² = (x̄_P − x̄_Q)ᵀ S⁻¹ (x̄_P − x̄_Q), S the covariance of all
 			// rows (divided by m).

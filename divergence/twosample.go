@@ -76,7 +76,10 @@ type TwoSampleResult struct {
 // pooled sample and kλ/n = PermutationLambdaScale. Beside the widths' T, a mean
 // component D² = (x̄_P − x̄_Q)ᵀS⁻¹(x̄_P − x̄_Q), S the covariance of all the
 // averaging points, gives a pure shift the power of Hotelling's test (see
-// MeanShift). Each component is standardised by the mean and standard
+// MeanShift), and each width's T with the roles of the groups exchanged
+// (h the mean over Q's points: the relative divergence is not symmetric,
+// and a normal P against a peaked Q is seen far better one way than the
+// other). Each component is standardised by the mean and standard
 // deviation of its values over the other labellings (the permuted ones,
 // for the observed labels), and the statistic is the largest of them. It
 // uses k centres drawn from the pooled sample and held fixed, and averages
