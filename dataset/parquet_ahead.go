@@ -86,6 +86,7 @@ func (p *Parquet) done(up *unitPages) {
 // cancellation is reported as the sequential read reports it.
 func (p *Parquet) readUnits(ctx context.Context, reads []unitRead, use func(i int, o *pqOpen, curs []*pqCursor) error) error {
 	n := len(reads)
+	p.prefetchUnits(reads) // remote objects: their bytes fetched concurrently
 	workers := min(runtime.GOMAXPROCS(0), maxUnitReaders, n)
 	if workers <= 1 {
 		for i := range reads {

@@ -129,6 +129,7 @@ func (p *Parquet) drawUnits(ctx context.Context, pl *pqPlan, rng *rand.Rand, n i
 	for j := range rows {
 		rows[j] = rng.Int64N(p.rows)
 	}
+	p.prefetchIndexes(pl, rows) // remote objects: the offset indexes of the row groups drawn, fetched concurrently
 	draws := make([]*pqUnit, n)
 	order := make([]int, n)
 	for j := range order {

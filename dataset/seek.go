@@ -6,7 +6,6 @@ package dataset
 
 import (
 	"bytes"
-	"cmp"
 	"context"
 	"encoding/csv"
 	"fmt"
@@ -38,10 +37,11 @@ const (
 type seeker struct {
 	rd   *reader
 	ra   io.ReaderAt
-	size int64 // bytes of the file
-	h    int64 // the first byte of the data region
-	end  int64 // one past its last byte: size, plus 1 without a final newline
-	lmin int64 // lower bound on the length of a valid data row
+	size int64       // bytes of the file
+	h    int64       // the first byte of the data region
+	end  int64       // one past its last byte: size, plus 1 without a final newline
+	lmin int64       // lower bound on the length of a valid data row
+	src  rand.Source // of rng
 	rng  *rand.Rand
 	// ahead reads the blocks of the next draws before they are drawn; nil
 	// when the random source cannot be copied.
@@ -92,19 +92,11 @@ func fallback(format string, args ...any) error {
 // returns a nil table and no error when the input must be read in full
 // instead, with the reason for a note, if any.
 func (c *CSV) seekSample(ctx context.Context, q Query, s Sampling) (*Table, string, error) {
-	rd := &reader{ctx: ctx, name: c.name, q: q, delim: c.opts.Delimiter, gcol: -1}
-	if rd.delim == 0 {
-		rd.delim = ','
-	}
-	if !validDelimiter(rd.delim) || rd.checkQuery() != nil {
+	sk := c.newSeeker(ctx, q, s)
+	if sk == nil {
 		return nil, "", nil // the full read reports it
 	}
-	src := s.Src
-	if src == nil {
-		src = rand.NewPCG(1, 2)
-	}
-	sk := &seeker{rd: rd, ra: c.ra, size: c.size, rng: rand.New(src), ahead: newReadAhead(src), want: s.Size, maxLine: int64(cmp.Or(c.opts.MaxLine, DefaultMaxLine)),
-		groups: make(map[string]*seekGroup), first: make(map[string]int64), taken: make(map[int64]bool)}
+	sk.ahead = newReadAhead(sk.src)
 	t, err := sk.sample(c.alwaysSeek)
 	if fb, ok := err.(*errFallback); ok {
 		return nil, fb.reason, nil

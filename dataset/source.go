@@ -158,8 +158,17 @@ type Sampling struct {
 	// units (row groups or pages) instead, in two stages; see NewParquetAt.
 	Seek bool
 	// Units is how many units (row groups or pages) a two-stage sample of
-	// a Parquet input draws (see NewParquetAt). Zero means DefaultUnits.
+	// a Parquet input draws (see NewParquetAt), or how many blocks a
+	// sample of a CSV input in blocks draws (see NewCSVBlocks). Zero means
+	// DefaultUnits.
 	Units int
+	// Blocks, with Seek, samples a plain CSV file opened by Open in
+	// blocks of rows (see NewCSVBlocks) instead of row by row: a few large
+	// reads instead of many small ones, which is what a cold disk needs,
+	// with an error bar that must treat the blocks as the independent
+	// draws (Group.Units). A CSV object of a store (OpenObjects) is
+	// always sampled in blocks.
+	Blocks bool
 }
 
 // Table is what Source.Sample and Source.Scan return.
@@ -278,7 +287,8 @@ var ErrReread = errors.New("dataset: a stream cannot be read twice")
 // compressed file decompresses it again; see MaxZstdWindow for the memory
 // of a zstd decoder). A name announcing a format that the first bytes do
 // not match is an error. An uncompressed regular file can be read at any
-// offset, so that Sample can draw its rows by seeking (see NewCSVAt).
+// offset, so that Sample can draw its rows by seeking (see NewCSVAt), or
+// blocks of rows with Sampling.Blocks (see NewCSVBlocks).
 // Errors for missing files, directories, unreadable files and corrupt or
 // truncated compressed streams name the path. The caller closes the Source.
 func Open(path string, opts Options) (Source, error) {
@@ -316,8 +326,9 @@ func Open(path string, opts Options) (Source, error) {
 		return nil, err
 	}
 	if k == uncompressed {
-		c := NewCSVAt(f, fi.Size(), path, opts)
+		c := NewCSVBlocks(f, fi.Size(), path, opts)
 		c.closer = f
+		c.onRequest = true
 		return c, nil
 	}
 	c := NewCSV(nil, path, opts)

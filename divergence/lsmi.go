@@ -76,6 +76,13 @@ type LSMIResult struct {
 	// SigmaX and SigmaY are the kernel widths on x and y; Lambda is the
 	// all-centre regularisation.
 	SigmaX, SigmaY, Lambda float64
+	// FactorsX, when x has several columns and σx is cross-validated, are
+	// the factors of σx per column of x chosen by cross-validation
+	// (relevanceX): column j's width is FactorsX[j]·SigmaX, so that a
+	// column that carries no information about y gets a wide kernel and
+	// stops diluting the others. Nil otherwise (one width for every
+	// column).
+	FactorsX []float64
 	// K is the number of centre rows per draw (K² basis functions); M the
 	// number of rows averaged
 	// per draw: pairs for h and the x-factor of H, and rows for its
@@ -162,24 +169,46 @@ func lsmi(ctx context.Context, px, py *points, s *LSMISettings, rnd *rand.Rand, 
 	if sh != nil {
 		cv = sh.cv
 	}
-	m, res, err := fitLSMI(ctx, px, py, s, rnd, cv)
-	if err != nil {
-		return nil, err
-	}
-	src := rand.NewPCG(rnd.Uint64(), rnd.Uint64())
-	if sh != nil {
-		m.cache, src = sh.y, rand.NewPCG(sh.seed[0], sh.seed[1])
-	}
 	k := min(s.K, px.n)
 	draws := s.Draws
-	if s.Exact {
-		k, m.mh, m.mf, draws = px.n, px.n, px.n, 1
+	tuned := s.SigmaX == 0 || s.SigmaY == 0 || s.Lambda == 0
+	var m *lsmiModel
+	var res *LSMIResult
+	var f *lsmiFit
+	var err error
+	var factors []float64
+	if sh == nil && s.SigmaX == 0 && px.dim > 1 && !s.Exact {
+		if factors, err = relevanceX(ctx, px, py, s, rnd); err != nil {
+			return nil, err
+		}
+		px = px.withColumnFactors(factors)
 	}
-	f, err := m.solve(ctx, k, draws, !s.WithoutReplacement && !s.Exact, res.Lambda/float64(px.pop)/float64(px.pop), src, s.Workers)
-	if err != nil {
-		return nil, err
+	if sh == nil && tuned && draws > 1 && !s.Exact {
+		// Every draw tunes the widths and λ on its own rows, as
+		// RelativePE's do, so that the draws' spread covers the tuning.
+		m, res, f, err = tunedLSMI(ctx, px, py, s, rnd, k, draws)
+		if err != nil {
+			return nil, err
+		}
+	} else {
+		m, res, err = fitLSMI(ctx, px, py, s, rnd, cv)
+		if err != nil {
+			return nil, err
+		}
+		src := rand.NewPCG(rnd.Uint64(), rnd.Uint64())
+		if sh != nil {
+			m.cache, src = sh.y, rand.NewPCG(sh.seed[0], sh.seed[1])
+		}
+		if s.Exact {
+			k, m.mh, m.mf, draws = px.n, px.n, px.n, 1
+		}
+		f, err = m.solve(ctx, k, draws, !s.WithoutReplacement && !s.Exact, res.Lambda/float64(px.pop)/float64(px.pop), src, s.Workers)
+		if err != nil {
+			return nil, err
+		}
 	}
 	res.SMI, res.StdErr, res.Draws = f.mean, f.stderr, f.values
+	res.FactorsX = factors
 	res.PlugIn, _ = summary.MeanStdErr(f.plugin)
 	res.K, res.M = k, min(m.mh, px.n)+min(m.mf, px.n)
 	res.Model, res.KernelSMI, res.CopulaSMI = ModelKernel, res.SMI, math.NaN()
@@ -206,6 +235,55 @@ func lsmi(ctx context.Context, px, py *points, s *LSMISettings, rnd *rand.Rand, 
 		res.Model, res.SMI, res.StdErr, res.DesignEffect = ModelCopula, c.smi, c.stderr, c.designEffect
 	}
 	return res, nil
+}
+
+// tunedLSMI runs draws draws of k centres, each with the widths and λ
+// cross-validated on its own design rows (those fixed in s stay fixed):
+// the draws are then independent replicates of the whole procedure, and
+// their spread covers the tuning's variability, which one tuning shared by
+// every draw leaves out of the standard error (docs/DESIGN.md §4, as for
+// RelativePE). The model returned is the first draw's, which the data
+// error's fitted ratio uses; the result's widths and λ are the medians over
+// the draws, its table and warnings the first draw's (warnings of every
+// draw, each once). The generators are seeded in order from rnd.
+func tunedLSMI(ctx context.Context, px, py *points, s *LSMISettings, rnd *rand.Rand, k, draws int) (*lsmiModel, *LSMIResult, *lsmiFit, error) {
+	seeds := make([][2]uint64, draws)
+	for d := range seeds {
+		seeds[d] = [2]uint64{rnd.Uint64(), rnd.Uint64()}
+	}
+	var first *lsmiModel
+	var res *LSMIResult
+	all := &lsmiFit{}
+	var sx, sy, lambdas []float64
+	seen := map[string]bool{}
+	for d := range draws {
+		rd := rand.New(rand.NewPCG(seeds[d][0], seeds[d][1]))
+		m, dr, err := fitLSMI(ctx, px, py, s, rd, nil)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		f, err := m.solve(ctx, k, 1, !s.WithoutReplacement, dr.Lambda/float64(px.pop)/float64(px.pop), rand.NewPCG(rd.Uint64(), rd.Uint64()), s.Workers)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		if d == 0 {
+			first, res = m, dr
+			res.Warnings = nil
+			all.centres, all.theta, all.rnd = f.centres, f.theta, f.rnd
+		}
+		for _, w := range dr.Warnings {
+			if !seen[w] {
+				seen[w] = true
+				res.Warnings = append(res.Warnings, w)
+			}
+		}
+		all.values = append(all.values, f.values...)
+		all.plugin = append(all.plugin, f.plugin...)
+		sx, sy, lambdas = append(sx, dr.SigmaX), append(sy, dr.SigmaY), append(lambdas, dr.Lambda)
+	}
+	all.mean, all.stderr = summary.MeanStdErr(all.values)
+	res.SigmaX, res.SigmaY, res.Lambda = median(sx), median(sy), median(lambdas)
+	return first, res, all, nil
 }
 
 // solve computes draws independent estimates, each from k centre rows drawn

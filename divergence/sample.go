@@ -60,6 +60,10 @@ type points struct {
 	pop   int // rows of the data set the sample stands for (n unless Subsample)
 	dim   int
 	scale float64
+	// cols, when not nil, are factors of scale per column: column j is
+	// divided by scale·cols[j], so that a kernel's width in that column is
+	// cols[j] times its width in the others (see relevanceX).
+	cols []float64
 	// units and draws are the two-stage design of Subsample.Units; units
 	// is nil for rows drawn independently.
 	units []int
@@ -126,6 +130,14 @@ func (p *points) withScale(scale float64) *points {
 	return &c
 }
 
+// withColumnFactors returns the view of the same rows with column j divided
+// by scale·cols[j] (see points.cols); nil restores one scale for all.
+func (p *points) withColumnFactors(cols []float64) *points {
+	c := *p
+	c.cols = cols
+	return &c
+}
+
 // newTwoSamples wraps the numerator and denominator samples, which must
 // have the same number of columns.
 func newTwoSamples(p, q mat.Matrix) (*points, *points, error) {
@@ -174,7 +186,11 @@ func (p *points) gather(dst *mat.Dense, rows []int) error {
 			// A value far out in the tail may overflow in internal units;
 			// at the largest float its kernel values are still right: 1
 			// with itself, 0 with everything else.
-			row[j] = math.Max(-math.MaxFloat64, math.Min(math.MaxFloat64, v/p.scale))
+			sc := p.scale
+			if p.cols != nil {
+				sc *= p.cols[j]
+			}
+			row[j] = math.Max(-math.MaxFloat64, math.Min(math.MaxFloat64, v/sc))
 		}
 	}
 	return nil

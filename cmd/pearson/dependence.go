@@ -52,6 +52,7 @@ func rankCommand() *cli.Command {
 			&cli.StringFlag{Name: "target", Usage: "the target `COL`umn"},
 			&cli.StringFlag{Name: "features", Usage: "comma-separated feature `COLS` (default: every numeric column but the target; a column is numeric when its first non-empty cell is a number, and the columns left out are named on standard error)"},
 			&cli.IntFlag{Name: "top", Usage: "print only the first `N` features (0: all)"},
+			excludeFlag("the default selection or of --features"),
 			typeFlag("target-type", "the target"),
 		}, estimatorFlags(kindMI, 0)...),
 		Action: action(func() command { return new(rankCmd) }),
@@ -79,6 +80,14 @@ type pairedCmd struct {
 	yType          string // auto, numeric or categorical: how the y (target) column is read
 	classes        bool   // y is class labels, coded by divergence.ClassCodes
 	model          string // divergence.LSMISettings.Model: "" for auto
+	// joint says that the x columns are taken together (mi), not one at
+	// a time (rank): --standardize then applies to them by default.
+	joint bool
+	// scaleX and scaleY are the standardisations done, or nil.
+	scaleX, scaleY *affine
+	// warnings are about the x columns: those that look like row
+	// identifiers.
+	warnings []string
 }
 
 // typeFlag is the flag that says whether the y column (of mi) or the target
@@ -197,13 +206,28 @@ func (p *pairedCmd) split(c *cli.Context, typeName string, t *dataset.Table, all
 			}
 		}
 	}
-	if c.Bool("standardize") {
-		standardize(x)
-		if !p.classes {
-			standardize(y)
-		}
+	p.warnings = idWarnings(xs, sample{x: x, rows: all.rows})
+	_, dx := x.Dims()
+	if p.joint && standardizes(c, dx) || !p.joint && standardizes(c, 1) {
+		p.scaleX = standardize(x)
+	}
+	if _, dy := y.Dims(); !p.classes && standardizes(c, dy) {
+		p.scaleY = standardize(y)
 	}
 	return sample{x: x, rows: all.rows}.matrix(), sample{x: y, rows: all.rows}.matrix(), nil
+}
+
+// addStandardized adds to out what standardisation was done, when it was:
+// "scaled_x" and "scaled_y" say how, "spreads_x" and
+// "spreads_y" what a standardised unit is worth in each column.
+func (p *pairedCmd) addStandardized(out *record, xs, ys []string) *record {
+	if p.scaleX != nil {
+		out.add("scaled_x", p.scaleX.describe(xs)).add("spreads_x", p.scaleX.spreads())
+	}
+	if p.scaleY != nil {
+		out.add("scaled_y", p.scaleY.describe(ys)).add("spreads_y", p.scaleY.spreads())
+	}
+	return out
 }
 
 // addRead adds to out the keys that say how the one input of mi and rank
@@ -268,6 +292,7 @@ func (m *miCmd) parse(c *cli.Context) ([]string, []output, error) {
 	if err := m.pairedCmd.parse(c, "y-type"); err != nil {
 		return nil, nil, err
 	}
+	m.joint = true
 	m.xs, m.ys = splitList(c.String("x")), splitList(c.String("y"))
 	switch {
 	case len(m.xs) == 0:
@@ -330,8 +355,11 @@ func (m *miCmd) result(seed uint64) result {
 		out.add("design_effect", m.res.DesignEffect) // only for Parquet sampled in units, so that other outputs keep their keys
 	}
 	out.add("draw_stderr", m.res.DrawStdErr).
-		add("sigma_x", m.res.SigmaX).
-		add("sigma_y", m.res.SigmaY).
+		add("sigma_x", m.res.SigmaX)
+	if m.res.FactorsX != nil { // only for several x columns, so that other outputs keep their keys
+		out.add("factors_x", m.res.FactorsX) // column j's width is factors_x[j]·sigma_x
+	}
+	out.add("sigma_y", m.res.SigmaY).
 		add("lambda", m.res.Lambda).
 		add("k", m.res.K).
 		add("m", m.res.M).
@@ -342,8 +370,8 @@ func (m *miCmd) result(seed uint64) result {
 		add("y", m.ys).
 		add("y_type", m.yKind()).
 		add("exact", m.res.Exact).
-		add("seed", seed).
-		add("warnings", m.res.Warnings)
+		add("seed", seed)
+	m.addStandardized(out, m.xs, m.ys).add("warnings", append(slices.Clone(m.res.Warnings), m.warnings...))
 	if m.test != nil {
 		out.add("statistic", m.test.Statistic).
 			add("p_value", m.test.PValue).
@@ -365,6 +393,7 @@ type rankCmd struct {
 	noOutputs
 	target   string
 	features []string // nil until read: every numeric column but the target
+	exclude  []string // --exclude, with the default selection
 	top      int
 	in       sample // the input's rows, for n and how it was read
 	res      *divergence.RankResult
@@ -381,9 +410,19 @@ func (k *rankCmd) parse(c *cli.Context) ([]string, []output, error) {
 	if k.top = c.Int("top"); k.top < 0 {
 		return nil, nil, usagef(c, "--top %d cannot be negative", k.top)
 	}
-	k.features = splitList(c.String("features"))
+	k.features, k.exclude = splitList(c.String("features")), splitList(c.String("exclude"))
 	if slices.Contains(k.features, k.target) {
 		return nil, nil, usagef(c, "the target %q is also among --features", k.target)
+	}
+	if slices.Contains(k.exclude, k.target) {
+		return nil, nil, usagef(c, "the target %q is also among --exclude", k.target)
+	}
+	if k.features != nil && k.exclude != nil {
+		var err error
+		if k.features, err = excludeListed(c, k.features, k.exclude, "features"); err != nil {
+			return nil, nil, err
+		}
+		k.exclude = nil
 	}
 	return []string{k.path}, nil, nil
 }
@@ -402,6 +441,11 @@ func (k *rankCmd) read(c *cli.Context, r *reader) (mat.Matrix, mat.Matrix, error
 			return nil, nil, fmt.Errorf("%s: the target column %q is not among the numeric columns (%s); name it exactly, or give --features", t.Name, k.target, strings.Join(quoteAll(t.Columns), ", "))
 		}
 		k.features = slices.DeleteFunc(slices.Clone(t.Columns), func(s string) bool { return s == k.target })
+		if len(k.exclude) > 0 {
+			if k.features, err = keptColumns(t.Name, k.features, k.exclude, t.Skipped); err != nil {
+				return nil, nil, err
+			}
+		}
 		if len(k.features) == 0 {
 			return nil, nil, fmt.Errorf("%s: no numeric column besides the target %q", t.Name, k.target)
 		}
@@ -429,6 +473,10 @@ func (k *rankCmd) scores() []divergence.FeatureScore {
 
 func (k *rankCmd) result(seed uint64) result {
 	run := addRead(new(record).add("target", k.target).add("target_type", k.yKind()).add("n", k.in.rows), k.in).add("seed", seed).add("permutations", k.res.Permutations)
+	k.addStandardized(run, k.features, []string{k.target})
+	if len(k.warnings) > 0 { // only then, so that other outputs keep their keys
+		run.add("warnings", k.warnings)
+	}
 	return ranking(run, k.features, k.scores(), k.res.Permutations > 0, k.in.units != nil)
 }
 

@@ -5,8 +5,10 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"math/rand/v2"
 	"os"
@@ -16,6 +18,9 @@ import (
 	"syscall"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/sublinear/pearson/dataset"
+	"github.com/sublinear/pearson/objstore"
 )
 
 // outFile is a file a command writes besides standard output (--plot,
@@ -251,4 +256,51 @@ func fileInfo(s any) fs.FileInfo {
 		return nil
 	}
 	return fi
+}
+
+// openTable opens the table at path with the reader its format needs
+// (dataset.Open), or, for an s3:// or http(s):// URL, the objects it names
+// (objstore.Store.List, dataset.OpenObjects), read by ranged requests made
+// under ctx. Closing the source of a URL says on stderr what was read:
+// the requests made and the bytes fetched.
+func openTable(ctx context.Context, path string, opts dataset.Options, stderr io.Writer) (dataset.Source, error) {
+	if !objstore.IsURL(path) {
+		return dataset.Open(path, opts)
+	}
+	ctx, cancel := context.WithCancel(ctx) // Close stops the fetches still in flight
+	st := objstore.New(ctx, objstore.Settings{})
+	objs, err := st.List(path)
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	in := make([]dataset.Object, len(objs))
+	for i, o := range objs {
+		in[i] = dataset.Object{Path: o.URL(), Key: o.Key(), Size: o.Size(), R: o}
+	}
+	src, err := dataset.OpenObjects(path, in, opts)
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	return &remoteSource{Source: src, st: st, stderr: stderr, objects: len(objs), cancel: cancel}, nil
+}
+
+// remoteSource is the source of a URL, which says what it read when
+// closed.
+type remoteSource struct {
+	dataset.Source
+	st      *objstore.Store
+	stderr  io.Writer
+	objects int
+	cancel  context.CancelFunc
+}
+
+// Close closes the source and says on stderr what was read.
+func (r *remoteSource) Close() error {
+	err := r.Source.Close()
+	r.cancel()
+	s := r.st.Stats()
+	fmt.Fprintf(r.stderr, "pearson: %s: %d requests, %d bytes fetched from %d objects\n", r.Name(), s.Requests, s.Bytes, r.objects)
+	return err
 }

@@ -28,7 +28,7 @@ func inputFlags() []cli.Flag {
 	return []cli.Flag{
 		delimFlag(),
 		&cli.BoolFlag{Name: "drop-missing", Usage: "skip rows with an empty cell in a used column (counted on standard error) instead of failing"},
-		&cli.BoolFlag{Name: "standardize", Usage: "scale each column to zero mean and unit variance first (for two samples, by the pooled mean and variance)"},
+		standardizeFlag(),
 		&cli.IntFlag{Name: "reservoir", Usage: "rows kept per sample, drawn at random from a file or kept while reading every row (0: (draws+2)·(k+m), what the estimate uses; --exact keeps every row)"},
 		&cli.BoolFlag{Name: "scan", Usage: "read and validate every row of the input files instead of drawing the rows the estimate needs at random positions (standard input, pipes and compressed files are always read in full)"},
 	}
@@ -127,7 +127,7 @@ func defaultReservoir(s *divergence.Settings) int {
 // the bytes read; the function returned closes it and ends the bar.
 func (r *reader) open(path string) (dataset.Source, func(), error) {
 	progress, done := r.prog.Bytes("reading " + displayPath(path))
-	src, err := dataset.Open(path, dataset.Options{Delimiter: r.delim, Stdin: r.stdin, Progress: progress})
+	src, err := openTable(r.ctx, path, dataset.Options{Delimiter: r.delim, Stdin: r.stdin, Progress: progress}, r.stderr)
 	if err != nil {
 		done()
 		return nil, nil, err
@@ -157,7 +157,7 @@ func (r *reader) read(path string, q dataset.Query) (*dataset.Table, error) {
 
 // sample samples the rows q selects of src as the reader says.
 func (r *reader) sample(src dataset.Source, q dataset.Query) (*dataset.Table, error) {
-	return src.Sample(r.ctx, q, dataset.Sampling{Size: r.reservoir, Src: rand.NewPCG(r.seed, 0x72657365727665), Seek: r.seek})
+	return src.Sample(r.ctx, q, dataset.Sampling{Size: r.reservoir, Src: rand.NewPCG(r.seed, 0x72657365727665), Seek: r.seek, Blocks: r.seek})
 }
 
 // scan passes every row q selects in the table at path to fn, in file

@@ -21,6 +21,9 @@ type twoSamples struct {
 	paths   []string // the files read, for --ratio-out
 	group   string   // the group column, in one-file mode
 	scale   *affine  // --standardize's transform, or nil
+	// warnings are about the columns, for the output: those that look
+	// like row identifiers.
+	warnings []string
 }
 
 // readTwoSamples reads the samples named on the command line, which
@@ -31,8 +34,16 @@ func readTwoSamples(c *cli.Context, r *reader) (*twoSamples, error) {
 	args := c.Args().Slice()
 	group := c.String("group")
 	num, den := c.String("numerator"), c.String("denominator")
-	columns := splitList(c.String("columns"))
+	columns, exclude := splitList(c.String("columns")), splitList(c.String("exclude"))
+	if len(columns) > 0 && len(exclude) > 0 {
+		var err error
+		if columns, err = excludeListed(c, columns, exclude, "columns"); err != nil {
+			return nil, err
+		}
+		exclude = nil
+	}
 	ts := &twoSamples{paths: args, group: group}
+	var skipped []dataset.Skipped // the columns the default selection left out
 	if len(args) == 2 {
 		tp, err := r.read(args[0], dataset.Query{Columns: columns})
 		if err != nil {
@@ -42,7 +53,7 @@ func readTwoSamples(c *cli.Context, r *reader) (*twoSamples, error) {
 		if err != nil {
 			return nil, err
 		}
-		ts.columns = tp.Columns
+		ts.columns, skipped = tp.Columns, tp.Skipped
 		ts.p = groupSample(displayPath(args[0]), tp, tp.Groups[0])
 		ts.q = groupSample(displayPath(args[1]), tq, tq.Groups[0])
 	} else {
@@ -56,7 +67,7 @@ func readTwoSamples(c *cli.Context, r *reader) (*twoSamples, error) {
 		if err != nil {
 			return nil, err
 		}
-		ts.columns = t.Columns
+		ts.columns, skipped = t.Columns, t.Skipped
 		pi, qi, err := chooseGroups(c, t, group, num, den)
 		if err != nil {
 			return nil, err
@@ -64,7 +75,16 @@ func readTwoSamples(c *cli.Context, r *reader) (*twoSamples, error) {
 		ts.p = groupSample(group+"="+t.Groups[pi].Key, t, t.Groups[pi])
 		ts.q = groupSample(group+"="+t.Groups[qi].Key, t, t.Groups[qi])
 	}
-	if c.Bool("standardize") {
+	if len(exclude) > 0 {
+		keep, err := keptColumns(displayPath(args[0]), ts.columns, exclude, skipped)
+		if err != nil {
+			return nil, err
+		}
+		ts.p.x, ts.q.x = columnsOf(ts.p.x, ts.columns, keep), columnsOf(ts.q.x, ts.columns, keep)
+		ts.columns = keep
+	}
+	ts.warnings = idWarnings(ts.columns, ts.p, ts.q)
+	if standardizes(c, len(ts.columns)) {
 		ts.scale = standardize(ts.p.x, ts.q.x)
 	}
 	return ts, nil

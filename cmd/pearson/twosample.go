@@ -22,6 +22,7 @@ func sampleFlags() []cli.Flag {
 		&cli.StringFlag{Name: "numerator", Usage: "with --group: the `VALUE` of the numerator sample P (default: the first value in the file)"},
 		&cli.StringFlag{Name: "denominator", Usage: "with --group: the `VALUE` of the denominator sample Q (default: the other value)"},
 		&cli.StringFlag{Name: "columns", Usage: "comma-separated feature `COLS` (default: every numeric column but the group column; a column is numeric when its first non-empty cell is a number, and the columns left out are named on standard error)"},
+		excludeFlag("the default selection or of --columns"),
 	}
 }
 
@@ -96,8 +97,7 @@ func (t *twoSampleCmd) record(res *divergence.PEResult, seed uint64, more ...str
 	if t.in.p.units != nil || t.in.q.units != nil {
 		r.add("design_effect", res.DesignEffect) // only for Parquet sampled in units, so that other outputs keep their keys
 	}
-	return r.
-		add("draw_stderr", res.DrawStdErr).
+	r.add("draw_stderr", res.DrawStdErr).
 		add("alpha", res.Alpha).
 		add("sigma", res.Sigma).
 		add("lambda", res.Lambda).
@@ -114,10 +114,14 @@ func (t *twoSampleCmd) record(res *divergence.PEResult, seed uint64, more ...str
 		add("rows_read_q", t.in.q.rowsRead).
 		add("numerator", t.in.p.name).
 		add("denominator", t.in.q.name).
-		add("columns", t.in.columns).
-		add("exact", res.Exact).
+		add("columns", t.in.columns)
+	if t.in.scale != nil {
+		// Only when done, so that single-column outputs keep their keys.
+		r.add("scaled", t.in.scale.describe(t.in.columns)).add("spreads", t.in.scale.spreads())
+	}
+	return r.add("exact", res.Exact).
 		add("seed", seed).
-		add("warnings", append(slices.Clone(res.Warnings), more...))
+		add("warnings", append(append(slices.Clone(res.Warnings), more...), t.in.warnings...))
 }
 
 // peCmd is the divergence command.

@@ -1,0 +1,157 @@
+// Copyright ©2026 The pearson Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/parquet-go/parquet-go"
+
+	"github.com/sublinear/pearson/objstore/s3test"
+)
+
+// benchFixture writes (once, cached in dir) a Parquet file of n rows of
+// (x, y), row groups of 10⁶ rows, pages of about 8 KiB (1 024 rows, with
+// an offset index), as parquet-go writes them.
+func benchFixture(t *testing.T, dir string, n int) string {
+	p := filepath.Join(dir, fmt.Sprintf("xy-%d.parquet", n))
+	if _, err := os.Stat(p); err == nil {
+		return p
+	}
+	tmp := p + ".tmp"
+	f, err := os.Create(tmp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := parquet.NewGenericWriter[xyRow](f, parquet.PageBufferSize(8192), parquet.Compression(&parquet.Uncompressed))
+	r := rand.New(rand.NewPCG(uint64(n), 1))
+	const rg = 1000000
+	rows := make([]xyRow, 0, rg)
+	for i := range n {
+		x := r.NormFloat64()
+		rows = append(rows, xyRow{X: x, Y: x*x + r.NormFloat64()})
+		if len(rows) == rg || i == n-1 {
+			if _, err := w.Write(rows); err != nil {
+				t.Fatal(err)
+			}
+			if err := w.Flush(); err != nil {
+				t.Fatal(err)
+			}
+			rows = rows[:0]
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	if err := os.Rename(tmp, p); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestRemoteDelayBench measures pearson divergence on a Parquet dataset in
+// a real S3-compatible server behind a proxy that delays each request by
+// 20 ms: requests, bytes and wall time at 10⁶, 10⁸ and 10⁹ rows (ten
+// objects of 10⁸, hard links of one file). It runs only
+// with PEARSON_S3_BENCH set (the 10⁸-row file, 1.6 GB, is written once
+// into $PEARSON_S3_BENCH, a directory); see docs/results/s3.md.
+func TestRemoteDelayBench(t *testing.T) {
+	dir := os.Getenv("PEARSON_S3_BENCH")
+	if dir == "" {
+		t.Skip("set PEARSON_S3_BENCH to a directory for the fixtures")
+	}
+	sizes := []int{1000000, 100000000, 1000000000}
+	if s := os.Getenv("PEARSON_S3_BENCH_ROWS"); s != "" {
+		sizes = nil
+		for _, f := range strings.Split(s, ",") {
+			n, _ := strconv.Atoi(f)
+			sizes = append(sizes, n)
+		}
+	}
+	srv := s3test.Start(t)
+	target, _ := url.Parse(srv.Endpoint)
+	rp := httputil.NewSingleHostReverseProxy(target)
+	var proxied atomic.Int64
+	delay := 20 * time.Millisecond
+	proxy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		proxied.Add(1)
+		time.Sleep(delay)
+		rp.ServeHTTP(w, r)
+	}))
+	defer proxy.Close()
+	t.Setenv("AWS_ENDPOINT_URL", proxy.URL)
+	fetched := regexp.MustCompile(`(\d+) requests, (\d+) bytes fetched`)
+	for _, n := range sizes {
+		// Beyond 10⁸ rows, a dataset of objects of 10⁸ rows (hard links
+		// of one file), as a partitioned dataset of Parquet files is.
+		const most = 100000000
+		objs := max(1, n/most)
+		p := benchFixture(t, dir, n/objs)
+		urls := make([]string, 2)
+		for i, k := range []string{"p", "q"} {
+			urls[i] = fmt.Sprintf("s3://bench/%d/%s.parquet", n, k)
+			if objs > 1 {
+				urls[i] = fmt.Sprintf("s3://bench/%d/%s/", n, k)
+			}
+			for j := range objs {
+				dst := filepath.Join(srv.Dir, "bench", fmt.Sprint(n), k+".parquet")
+				if objs > 1 {
+					dst = filepath.Join(srv.Dir, "bench", fmt.Sprint(n), k, fmt.Sprintf("part=%d", j), "data.parquet")
+				}
+				os.MkdirAll(filepath.Dir(dst), 0o755)
+				if err := os.Link(p, dst); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		fi, _ := os.Stat(p)
+		// The same files on disk, for the time of the estimate itself.
+		local := []string{p, p}
+		if objs > 1 {
+			for i, k := range []string{"p", "q"} {
+				local[i] = filepath.Join(srv.Dir, "bench", fmt.Sprint(n), k)
+			}
+		}
+		for rep := range 3 {
+			var lout, lerr bytes.Buffer
+			start := time.Now()
+			if code := Run(context.Background(), []string{"pearson", "divergence", local[0], local[1]}, nil, &lout, &lerr); code != 0 {
+				t.Fatal(lerr.String())
+			}
+			localWall := time.Since(start)
+			proxied.Store(0)
+			var out, errb bytes.Buffer
+			start = time.Now()
+			code := Run(context.Background(), []string{"pearson", "divergence", urls[0], urls[1]}, nil, &out, &errb)
+			wall := time.Since(start)
+			if code != 0 {
+				t.Fatal(errb.String())
+			}
+			var req, byt int64
+			for _, m := range fetched.FindAllStringSubmatch(errb.String(), -1) {
+				a, _ := strconv.ParseInt(m[1], 10, 64)
+				b, _ := strconv.ParseInt(m[2], 10, 64)
+				req, byt = req+a, byt+b
+			}
+			t.Logf("rows %d (%d objects of %d bytes per sample) run %d: %d requests (%d through the proxy), %d bytes, wall %.2f s (the same files on disk: %.2f s)", n, objs, fi.Size(), rep, req, proxied.Load(), byt, wall.Seconds(), localWall.Seconds())
+		}
+	}
+}

@@ -1,0 +1,123 @@
+// Copyright ©2026 The pearson Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package main
+
+import (
+	"math/rand/v2"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/parquet-go/parquet-go"
+
+	"github.com/sublinear/pearson/internal/testtier"
+	"github.com/sublinear/pearson/objstore/s3test"
+)
+
+// xyRow is a row of the Parquet files of the remote tests.
+type xyRow struct {
+	X float64 `parquet:"x"`
+	Y float64 `parquet:"y"`
+}
+
+// writeXY writes n rows (x, y = x² + noise, x shifted by shift) to a
+// Parquet file of small pages (two-stage sampling by pages), and returns
+// its path.
+func writeXY(t *testing.T, dir, name string, n int, shift float64, seed uint64) string {
+	t.Helper()
+	r := rand.New(rand.NewPCG(seed, 1))
+	rows := make([]xyRow, n)
+	for i := range rows {
+		x := r.NormFloat64() + shift
+		rows[i] = xyRow{X: x, Y: x*x + r.NormFloat64()}
+	}
+	p := filepath.Join(dir, name)
+	f, err := os.Create(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := parquet.NewGenericWriter[xyRow](f, parquet.PageBufferSize(4096))
+	if _, err := w.Write(rows); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	return p
+}
+
+// TestRemoteSameAsLocal runs divergence, test, mi, rank and drift (with a
+// saved reference) on Parquet files on disk, in a real S3-compatible
+// server (versitygw) and behind an HTTP server, and checks that the
+// outputs are the same but for the names, and that standard error says
+// what was fetched. Only divergence runs in the default tier.
+func TestRemoteSameAsLocal(t *testing.T) {
+	srv := s3test.Start(t)
+	dir := t.TempDir()
+	// 150 000 rows are sampled in two stages (300 pages), 40 000 read in
+	// full, in a fifth of the time.
+	n := testtier.Pick(40000, 150000)
+	p := writeXY(t, dir, "p.parquet", n, 0, 1)
+	q := writeXY(t, dir, "q.parquet", n, 0.3, 2)
+	srv.Put(t, "data", "tables/p.parquet", p)
+	srv.Put(t, "data", "tables/q.parquet", q)
+	hs := httptest.NewServer(http.FileServer(http.Dir(dir)))
+	defer hs.Close()
+	ref := filepath.Join(t.TempDir(), "ref.json")
+	cases := [][]string{
+		{"divergence", "P", "Q"},
+		{"test", "--permutations", "20", "P", "Q"},
+		{"mi", "--x", "x", "--y", "y", "P"},
+		{"rank", "--target", "y", "--permutations", "20", "P"},
+		{"drift", "--permutations", "20", "P", "Q"},
+		{"drift", "--permutations", "20", "--reference", ref, "Q"},
+	}
+	if !testtier.Enabled() {
+		cases = cases[:1] // the others take about 40 s
+	}
+	if code, _, stderr := run(t, "drift", "--save-reference", ref, p); code != 0 {
+		t.Fatal(stderr)
+	}
+	fetched := regexp.MustCompile(`: \d+ requests, \d+ bytes fetched from 1 objects`)
+	for _, c := range cases {
+		args := func(pp, qq string) []string {
+			out := make([]string, len(c))
+			for i, a := range c {
+				switch a {
+				case "P":
+					out[i] = pp
+				case "Q":
+					out[i] = qq
+				default:
+					out[i] = a
+				}
+			}
+			return out
+		}
+		code, want, stderr := run(t, args(p, q)...)
+		if code != 0 {
+			t.Fatalf("%v: %s", c, stderr)
+		}
+		want = strings.NewReplacer(p, "P", q, "Q").Replace(want)
+		for _, base := range []string{"s3://data/tables/", hs.URL + "/"} {
+			code, got, stderr := run(t, args(base+"p.parquet", base+"q.parquet")...)
+			if code != 0 {
+				t.Fatalf("%v on %s: %s", c, base, stderr)
+			}
+			got = strings.NewReplacer(base+"p.parquet", "P", base+"q.parquet", "Q").Replace(got)
+			if got != want {
+				t.Errorf("%v on %s differs from the local files:\n%s\nlocal:\n%s", c, base, got, want)
+			}
+			if !fetched.MatchString(stderr) {
+				t.Errorf("%v on %s: standard error does not say what was fetched:\n%s", c, base, stderr)
+			}
+		}
+	}
+}
