@@ -5,11 +5,14 @@
 package drift
 
 import (
+	"errors"
 	"fmt"
 	"html/template"
 	"io"
 	"math"
 	"strconv"
+
+	"github.com/sublinear/pearson/internal/isnil"
 )
 
 // WriteHTML writes the result as one self-contained HTML page: the verdict,
@@ -18,7 +21,11 @@ import (
 // and for each column its reference and current distributions overlaid, as
 // inline SVG. The page loads nothing: no scripts, fonts, styles or images
 // from elsewhere. title heads the page.
+// A nil writer or result is an error, not a panic.
 func WriteHTML(w io.Writer, res *Result, title string) error {
+	if isnil.Is(w) || res == nil {
+		return errors.New("drift: WriteHTML: the writer or the result is nil")
+	}
 	type row struct {
 		ColumnResult
 		Chart template.HTML
@@ -100,6 +107,7 @@ figcaption { font-weight: bold; margin-bottom: 0.3em; }
 <h1>{{.Title}}</h1>
 {{if .Drift}}<p id="verdict" class="verdict drift">Drift: {{.Summary}}</p>
 {{else if or .Drifted (and .Joint .Joint.Drifted)}}<p id="verdict" class="verdict some">Some drift: {{.Summary}}</p>
+{{else if not .Compared}}<p id="verdict" class="verdict some">Cannot judge: no column holds enough values to compare (see the notes)</p>
 {{else}}<p id="verdict" class="verdict nodrift">No drift: {{.Summary}}</p>
 {{end}}
 <p>A column drifts when the adjusted p-value (q, {{.Adjust}}) of its values or of its missing share is below {{.Level}}{{if gt .Threshold -1e300}} and that test's divergence PE<sub>½</sub>(current‖reference) is above {{num .Threshold}}; a significant column below it is marked “significant, below the effect threshold”{{end}}. The effect is the shift of the mean and the ratio of standard deviations in reference standard deviations (numeric columns), the total-variation distance of the frequencies (categories), or the distance between the means in standard deviations (joint row).</p>
