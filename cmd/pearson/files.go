@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -258,17 +259,47 @@ func fileInfo(s any) fs.FileInfo {
 	return fi
 }
 
+// remote says how openTable reads a URL: the store's settings (its
+// endpoint), and the callback of --progress that shows the requests in
+// flight and the bytes fetched (nil: no bar).
+type remote struct {
+	settings objstore.Settings
+	progress func(inFlight, requests, bytes int64)
+}
+
+// remoteTick is how often the requests of a remote read are shown.
+const remoteTick = 100 * time.Millisecond
+
 // openTable opens the table at path with the reader its format needs
 // (dataset.Open), or, for an s3:// or http(s):// URL, the objects it names
 // (objstore.Store.List, dataset.OpenObjects), read by ranged requests made
-// under ctx. Closing the source of a URL says on stderr what was read:
-// the requests made and the bytes fetched.
-func openTable(ctx context.Context, path string, opts dataset.Options, stderr io.Writer) (dataset.Source, error) {
+// under ctx by a store with rem's settings. Closing the source of a URL
+// says on stderr what was read: the requests made and the bytes fetched.
+func openTable(ctx context.Context, path string, opts dataset.Options, rem remote, stderr io.Writer) (dataset.Source, error) {
 	if !objstore.IsURL(path) {
 		return dataset.Open(path, opts)
 	}
 	ctx, cancel := context.WithCancel(ctx) // Close stops the fetches still in flight
-	st := objstore.New(ctx, objstore.Settings{})
+	st := objstore.New(ctx, rem.settings)
+	if rem.progress != nil {
+		show := func() {
+			s := st.Stats()
+			rem.progress(s.InFlight, s.Requests, s.Bytes)
+		}
+		show()
+		go func() {
+			tick := time.NewTicker(remoteTick)
+			defer tick.Stop()
+			for {
+				select {
+				case <-ctx.Done():
+					return
+				case <-tick.C:
+					show()
+				}
+			}
+		}()
+	}
 	objs, err := st.List(path)
 	if err != nil {
 		cancel()

@@ -121,3 +121,38 @@ func TestRemoteSameAsLocal(t *testing.T) {
 		}
 	}
 }
+
+// TestRemoteEndpointFlag reads s3:// paths from the server that --endpoint
+// names, with AWS_ENDPOINT_URL unset, and checks that --progress always
+// shows the requests in flight and the bytes fetched, and that an endpoint
+// that is not an http(s) URL is refused up front.
+func TestRemoteEndpointFlag(t *testing.T) {
+	srv := s3test.Start(t)
+	t.Setenv("AWS_ENDPOINT_URL", "")
+	dir := t.TempDir()
+	p := writeXY(t, dir, "p.parquet", 3000, 0, 1)
+	q := writeXY(t, dir, "q.parquet", 3000, 0.3, 2)
+	srv.Put(t, "flag", "p.parquet", p)
+	srv.Put(t, "flag", "q.parquet", q)
+	code, want, stderr := run(t, "divergence", p, q)
+	if code != 0 {
+		t.Fatal(stderr)
+	}
+	code, got, stderr := run(t, "divergence", "--endpoint", srv.Endpoint, "--progress", "always", "s3://flag/p.parquet", "s3://flag/q.parquet")
+	if code != 0 {
+		t.Fatal(stderr)
+	}
+	got = strings.NewReplacer("s3://flag/p.parquet", p, "s3://flag/q.parquet", q).Replace(got)
+	if got != want {
+		t.Errorf("--endpoint: the output differs from the local files':\n%s\nlocal:\n%s", got, want)
+	}
+	if !regexp.MustCompile(`reading s3://flag/p\.parquet: \d+ requests in flight, \d+ made`).MatchString(stderr) {
+		t.Errorf("--progress always does not show the requests in flight:\n%s", stderr)
+	}
+	for _, bad := range []string{"127.0.0.1:7070", "ftp://host/", "http://"} {
+		code, _, stderr := run(t, "divergence", "--endpoint", bad, "s3://flag/p.parquet", "s3://flag/q.parquet")
+		if code != 2 || !strings.Contains(stderr, "--endpoint "+bad+": give the URL of an S3-compatible server") {
+			t.Errorf("--endpoint %s: exit %d, stderr %q; want a usage error", bad, code, stderr)
+		}
+	}
+}

@@ -122,3 +122,36 @@ func (p *Bars) Steps(desc string) (func(done, total int), func()) {
 			}
 		}
 }
+
+// Requests returns a callback that draws the requests of a remote read:
+// those in flight now, those made and the bytes fetched (as
+// objstore.Store.Stats counts them), and a function that ends it; the
+// callback is nil when the bars are disabled. The caller calls it as often
+// as it likes: the bar is redrawn at most every 100 ms.
+func (p *Bars) Requests(desc string) (func(inFlight, requests, bytes int64), func()) {
+	if !p.enabled {
+		return nil, func() {}
+	}
+	var mu sync.Mutex
+	var bar *progressbar.ProgressBar
+	finished := false
+	return func(inFlight, requests, bytes int64) {
+			mu.Lock()
+			defer mu.Unlock()
+			if finished {
+				return
+			}
+			if bar == nil {
+				bar = p.newBar(-1, desc, true)
+			}
+			bar.Describe(fmt.Sprintf("%s: %d requests in flight, %d made", desc, inFlight, requests))
+			bar.Set64(bytes)
+		}, func() {
+			mu.Lock()
+			defer mu.Unlock()
+			finished = true
+			if bar != nil {
+				bar.Finish()
+			}
+		}
+}
