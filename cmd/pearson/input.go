@@ -12,6 +12,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -197,7 +198,11 @@ func (r *reader) noted(path string, t *dataset.Table, err error) (*dataset.Table
 		fmt.Fprintf(r.stderr, "pearson: %s: reading every row: %s\n", name, t.Fallback)
 	}
 	if t.Sampled {
-		fmt.Fprintf(r.stderr, "pearson: %s: sampled: %d rows read at random positions and validated, the row counts estimated (--scan reads every row)\n", name, t.RowsRead)
+		counts := "the row counts estimated"
+		if t.Units > 0 && t.BlockBytes == 0 && !slices.ContainsFunc(t.Groups, func(g dataset.Group) bool { return g.RowsStdErr > 0 }) {
+			counts = "the row counts exact (from the metadata)"
+		}
+		fmt.Fprintf(r.stderr, "pearson: %s: sampled: %s, %s (--scan reads every row)\n", name, sampledRead(t), counts)
 	}
 	switch {
 	case t.Dropped > 0 && t.Sampled:
@@ -207,6 +212,19 @@ func (r *reader) noted(path string, t *dataset.Table, err error) (*dataset.Table
 	}
 	noteSkipped(r.stderr, name, t.Skipped)
 	return t, nil
+}
+
+// sampledRead says what a sampled read read, for its note: the blocks of
+// a CSV file sampled in blocks, the units of a Parquet input sampled in two
+// stages, or the rows drawn one by one.
+func sampledRead(t *dataset.Table) string {
+	switch {
+	case t.BlockBytes > 0:
+		return fmt.Sprintf("%d blocks of about %s drawn, %d rows read and validated", t.Units, formatSize(float64(t.BlockBytes)), t.RowsRead)
+	case t.Units > 0:
+		return fmt.Sprintf("%d draws of a unit (a page or a row group) in two stages, %d distinct units and %d rows read and validated", t.Draws, t.Units, t.RowsRead)
+	}
+	return fmt.Sprintf("%d rows read at random positions and validated", t.RowsRead)
 }
 
 // maxSkippedNotes is how many columns left out by the default selection are
