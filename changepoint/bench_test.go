@@ -206,3 +206,28 @@ func BenchmarkSpread(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkSegment measures Segment at its defaults on series of 100 to
+// 3000 rows (the level+trend recipe's noise with a shift in the middle),
+// end to end; the cost per row stays flat once the window reaches its
+// cap of 50 subsequences (2500 rows).
+func BenchmarkSegment(b *testing.B) {
+	for _, rows := range []int{100, 1000, 3000} {
+		rnd := rand.New(rand.NewPCG(1, 2))
+		x := mat.NewDense(rows, 1, nil)
+		for i := range rows {
+			v := rnd.NormFloat64()
+			if i >= rows/2 {
+				v += 3
+			}
+			x.Set(i, 0, v)
+		}
+		b.Run(fmt.Sprintf("rows=%d", rows), func(b *testing.B) {
+			for b.Loop() {
+				if _, err := changepoint.Segment(context.Background(), x, changepoint.DefaultAlpha, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -78,6 +78,13 @@ type Detector struct {
 	tuned    bool
 	lastTune int // boundary row of the last tuning
 	scored   bool
+
+	// exp[c] is the power of two column c is multiplied by, known[c]
+	// whether it is fixed (at the column's first nonzero value); scaled is
+	// the row so multiplied.
+	exp    []int
+	known  []bool
+	scaled []float64
 }
 
 // NewDetector returns a Detector for rows of dim columns whose score is the
@@ -125,7 +132,24 @@ func (d *Detector) Push(ctx context.Context, row []float64) (Score, bool, error)
 			return Score{}, false, &DataError{Row: g.rows, Column: c, Value: v}
 		}
 	}
-	g.push(row)
+	// Each column is multiplied by a power of two, fixed at its first
+	// nonzero value, so that the sums of squares that standardise it can
+	// neither underflow nor overflow whatever the scale of the series
+	// (exactly: a power of two changes no rounding).
+	if d.scaled == nil {
+		d.scaled, d.exp, d.known = make([]float64, g.dim), make([]int, g.dim), make([]bool, g.dim)
+	}
+	for c, v := range row {
+		if !d.known[c] && v != 0 {
+			_, e := math.Frexp(v)
+			d.exp[c], d.known[c] = -e, true
+		}
+		d.scaled[c] = math.Ldexp(v, d.exp[c])
+		if math.Abs(d.scaled[c]) > 1<<500 {
+			return Score{}, false, fmt.Errorf("changepoint: %w: row %d, column %d is %v, over 2⁵⁰⁰ times the column's first nonzero value: no scale standardises both", ErrNonFinite, g.rows, c, v)
+		}
+	}
+	g.push(d.scaled)
 	if !g.full() {
 		return Score{}, false, nil
 	}

@@ -73,3 +73,35 @@ func ExampleDetector() {
 	// after row 504: a change at row 400 (score 3.2)
 	// 0 more at the end
 }
+
+// A short series of 80 rows on a rising trend, whose level drops by 4
+// standard deviations at row 50: Segment adapts its windows to the length,
+// calibrates its scores on the series (the trend alone is no change), and
+// reports the change, what changed, and the segments.
+func ExampleSegment() {
+	rnd := rand.New(rand.NewPCG(1, 2))
+	y := make([]float64, 80)
+	for t := range y {
+		y[t] = 0.05*float64(t) + rnd.NormFloat64()
+		if t >= 50 {
+			y[t] -= 4
+		}
+	}
+	res, err := changepoint.Segment(context.Background(), mat.NewVecDense(len(y), y), changepoint.DefaultAlpha, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	p := res.Params
+	fmt.Printf("embed %d, window %d, penalty %.1f\n", p.Embed, p.Window, p.Penalty)
+	for _, c := range res.Changes {
+		fmt.Printf("change at row %d: %s\n", c.Time, c.What)
+	}
+	for _, s := range res.Segments {
+		fmt.Printf("rows %d to %d\n", s.Start, s.End-1)
+	}
+	// Output:
+	// embed 1, window 8, penalty 8.8
+	// change at row 50: level
+	// rows 0 to 49
+	// rows 50 to 79
+}

@@ -47,6 +47,12 @@ const (
 	// scored (see the package documentation for other settings and for
 	// several columns).
 	DefaultThreshold = 3.0
+	// MaxWindow and MaxEmbed bound Window and Embed (of Settings and
+	// SegmentSettings), so that a mistyped setting is refused rather than
+	// exhausting memory: the two windows hold (2·Window + Embed − 1)·dim
+	// values.
+	MaxWindow = 1 << 24
+	MaxEmbed  = 1 << 12
 )
 
 // Settings are the options of Scores and NewDetector. The zero value of
@@ -149,10 +155,10 @@ func (s *Settings) resolve(alpha float64) (*params, error) {
 		return &SettingsError{Package: "changepoint", Field: field, Value: v, Allowed: allowed, Default: def}
 	}
 	switch {
-	case s.Embed < 0:
-		return nil, byDefault("Embed", s.Embed, "need a subsequence of 1 row or more", "DefaultEmbed")
-	case s.Window < 0 || (s.Window > 0 && s.Window < MinWindow):
-		return nil, byDefault("Window", s.Window, fmt.Sprintf("need %d subsequences or more", MinWindow), "DefaultWindow")
+	case s.Embed < 0 || s.Embed > MaxEmbed:
+		return nil, byDefault("Embed", s.Embed, fmt.Sprintf("need a subsequence of 1 to %d rows", MaxEmbed), "DefaultEmbed")
+	case s.Window < 0 || (s.Window > 0 && s.Window < MinWindow) || s.Window > MaxWindow:
+		return nil, byDefault("Window", s.Window, fmt.Sprintf("need %d to %d subsequences", MinWindow, MaxWindow), "DefaultWindow")
 	case s.Step < 0:
 		return nil, bad("Step", s.Step, "need 1 row or more (0: every row)")
 	case !(alpha >= 0 && alpha < 1):

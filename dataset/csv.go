@@ -13,6 +13,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/sublinear/pearson/internal/isnil"
 )
 
 // CSV is a Source reading CSV text with a header line. See the package
@@ -36,7 +38,8 @@ type CSV struct {
 
 // NewCSV returns a Source reading the CSV text of r. name is the input's
 // name used in messages ("-" is shown as "<stdin>"). The source can be read
-// more than once if r is an io.Seeker; Close does not close r.
+// more than once if r is an io.Seeker; Close does not close r. A nil r
+// gives a source whose reads return an error.
 func NewCSV(r io.Reader, name string, opts Options) *CSV {
 	return &CSV{r: r, name: displayName(name), opts: opts}
 }
@@ -44,7 +47,8 @@ func NewCSV(r io.Reader, name string, opts Options) *CSV {
 // NewCSVAt returns a Source reading the CSV text held by the size bytes of
 // r, which can be read more than once, and whose rows Sample can draw at
 // random positions when asked to (Sampling.Seek). name is the input's name
-// used in messages; Close does not close r.
+// used in messages; Close does not close r. A nil r gives a source whose
+// reads return an error.
 //
 // # Sampling by seeking
 //
@@ -133,6 +137,9 @@ func NewCSV(r io.Reader, name string, opts Options) *CSV {
 // earliest row met (in the first rows, or drawn); without Query.Groups and
 // Query.MaxGroups, a group value too rare to be met is not reported.
 func NewCSVAt(r io.ReaderAt, size int64, name string, opts Options) *CSV {
+	if isnil.Is(r) {
+		return NewCSV(nil, name, opts) // whose reads say so
+	}
 	c := NewCSV(io.NewSectionReader(r, 0, size), name, opts)
 	c.ra, c.size = r, size
 	return c
@@ -220,6 +227,9 @@ func (c *CSV) read(ctx context.Context, q Query, sm *sampler, each RowFunc) (*Ta
 	if err != nil {
 		return nil, err
 	}
+	if err := notParquet(in, c.name); err != nil {
+		return nil, err
+	}
 	if c.opts.Progress != nil {
 		in = &counter{r: in, size: c.size, fn: c.opts.Progress}
 	}
@@ -251,6 +261,9 @@ func (c *CSV) rewind() (io.Reader, error) {
 		}
 		c.decoder = r.(io.Closer)
 		return r, nil
+	}
+	if isnil.Is(c.r) {
+		return nil, fmt.Errorf("dataset: %s: no reader (nil)", c.name)
 	}
 	if c.passes == 1 {
 		return c.r, nil
@@ -397,7 +410,9 @@ func (rd *reader) readHeader() error {
 		rd.deflt = true
 		for i, h := range rd.header {
 			switch {
-			case i == rd.gcol || h == "":
+			case i == rd.gcol:
+			case h == "":
+				rd.table.Skipped = append(rd.table.Skipped, Skipped{Index: i + 1, Line: 1})
 			case rd.isLabels(i): // kept, numeric or text
 				rd.cols = append(rd.cols, column{name: h, index: i})
 			default:
@@ -673,6 +688,20 @@ func (rd *reader) finish(dataRows int) error {
 	if len(t.Groups) == 0 { // grouping, every row dropped for an empty group value
 		return &ParseError{File: rd.name, Err: ErrNoRows,
 			msg: fmt.Sprintf("no data row left: all %d were dropped for empty cells", dataRows)}
+	}
+	return nil
+}
+
+// notParquet returns an error when the stream in, which can be peeked at
+// (standard input is), starts with Parquet's magic bytes: Parquet cannot be
+// read from a stream, and read as CSV it gave a message about quotes.
+func notParquet(in io.Reader, name string) error {
+	p, ok := in.(interface{ Peek(int) ([]byte, error) })
+	if !ok {
+		return nil
+	}
+	if head, _ := p.Peek(len(pqMagic)); string(head) == pqMagic {
+		return fmt.Errorf("dataset: %s: is a Parquet file, which cannot be read from a stream (its footer is at its end): give its path instead", name)
 	}
 	return nil
 }

@@ -58,6 +58,9 @@ var (
 	// ErrTooManyLabels means a text column holds more distinct labels
 	// than Query.MaxLabels: the read stops at the first label beyond.
 	ErrTooManyLabels = errors.New("dataset: too many distinct labels")
+	// ErrTooManyNumbers means a headerless matrix or vector holds more than
+	// MaxNumbers numbers.
+	ErrTooManyNumbers = errors.New("dataset: too many numbers")
 )
 
 // ParseError describes a problem in the content of an input, with its

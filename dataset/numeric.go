@@ -5,17 +5,24 @@
 package dataset
 
 import (
+	"bufio"
 	"fmt"
 	"io"
+
+	"github.com/sublinear/pearson/internal/isnil"
 )
 
 // ReadMatrix reads a headerless matrix of numbers from r: one row per line,
 // every line with the same number of fields, separated by delim (zero means
 // ','; ' ' means runs of spaces, as written by numpy.savetxt). It returns the
 // numbers row-major. It does not require the matrix to be square: callers that
-// need an n×n matrix check rows == cols. name is used in messages.
+// need an n×n matrix check rows == cols. name is used in messages. A nil r
+// is an error.
 func ReadMatrix(r io.Reader, name string, delim rune) (rows, cols int, data []float64, err error) {
 	name = displayName(name)
+	if isnil.Is(r) {
+		return 0, 0, nil, fmt.Errorf("dataset: %s: no reader (nil)", name)
+	}
 	err = readNumbers(r, name, delim, func(fields []string, line int, cell func(i int) error) error {
 		if rows == 0 {
 			cols = len(fields)
@@ -91,9 +98,17 @@ func OpenVector(path string, delim rune) ([]float64, error) {
 	return ReadVector(f, path, delim)
 }
 
+// MaxNumbers is the most numbers ReadMatrix and ReadVector keep: 2²⁷,
+// 1 GiB of float64. A compressed input says nothing of its size before it
+// is read, so a gzip bomb of zeros is refused when it reaches this bound
+// rather than when the memory runs out.
+const MaxNumbers = 1 << 27
+
 // readNumbers reads headerless lines of numbers, calling line for each
 // non-blank line with its fields. The callback checks the shape and calls cell
-// for each field to parse it and append it to *data.
+// for each field to parse it and append it to *data. An input whose first
+// bytes are those of a gzip stream or a zstd frame (or whose name ends in
+// .gz or .zst) is decompressed as it is read, as Open does.
 func readNumbers(r io.Reader, name string, delim rune,
 	lineFn func(fields []string, line int, cell func(i int) error) error, data *[]float64) error {
 	if delim == 0 {
@@ -102,7 +117,25 @@ func readNumbers(r io.Reader, name string, delim rune,
 	if !validDelimiter(delim) {
 		return fmt.Errorf("dataset: %s: invalid delimiter %q", name, delim)
 	}
-	cr, err := newReader(r, name, delim, DefaultMaxLine)
+	br := bufio.NewReaderSize(r, 64<<10)
+	head, err := br.Peek(4)
+	if err != nil && err != io.EOF {
+		return readError(name, 0, err)
+	}
+	k, err := checkCompression(name, head)
+	if err != nil {
+		return err
+	}
+	var in io.Reader = br
+	if k != uncompressed {
+		d, err := newDecoder(k, br, name)
+		if err != nil {
+			return err
+		}
+		defer d.Close()
+		in = d
+	}
+	cr, err := newReader(in, name, delim, DefaultMaxLine)
 	if err != nil {
 		return err
 	}
@@ -122,6 +155,11 @@ func readNumbers(r io.Reader, name string, delim rune,
 				msg += " (this input has no header line)"
 			}
 			return &ParseError{File: name, Line: l, Index: i + 1, Err: err, msg: msg}
+		}
+		if len(*data) >= MaxNumbers {
+			l, _ := cr.FieldPos(pos[i])
+			return &ParseError{File: name, Line: l, Index: i + 1, Err: ErrTooManyNumbers,
+				msg: fmt.Sprintf("more than MaxNumbers = %d numbers (%.0f GiB)", MaxNumbers, float64(MaxNumbers)*8/(1<<30))}
 		}
 		*data = append(*data, v)
 		return nil

@@ -606,7 +606,7 @@ func (o *pqOpen) chunk(g int, c *pqCol) (*chunkCheck, error) {
 	case m.NumValues < 0 || m.NumValues > rows:
 		return nil, o.chunkBad(g, c, "the column chunk claims %d values in %d rows", m.NumValues, rows)
 	}
-	ck := &chunkCheck{start: start, end: start + m.TotalCompressedSize, rows: rows, width: c.typ.width}
+	ck := &chunkCheck{start: start, end: start + m.TotalCompressedSize, rows: rows, width: c.typ.width, ra: o.ra, snappy: m.Codec == format.Snappy}
 	if phys == format.ByteArray {
 		ck.width = 0
 	}
@@ -687,7 +687,7 @@ func (o *pqOpen) checkChunk(g int, c *pqCol, from, to int64, useIndex bool) erro
 		if next <= from || l.FirstRowIndex >= to {
 			continue
 		}
-		page := &chunkCheck{start: l.Offset, end: l.Offset + int64(l.CompressedPageSize), rows: ck.rows, width: ck.width}
+		page := &chunkCheck{start: l.Offset, end: l.Offset + int64(l.CompressedPageSize), rows: ck.rows, width: ck.width, ra: ck.ra, snappy: ck.snappy}
 		h, hl, err := readPageHeader(o.ra, l.Offset, page.end)
 		if err == nil {
 			err = checkPage(h, l.Offset, hl, page)

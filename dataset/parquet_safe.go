@@ -336,6 +336,10 @@ type chunkCheck struct {
 	start, end int64 // its bytes in the file
 	rows       int64 // rows of its row group
 	width      int64 // bytes of a value of a fixed-width type; 0 for BYTE_ARRAY
+	// ra, when not nil and snappy is set, is the file, for checkPage to read
+	// the length that starts each page's Snappy block.
+	ra     io.ReaderAt
+	snappy bool
 }
 
 // checkPage checks the page header h, at off in the chunk c, against the
@@ -382,6 +386,38 @@ func checkPage(h *format.PageHeader, off, hl int64, c *chunkCheck) error {
 		return fmt.Errorf("page at byte %d: %d bytes, beyond the end of its column chunk (byte %d)", off, comp, c.end)
 	case unc < 0 || unc > bound:
 		return fmt.Errorf("page at byte %d: %d bytes uncompressed, more than %d values can take", off, unc, values)
+	}
+	return checkSnappy(h, off, hl, c)
+}
+
+// checkSnappy checks the decoded length that starts a Snappy block (a
+// varint) against the page's uncompressed size: the decoder allocates what
+// the block says before it finds out that it is false, so that without this
+// check a mutated page of a few bytes made it allocate up to 4 GiB
+// (FuzzParquet stalled on such pages).
+func checkSnappy(h *format.PageHeader, off, hl int64, c *chunkCheck) error {
+	if !c.snappy || c.ra == nil {
+		return nil
+	}
+	data, want := off+hl, int64(h.UncompressedPageSize)
+	if v, ok := h.DataPageHeaderV2.Get(); ok && h.Type == format.DataPageV2 {
+		if c, ok := v.IsCompressed.Get(); ok && !c {
+			return nil
+		}
+		levels := int64(v.DefinitionLevelsByteLength) + int64(v.RepetitionLevelsByteLength)
+		data, want = data+levels, want-levels
+	}
+	n := min(int64(binary.MaxVarintLen32), off+hl+int64(h.CompressedPageSize)-data)
+	if n <= 0 {
+		return nil // an empty block: the decoder reports it
+	}
+	buf := make([]byte, n)
+	if _, err := c.ra.ReadAt(buf, data); err != nil && err != io.EOF {
+		return err
+	}
+	dlen, k := binary.Uvarint(buf)
+	if k <= 0 || dlen > uint64(max(want, 0)) {
+		return fmt.Errorf("page at byte %d: its Snappy block decodes to %d bytes, more than the page's %d", off, dlen, want)
 	}
 	return nil
 }

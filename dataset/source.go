@@ -179,7 +179,9 @@ type Table struct {
 	Dropped int      // rows skipped by Query.DropMissing
 	// Skipped lists the named columns that the default selection (empty
 	// Query.Columns) left out, in the order they were decided: those whose
-	// first non-empty cell is not a number, then those empty in every row.
+	// first non-empty cell is not a number, then those empty in every row
+	// (a CSV column with no name in the header, which no query can name,
+	// first of all, with an empty Column and Line 1).
 	Skipped []Skipped
 	// Others lists the group values whose rows were not kept (see
 	// Query.Groups and Query.MaxGroups), in order of first appearance, at

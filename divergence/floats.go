@@ -26,19 +26,30 @@ func Column(v []float64) mat.Matrix {
 
 // Rows returns the points as an n×d matrix, one point per row, copying
 // them. No points, or points of no values, give an empty matrix, which the
-// estimators refuse with ErrTooFew. It panics if the points differ in
-// length.
+// estimators refuse with ErrTooFew. Points of different lengths are data
+// gone wrong, not a misuse: they give an empty matrix that the estimators
+// refuse with an error wrapping ErrDimension, naming the first point whose
+// length differs from the first point's.
 func Rows(points [][]float64) mat.Matrix {
 	if len(points) == 0 || len(points[0]) == 0 {
 		return &mat.Dense{}
 	}
 	d := len(points[0])
-	m := mat.NewDense(len(points), d, nil)
 	for i, p := range points {
 		if len(p) != d {
-			panic(fmt.Sprintf("divergence: Rows: point %d has %d values, point 0 has %d", i, len(p), d))
+			return &raggedRows{Dense: &mat.Dense{}, msg: fmt.Sprintf("point %d has %d values, point 0 has %d", i, len(p), d)}
 		}
+	}
+	m := mat.NewDense(len(points), d, nil)
+	for i, p := range points {
 		m.SetRow(i, p)
 	}
 	return m
+}
+
+// raggedRows is what Rows returns for points of different lengths: an
+// empty matrix carrying the reason, which newPoints turns into an error.
+type raggedRows struct {
+	*mat.Dense
+	msg string
 }

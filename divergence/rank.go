@@ -83,8 +83,8 @@ func Rank(ctx context.Context, features, target mat.Matrix, s *RankSettings) (*R
 		return nil, err
 	}
 	s = s.resolved()
-	if features == nil {
-		return nil, fmt.Errorf("divergence: %w: features is nil", ErrTooFew)
+	if err := checkMatrix("features", features); err != nil {
+		return nil, err
 	}
 	py, err := newPoints("target", target)
 	if err != nil {

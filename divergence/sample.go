@@ -12,8 +12,25 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/sublinear/pearson/internal/indices"
+	"github.com/sublinear/pearson/internal/isnil"
 	"github.com/sublinear/pearson/kernel"
 )
+
+// checkMatrix returns an error for a sample that cannot be read: nil, a
+// nil pointer such as (*mat.Dense)(nil) (ErrTooFew), or the ragged points
+// given to Rows (ErrDimension); a Subsample's Matrix is checked alike.
+func checkMatrix(name string, x mat.Matrix) error {
+	if s, ok := x.(Subsample); ok {
+		x = s.Matrix
+	}
+	if isnil.Is(x) {
+		return fmt.Errorf("divergence: %w: %s is nil", ErrTooFew, name)
+	}
+	if r, ok := x.(*raggedRows); ok {
+		return fmt.Errorf("divergence: %w: %s: %s", ErrDimension, name, r.msg)
+	}
+	return nil
+}
 
 // Subsample marks a matrix whose rows are a uniform random sample of the
 // rows of a larger data set of Rows rows, such as the command line keeps
@@ -71,17 +88,14 @@ type points struct {
 }
 
 func newPoints(name string, x mat.Matrix) (*points, error) {
-	if x == nil {
-		return nil, fmt.Errorf("divergence: %w: %s is nil", ErrTooFew, name)
+	if err := checkMatrix(name, x); err != nil {
+		return nil, err
 	}
 	pop := 0
 	var units []int
 	var draws int
 	if s, ok := x.(Subsample); ok {
 		x, pop, units, draws = s.Matrix, s.Rows, s.Units, s.UnitDraws
-		if x == nil {
-			return nil, fmt.Errorf("divergence: %w: %s is nil", ErrTooFew, name)
-		}
 	}
 	n, dim := x.Dims()
 	if units != nil {

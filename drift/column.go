@@ -84,6 +84,11 @@ func (c *Column) missingInSample() int {
 	return n
 }
 
+// maxMagnitude is the largest magnitude of a numeric value: beyond it the
+// distances between values, and so the kernel widths, overflow (as the
+// command line's pe refuses such values).
+const maxMagnitude = 1e300
+
 // counts returns the rows and missing values of the data set the column
 // stands for, checking that the column is well formed.
 func (c *Column) counts() (rows, missing int, err error) {
@@ -93,6 +98,9 @@ func (c *Column) counts() (rows, missing int, err error) {
 	for i, v := range c.Values {
 		if math.IsInf(v, 0) {
 			return 0, 0, fmt.Errorf("%w: column %q: row %d: infinite value", ErrColumn, c.Name, i)
+		}
+		if math.Abs(v) > maxMagnitude {
+			return 0, 0, fmt.Errorf("%w: column %q: row %d holds %g: values beyond ±%g make the kernel widths overflow: rescale the column", ErrColumn, c.Name, i, v, maxMagnitude)
 		}
 	}
 	inSample := c.missingInSample()

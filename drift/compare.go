@@ -122,7 +122,11 @@ func Compare(ctx context.Context, ref, cur []Column, s *Settings) (*Result, erro
 // fewer than two present values) gets a Note instead of stopping the
 // comparison; numeric columns whose values are mostly one value are compared
 // by their value frequencies, as categorical ones. s may be nil.
+// A nil reference is an error, not a panic.
 func (r *Reference) Compare(ctx context.Context, cur []Column, s *Settings) (*Result, error) {
+	if r == nil {
+		return nil, errors.New("drift: Compare: the reference is nil")
+	}
 	if s == nil {
 		s = new(Settings)
 	}
@@ -406,7 +410,13 @@ func estimate(ctx context.Context, p, q mat.Matrix, s *Settings, rnd *rand.Rand)
 		if tuned, err = divergence.RelativePE(ctx, p, q, Alpha, &ts); err != nil {
 			return nil, err
 		}
-		es.Sigma, es.Lambda = tuned.Sigma, tuned.Lambda
+		if tuned.Sigma < 0x1p-1022 || tuned.Sigma > math.MaxFloat64 {
+			// Data at the extremes of float64 (subnormal values) give a
+			// width that no setting may hold: each draw tunes its own.
+			tuned = nil
+		} else {
+			es.Sigma, es.Lambda = tuned.Sigma, tuned.Lambda
+		}
 	}
 	es.Src = rand.NewPCG(rnd.Uint64(), rnd.Uint64())
 	pe, err := divergence.RelativePE(ctx, p, q, Alpha, &es)

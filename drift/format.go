@@ -13,6 +13,8 @@ import (
 	"hash/crc32"
 	"io"
 	"math"
+
+	"github.com/sublinear/pearson/internal/isnil"
 )
 
 // Format of a saved reference (see the package documentation).
@@ -42,7 +44,11 @@ type metaColumn struct {
 }
 
 // Save writes the reference in the format Load reads.
+// A nil reference or writer is an error, not a panic.
 func (r *Reference) Save(w io.Writer) error {
+	if r == nil || isnil.Is(w) {
+		return errors.New("drift: Save: the reference or the writer is nil")
+	}
 	m := meta{SampledRows: r.rows, Columns: make([]metaColumn, len(r.cols))}
 	for i, c := range r.cols {
 		m.Columns[i] = metaColumn{Name: c.name, Type: c.kind.String(), Rows: c.rows, Missing: c.missing}
@@ -89,7 +95,11 @@ func (r *Reference) Save(w io.Writer) error {
 // Load reads a reference written by Save. A file that is not a reference,
 // or is corrupt or truncated, gives an error wrapping ErrFormat; one written
 // in a newer version of the format, ErrVersion.
+// A nil reader is an error wrapping ErrFormat, not a panic.
 func Load(r io.Reader) (*Reference, error) {
+	if isnil.Is(r) {
+		return nil, fmt.Errorf("%w: the reader is nil", ErrFormat)
+	}
 	crc := crc32.NewIEEE()
 	br := bufio.NewReader(r)
 	in := io.TeeReader(br, crc)

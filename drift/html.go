@@ -5,11 +5,14 @@
 package drift
 
 import (
+	"errors"
 	"fmt"
 	"html/template"
 	"io"
 	"math"
 	"strconv"
+
+	"github.com/sublinear/pearson/internal/isnil"
 )
 
 // WriteHTML writes the result as one self-contained HTML page: the verdict,
@@ -18,7 +21,11 @@ import (
 // and for each column its reference and current distributions overlaid, as
 // inline SVG. The page loads nothing: no scripts, fonts, styles or images
 // from elsewhere. title heads the page.
+// A nil writer or result is an error, not a panic.
 func WriteHTML(w io.Writer, res *Result, title string) error {
+	if isnil.Is(w) || res == nil {
+		return errors.New("drift: WriteHTML: the writer or the result is nil")
+	}
 	type row struct {
 		ColumnResult
 		Chart template.HTML

@@ -202,8 +202,14 @@ func EstimateContext(ctx context.Context, p Problem, s *Settings) (*Result, erro
 	if s == nil {
 		s = &Settings{}
 	}
-	n := p.Dim()
+	n, err := problemDim(p)
+	if err != nil {
+		return nil, err
+	}
 	if err := s.validate(n); err != nil {
+		return nil, err
+	}
+	if err := queryable(p); err != nil {
 		return nil, err
 	}
 	k, r := s.k(), s.draws()
@@ -220,7 +226,7 @@ func EstimateContext(ctx context.Context, p Problem, s *Settings) (*Result, erro
 		// cancellation abandons it its slots are left to this goroutine.
 		d, err := parallel.Await(ctx, func() (Draw, error) {
 			dr := rand.New(rand.NewPCG(seeds[i][0], seeds[i][1]))
-			idx := Sample(n, k, !s.WithoutReplacement, dr)
+			idx := indices.Sample(n, k, !s.WithoutReplacement, dr)
 			sol, err := solveRestricted(ctx, p, idx, s.Box, s.restarts(), dr)
 			if err != nil {
 				return Draw{}, err
@@ -271,14 +277,17 @@ func ExactContext(ctx context.Context, p Problem, s *Settings) (Solution, error)
 	if s == nil {
 		s = &Settings{}
 	}
-	n := p.Dim()
-	if n < 1 {
-		return Solution{}, fmt.Errorf("qmin: %w: dimension n = %d < 1", ErrShape, n)
+	n, err := problemDim(p)
+	if err != nil {
+		return Solution{}, err
 	}
 	if n > MaxK {
 		return Solution{}, fmt.Errorf("qmin: %w: n = %d exceeds MaxK = %d: the n×n matrix alone would take %.1f GB", ErrTooLarge, n, MaxK, 8*float64(n)*float64(n)/1e9)
 	}
 	if err := s.validateBox(); err != nil {
+		return Solution{}, err
+	}
+	if err := queryable(p); err != nil {
 		return Solution{}, err
 	}
 	// An abandoned solution draws on from src; detached, it no longer
@@ -323,7 +332,11 @@ func solveRestricted(ctx context.Context, p Problem, idx []int, box float64, res
 // ErrShape for an empty idx or an index outside [0, n), and ErrTooLarge for
 // more than MaxK indices.
 func Restricted(p Problem, idx []int, rnd *rand.Rand) (*mat.SymDense, []float64, error) {
-	switch n := p.Dim(); {
+	n, err := problemDim(p)
+	if err != nil {
+		return nil, nil, err
+	}
+	switch {
 	case len(idx) == 0:
 		return nil, nil, fmt.Errorf("qmin: %w: no indices", ErrShape)
 	case len(idx) > MaxK:
@@ -334,6 +347,9 @@ func Restricted(p Problem, idx []int, rnd *rand.Rand) (*mat.SymDense, []float64,
 				return nil, nil, fmt.Errorf("qmin: %w: index %d outside [0, %d)", ErrShape, i, n)
 			}
 		}
+	}
+	if err := queryable(p); err != nil {
+		return nil, nil, err
 	}
 	if rnd == nil {
 		rnd = rand.New(rand.NewPCG(1, 2))
@@ -375,8 +391,19 @@ func restricted(p Problem, idx []int, rnd *rand.Rand) (*mat.SymDense, []float64,
 // Sample returns k indices from [0, n): independent and uniform when replace
 // is true, as Algorithm 1 draws them; otherwise distinct, a uniformly random
 // k-subset (Floyd's algorithm; the order is not uniformly random). It takes
-// O(k) time and space, whatever n is. It panics unless 0 ≤ k, and k ≤ n
-// without replacement (or 1 ≤ n with it).
-func Sample(n, k int, replace bool, rnd *rand.Rand) []int {
-	return indices.Sample(n, k, replace, rnd)
+// O(k) time and space, whatever n is. The sizes may come from data, so
+// that k < 0, k > n without replacement, or n < 1 with it and k > 0, are
+// an error wrapping ErrSettings, not a panic.
+func Sample(n, k int, replace bool, rnd *rand.Rand) ([]int, error) {
+	if k < 0 || (!replace && k > n) || (replace && k > 0 && n < 1) {
+		how := "distinct"
+		if replace {
+			how = "independent"
+		}
+		return nil, fmt.Errorf("qmin: %w: cannot sample %d %s indices from n = %d", ErrSettings, k, how, n)
+	}
+	if rnd == nil {
+		return nil, fmt.Errorf("qmin: %w: the random generator is nil", ErrSettings)
+	}
+	return indices.Sample(n, k, replace, rnd), nil
 }

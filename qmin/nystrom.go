@@ -12,6 +12,8 @@ import (
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/sublinear/pearson/internal/indices"
 )
 
 // ColumnFiller is a Problem that fills whole columns of A at once, as
@@ -82,9 +84,9 @@ func Nystrom(p Problem, form NystromForm, s *Settings) (float64, error) {
 	if s == nil {
 		s = &Settings{}
 	}
-	n := p.Dim()
-	if n < 1 {
-		return 0, fmt.Errorf("qmin: %w: dimension n = %d < 1", ErrShape, n)
+	n, err := problemDim(p)
+	if err != nil {
+		return 0, err
 	}
 	k := s.k()
 	switch {
@@ -97,7 +99,10 @@ func Nystrom(p Problem, form NystromForm, s *Settings) (float64, error) {
 	case form != NystromPinv && form != NystromStable:
 		return 0, fmt.Errorf("qmin: %w: unknown Nyström form %v", ErrSettings, form)
 	}
-	idx := Sample(n, k, false, rand.New(s.source()))
+	if err := queryable(p); err != nil {
+		return 0, err
+	}
+	idx := indices.Sample(n, k, false, rand.New(s.source()))
 	c := mat.NewDense(n, k, nil)
 	if cf, ok := p.(ColumnFiller); ok {
 		if err := cf.Columns(c, idx); err != nil {

@@ -120,7 +120,10 @@ func TestNystromMatchesDenseForm(t *testing.T) {
 		t.Fatal(err)
 	}
 	src := func() rand.Source { return rand.NewPCG(13, 13) }
-	idx := Sample(n, k, false, rand.New(src()))
+	idx, err := Sample(n, k, false, rand.New(src()))
+	if err != nil {
+		t.Fatal(err)
+	}
 	c := mat.NewDense(n, k, nil)
 	w := mat.NewDense(k, k, nil)
 	for i := range n {

@@ -9,6 +9,8 @@ import (
 	"math/rand/v2"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/sublinear/pearson/internal/isnil"
 )
 
 // Problem gives query access to the quadratic function
@@ -53,8 +55,12 @@ type Dense struct {
 
 // NewDense returns the problem with matrix a (n×n) and vectors d and b (length
 // n). It keeps references to its arguments, which must not change afterwards.
-// It returns an error wrapping ErrShape when the sizes disagree.
+// It returns an error wrapping ErrShape when the sizes disagree or a is
+// nil.
 func NewDense(a mat.Matrix, d, b []float64) (*Dense, error) {
+	if isnil.Is(a) {
+		return nil, fmt.Errorf("qmin: %w: A is nil", ErrShape)
+	}
 	r, c := a.Dims()
 	if r != c {
 		return nil, fmt.Errorf("qmin: %w: A is %d×%d, not square", ErrShape, r, c)
@@ -68,8 +74,14 @@ func NewDense(a mat.Matrix, d, b []float64) (*Dense, error) {
 	return &Dense{a: a, d: d, b: b}, nil
 }
 
-// Dim returns n.
-func (p *Dense) Dim() int { return len(p.d) }
+// Dim returns n, and 0 for a nil *Dense (which Estimate, Exact and Nystrom
+// refuse).
+func (p *Dense) Dim() int {
+	if p == nil {
+		return 0
+	}
+	return len(p.d)
+}
 
 // AAt returns A[i, j].
 func (p *Dense) AAt(i, j int) float64 { return p.a.At(i, j) }

@@ -12,6 +12,8 @@ import (
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/lapack/lapack64"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/sublinear/pearson/internal/isnil"
 )
 
 // Method says how a minimum was found.
@@ -117,6 +119,9 @@ const (
 func MinimizeQuadratic(m mat.Symmetric, c []float64, s *Settings) (Solution, error) {
 	if s == nil {
 		s = &Settings{}
+	}
+	if isnil.Is(m) {
+		return Solution{}, fmt.Errorf("qmin: %w: M is nil", ErrShape)
 	}
 	n := m.SymmetricDim()
 	if n != len(c) {

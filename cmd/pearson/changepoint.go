@@ -29,29 +29,50 @@ var changepointFormats = []string{"text", "json", "jsonl", "csv"}
 
 func changepointCommand() *cli.Command {
 	return &cli.Command{
-		Name:      "changepoint",
-		Usage:     "find the times at which the distribution of a time series changes",
-		UsageText: "pearson changepoint [--columns COLS] [--time COL] [--embed 10] [--window 50] [--step 1] [--threshold 3] [options] series.csv",
-		Description: "Scores each time of a series (rows in time order) by how much the window of subsequences\n" +
-			"before it differs from the window after it: PE_α(after‖before) + PE_α(before‖after), each\n" +
-			"term estimated in constant time (Liu, Yamada, Collier & Sugiyama 2013, with the estimator of\n" +
-			"Hayashi & Yoshida 2016). A subsequence is --embed consecutive rows stacked into one point; each\n" +
-			"window holds --window of them. Change points are the scores above --threshold that are the\n" +
-			"highest within --min-distance rows on either side.\n" +
+		Name:  "changepoint",
+		Usage: "find the times at which the distribution of a time series changes",
+		UsageText: "pearson changepoint [--columns COLS] [--time COL] [--changes K | --penalty P] [--drop-missing] [options] series.csv\n" +
+			"pearson changepoint --stream [--embed 10] [--window 50] [--step 1] [--threshold 3] [options] series.csv",
+		Description: "By default the whole series is segmented, with settings that adapt to its length T: subsequences\n" +
+			"of --embed rows (1 below 200 rows, 2 below 1000, else 3), windows of up to --window = √T of them\n" +
+			"(3 to 50) on either side of every row, shrinking at the edges of the series, and\n" +
+			"n·(PE_α(after‖before) + PE_α(before‖after)) as the score of each row, n the window's size, after\n" +
+			"removing a significant linear trend (its slope the median of the lag-n differences). The\n" +
+			"scores are calibrated on the series itself (minus their median, over their scaled MAD), so that a\n" +
+			"trend, a season or a random walk does not read as changes; a change point is a calibrated score\n" +
+			"above --penalty (default 2·ln T) that is the highest within --min-distance rows (a third of\n" +
+			"the window), placed by re-scoring its neighbourhood with windows that stop at the neighbouring\n" +
+			"changes. --changes K asks for the K highest instead. The output lists the change points, what\n" +
+			"changed at each (level, spread, dependence between columns, or shape), and the segments. The\n" +
+			"series is held in memory (refused beyond --max-memory). A missing value (an empty cell or line)\n" +
+			"is an error naming its row; --drop-missing leaves such rows out, and times keep their row numbers.\n" +
 			"\n" +
-			"The input is read as a stream (\"-\" is standard input): scores are written as the rows arrive,\n" +
-			"and memory holds the two windows, not the series. Output: csv and jsonl write one line per\n" +
+			"Output: text prints the run's details, a table of the change points and one of the segments;\n" +
+			"json one object with \"scores\", \"change_points\", \"segments\" and the details; csv and jsonl a\n" +
+			"line per score, change point and segment, with a kind column or key (jsonl ends with a summary\n" +
+			"line). Times are rows counted from 0 (the first data row), or the values of --time.\n" +
+			"\n" +
+			"With --stream (or any of --threshold, --step, --retune, --exact, --k, --m, --draws, --sigma,\n" +
+			"--lambda) each time is scored as the rows arrive, in memory that does not grow with the series,\n" +
+			"by how much the window of subsequences before it differs from the window after it:\n" +
+			"PE_α(after‖before) + PE_α(before‖after), each term estimated in constant time (Liu, Yamada,\n" +
+			"Collier & Sugiyama 2013, with the estimator of Hayashi & Yoshida 2016). A subsequence is --embed\n" +
+			"consecutive rows stacked into one point; each window holds --window of them. Change points are\n" +
+			"the scores above --threshold that are the highest within --min-distance rows on either side.\n" +
+			"Scores are written as the rows arrive (\"-\" is standard input): csv and jsonl write one line per\n" +
 			"score and per confirmed change point as they come (a change point is confirmed once the\n" +
 			"scores --min-distance rows after it are in), with a kind column or key: score or\n" +
 			"change_point; jsonl ends with a summary line. json writes one object, its \"scores\" array as\n" +
 			"they come, then \"change_points\" and the run's details. text prints the run's details and a\n" +
-			"table of the change points at the end. Times are rows counted from 0 (the first data row),\n" +
-			"or the values of --time.",
+			"table of the change points at the end.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "columns", Usage: "comma-separated `COLS` of the series (default: every numeric column but the --time column; a column is numeric when its first non-empty cell is a number)"},
 			&cli.StringFlag{Name: "time", Usage: "a numeric `COL`umn of time labels, strictly increasing, to report times in (without --columns the series is every other numeric column); default: the row, from 0"},
-			countFlag("embed", changepoint.DefaultEmbed, "rows per subsequence"),
-			countFlag("window", changepoint.DefaultWindow, "subsequences in each of the windows before and after a time (at least 10)"),
+			countFlag("embed", changepoint.DefaultEmbed, "rows per subsequence (default when segmenting: 1, 2 or 3 by the series' length)"),
+			countFlag("window", changepoint.DefaultWindow, "subsequences in each of the windows before and after a time (--stream: at least 10; default when segmenting: √rows, 3 to 50)"),
+			&cli.IntFlag{Name: "changes", Usage: "segmentation: report exactly `K` change points, the highest scores (0: those above --penalty)"},
+			&cli.Float64Flag{Name: "penalty", Usage: "segmentation: the calibrated score a change point must exceed (0: 2·ln(rows))"},
+			&cli.BoolFlag{Name: "stream", Usage: "score the rows as they arrive, in bounded memory, with a fixed --threshold, instead of segmenting the whole series"},
 			countFlag("step", 1, "rows between scored times"),
 			&cli.Float64Flag{Name: "alpha", Value: changepoint.DefaultAlpha, Usage: "α of the relative ratio, in [0, 1); each term of the score lies in [0, (1−α)/α]; 0 is the plain Pearson divergence, unbounded"},
 			countFlag("k", changepoint.DefaultK, "centres per draw"),
@@ -62,7 +83,9 @@ func changepointCommand() *cli.Command {
 			&cli.Float64Flag{Name: "lambda", Usage: "all-centre regularisation λ (0: cross-validate)"},
 			&cli.IntFlag{Name: "retune", Usage: "rows between choices of σ and λ by cross-validation (0: at every scored time; negative: once, on the first windows)"},
 			&cli.Float64Flag{Name: "threshold", Value: changepoint.DefaultThreshold, Usage: "score a change point must exceed (the default gives about one false alarm in 1000 rows at the default settings; 0 means the default; negative: every peak)"},
-			&cli.IntFlag{Name: "min-distance", Usage: "rows on either side within which a change point has the highest score (0: the window)"},
+			&cli.IntFlag{Name: "min-distance", Usage: "rows on either side within which a change point has the highest score (0: the window; a third of it when segmenting)"},
+			maxMemoryFlag(),
+			&cli.BoolFlag{Name: "drop-missing", Usage: "leave out the rows with a missing value (an empty cell or line), which are otherwise an error; the other rows keep their row numbers as times"},
 			seedFlag(),
 			delimFlag(),
 			progressFlag(),
@@ -93,12 +116,17 @@ type cpJob struct {
 	drop   bool
 	series []float64 // scratch: a row's values but its time label
 
-	ctx    context.Context
-	d      *changepoint.Detector
-	times  changepoint.TimeChecker
-	labels []float64 // time labels of the last len(labels) rows, by row mod len
-	rows   int
-	found  int // change points written
+	seg      *cpSegment // nil when streaming
+	lastLine int        // line of the last row read, 0 before the first
+	rowNum   int        // row number of the next row, missing rows counted
+
+	ctx        context.Context
+	cliContext *cli.Context
+	d          *changepoint.Detector
+	times      changepoint.TimeChecker
+	labels     []float64 // time labels of the last len(labels) rows, by row mod len
+	rows       int
+	found      int // change points written
 }
 
 func runChangepoint(c *cli.Context) error {
@@ -141,6 +169,25 @@ func runChangepoint(c *cli.Context) error {
 	if err != nil {
 		return libraryError(c, err)
 	}
+	cols := t.Columns
+	if j.timeCol != "" {
+		cols = slices.DeleteFunc(slices.Clone(cols), func(c string) bool { return c == j.timeCol })
+	}
+	if j.seg != nil {
+		if err := j.segment(c, t.Name, cols, c.Uint64("seed")); err != nil {
+			return err
+		}
+		if plotFile != nil && len(j.plot.scores.y) > 0 {
+			if err := j.plot.write(plotFile.name(), j, cols); err != nil {
+				return err
+			}
+			return plotFile.commit()
+		}
+		return nil
+	}
+	if j.d == nil {
+		return fmt.Errorf("%s: %w: no rows", t.Name, changepoint.ErrTooFew)
+	}
 	last, err := j.d.Flush()
 	if err != nil {
 		return fmt.Errorf("%s: %w", t.Name, err)
@@ -149,10 +196,6 @@ func runChangepoint(c *cli.Context) error {
 		if err := j.point(p); err != nil {
 			return err
 		}
-	}
-	cols := t.Columns
-	if j.timeCol != "" {
-		cols = slices.DeleteFunc(slices.Clone(cols), func(c string) bool { return c == j.timeCol })
 	}
 	if err := j.out.end(j.summary(t.Name, cols, c.Uint64("seed"))); err != nil {
 		return err
@@ -170,11 +213,13 @@ func runChangepoint(c *cli.Context) error {
 // has the library check the settings, before any input is read.
 func newCPJob(c *cli.Context) (*cpJob, error) {
 	j := &cpJob{
-		columns: splitList(c.String("columns")),
-		timeCol: strings.TrimSpace(c.String("time")),
-		timeAt:  -1,
-		alpha:   c.Float64("alpha"),
-		ctx:     c.Context,
+		columns:    splitList(c.String("columns")),
+		timeCol:    strings.TrimSpace(c.String("time")),
+		timeAt:     -1,
+		alpha:      c.Float64("alpha"),
+		ctx:        c.Context,
+		drop:       c.Bool("drop-missing"),
+		cliContext: c,
 		s: changepoint.Settings{
 			Embed:       c.Int("embed"),
 			Window:      c.Int("window"),
@@ -223,9 +268,22 @@ func newCPJob(c *cli.Context) (*cpJob, error) {
 			}
 		}
 	}
+	segment, err := segmentMode(c)
+	if err != nil {
+		return nil, err
+	}
+	if segment {
+		if j.seg, err = newCPSegment(c); err != nil {
+			return nil, err
+		}
+		return j, nil
+	}
 	// A detector for one column checks the settings.
 	if _, err := changepoint.NewDetector(1, j.alpha, &j.s); err != nil {
 		return nil, libraryError(c, err)
+	}
+	if err := j.checkStreamMemory(c, 1); err != nil {
+		return nil, err
 	}
 	j.s.Src = seedSource(c.Uint64("seed"))
 	return j, nil
@@ -235,7 +293,17 @@ func newCPJob(c *cli.Context) (*cpJob, error) {
 // it to the detector, and writes the score and the change points that
 // arrive.
 func (j *cpJob) row(_ string, line int, v []float64) error {
-	label := float64(j.rows)
+	// Rows are one line each: a line skipped since the last row was an
+	// empty line, or a row that --drop-missing left out for an empty cell.
+	if j.lastLine > 0 && line > j.lastLine+1 {
+		if !j.drop {
+			return fmt.Errorf("%s: line %d: row %d is missing (an empty line): a missing value is not skipped silently; --drop-missing leaves such rows out, and times keep their row numbers", displayPath(j.path), j.lastLine+1, j.rowNum)
+		}
+		j.rowNum += line - j.lastLine - 1
+	}
+	j.lastLine = line
+	label := float64(j.rowNum)
+	j.rowNum++
 	if j.timeCol != "" {
 		if j.timeAt < 0 {
 			if err := j.timeFromHead(len(v)); err != nil {
@@ -249,12 +317,26 @@ func (j *cpJob) row(_ string, line int, v []float64) error {
 		j.series = append(append(j.series[:0], v[:j.timeAt]...), v[j.timeAt+1:]...)
 		v = j.series
 	}
+	if j.seg != nil {
+		j.rows++
+		if j.plot != nil {
+			j.plot.series.add(label, v)
+		}
+		if err := j.seg.add(j.cliContext, label, v); err != nil {
+			return fmt.Errorf("%s: line %d: %w", displayPath(j.path), line, err)
+		}
+		return nil
+	}
 	if j.d == nil {
+		if err := j.checkStreamMemory(j.cliContext, len(v)); err != nil {
+			return err
+		}
 		var err error
 		if j.d, err = changepoint.NewDetector(len(v), j.alpha, &j.s); err != nil {
 			return err
 		}
-		if j.timeCol != "" {
+		if j.timeCol != "" || j.drop {
+			// Times are labels, or row numbers that rows left out skip.
 			// A change point is confirmed at most MinDistance + Step rows
 			// after its time, which is at most MinRows rows before the
 			// row that completes its score.
@@ -477,6 +559,10 @@ func (j *cpJSON) end(summary *record) error {
 type cpPlot struct {
 	series, scores thinned
 	points         []float64
+	// segmented is set when the series was segmented: the line drawn is
+	// then the penalty in the scores' units, threshold.
+	segmented bool
+	threshold float64
 }
 
 // write draws the picture to path.
@@ -494,16 +580,22 @@ func (p *cpPlot) write(path string, j *cpJob, columns []string) error {
 	if threshold == 0 {
 		threshold = changepoint.DefaultThreshold
 	}
+	thresholdName := ""
+	if p.segmented {
+		threshold, thresholdName = p.threshold, "penalty (full windows)"
+		title = fmt.Sprintf("change points: %d detected (segmentation, α = %g)", len(p.points), j.alpha)
+	}
 	return plots.WriteChangePoints(path, plots.ChangePoints{
-		Title:      title,
-		Time:       timeName,
-		Names:      columns,
-		Times:      p.series.x,
-		Values:     p.series.y,
-		ScoreTimes: p.scores.x,
-		Scores:     p.scores.y[0],
-		Threshold:  threshold,
-		Points:     p.points,
+		Title:         title,
+		Time:          timeName,
+		Names:         columns,
+		Times:         p.series.x,
+		Values:        p.series.y,
+		ScoreTimes:    p.scores.x,
+		Scores:        p.scores.y[0],
+		Threshold:     threshold,
+		ThresholdName: thresholdName,
+		Points:        p.points,
 	})
 }
 
@@ -635,4 +727,25 @@ func (h *headRecorder) stop() []byte {
 	b := h.buf
 	h.stopped, h.buf = true, nil
 	return b
+}
+
+// checkStreamMemory refuses, before the first row is scored, a streaming
+// run whose windows would need more than --max-memory: the last 2n + k − 1
+// rows, the running sums of the k·dim coordinates, the scores of the last
+// MinDistance rows and a time label for each.
+func (j *cpJob) checkStreamMemory(c *cli.Context, dim int) error {
+	budget, err := memoryBudget(c)
+	if err != nil {
+		return err
+	}
+	n := float64(resolve.OrDefault(j.s.Window, changepoint.DefaultWindow))
+	k := float64(resolve.OrDefault(j.s.Embed, changepoint.DefaultEmbed))
+	dist := float64(resolve.OrDefault(j.s.MinDistance, int(n)))
+	d := float64(dim)
+	need := float64(baseMemory) + 8*((2*n+k-1)*d+6*k*d) + 64*dist + 8*(2*n+k+dist)
+	if need <= budget {
+		return nil
+	}
+	return usagef(c, "--window %d, --embed %d and --min-distance %d on %d columns would need about %s of memory, more than the budget of %s: lower them, or raise --max-memory",
+		int(n), int(k), int(dist), dim, formatSize(need), formatSize(budget))
 }

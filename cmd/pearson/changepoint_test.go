@@ -16,6 +16,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strconv"
 	"strings"
@@ -149,16 +150,26 @@ func TestChangepointBadInput(t *testing.T) {
 		want []string
 	}{
 		{"non-monotone time", "t,x\n1,0.5\n3,0.1\n2,0.7\n", []string{"--time", "t", "--columns", "x"}, 1, []string{"line 4", "row 2 (2) is not after that of row 1 (3)"}},
-		{"too few rows", seriesCSV(108, 50), []string{"--columns", "x"}, 1, []string{"108 rows", "at least 109"}},
-		{"too few rows, small window", seriesCSV(40, 20), []string{"--columns", "x", "--window", "20", "--embed", "2"}, 1, []string{"40 rows", "at least 41"}},
+		{"too few rows", seriesCSV(108, 50), []string{"--stream", "--columns", "x"}, 1, []string{"108 rows", "at least 109"}},
+		{"too few rows, small window", seriesCSV(40, 20), []string{"--stream", "--columns", "x", "--window", "20", "--embed", "2"}, 1, []string{"40 rows", "at least 41"}},
+		{"too few rows to segment", "x\n1\n2\n3\n4\n5\n", nil, 1, []string{"5 rows", "at least 8"}},
+		{"empty line", "x\n1\n2\n\n4\n5\n", nil, 1, []string{"line 4", "row 2 is missing", "--drop-missing"}},
+		{"empty cell", "x,y\n1,2\n2,\n", nil, 1, []string{"line 3", `column "y"`}},
+		{"segment window", "", []string{"--window", "2"}, 2, []string{"--window 2: need 3 to"}},
+		{"changes", "", []string{"--changes", "-1"}, 2, []string{"--changes -1"}},
+		{"penalty", "", []string{"--penalty", "-1"}, 2, []string{"--penalty -1"}},
+		{"penalty and threshold", "", []string{"--penalty", "3", "--threshold", "2"}, 2, []string{"--penalty and --threshold"}},
+		{"rows over the budget", "", []string{"--max-memory", "65540K"}, 1, []string{"good.csv: line ", "rows of 3 columns", "--max-memory", "--stream"}},
+		{"huge stream window", "", []string{"--stream", "--window", "10000000", "--embed", "100", "--max-memory", "100M"}, 2, []string{"--window 10000000", "raise --max-memory"}},
+		{"huge embed", "", []string{"--embed", "1000000000"}, 2, []string{"--embed 1000000000"}},
 		{"NaN", "x,y\n1,2\n3,NaN\n", nil, 1, []string{"line 3", `column "y"`, "not a finite number"}},
 		{"non-numeric column", "t,x\n1,0.5\n2,a\n", []string{"--columns", "x"}, 1, []string{"line 3", `column "x"`, `"a"`}},
 		{"unknown column", "", []string{"--columns", "z"}, 1, []string{`"z"`}},
-		{"window", "", []string{"--window", "5"}, 2, []string{"--window 5: need 10 subsequences or more"}},
+		{"window", "", []string{"--stream", "--window", "5"}, 2, []string{"--window 5: need 10 to"}},
 		{"alpha", "", []string{"--alpha", "1"}, 2, []string{"--alpha 1: α must lie in [0, 1)"}},
 		{"step", "", []string{"--step", "-1"}, 2, []string{"--step -1"}},
 		{"k", "", []string{"--k", "-3"}, 2, []string{"--k -3"}},
-		{"min distance", "", []string{"--min-distance", "-1"}, 2, []string{"--min-distance -1", "(0: the window)"}},
+		{"min distance", "", []string{"--stream", "--min-distance", "-1"}, 2, []string{"--min-distance -1", "(0: the window)"}},
 		{"exact window", "", []string{"--exact", "--window", "6000"}, 2, []string{"--window 6000"}},
 		{"exact and k", "", []string{"--exact", "--k", "20"}, 2, []string{"--k and --exact"}},
 		{"time not numeric", "t,x\na,0.5\nb,0.1\n", []string{"--time", "t"}, 1, []string{"--time t is not among the numeric columns", "(x)"}},
@@ -269,7 +280,7 @@ func TestChangepointStreams(t *testing.T) {
 		fed <- err
 	}()
 	var errb bytes.Buffer
-	code := Run(context.Background(), []string{"pearson", "changepoint", "--columns", "x,y", "--window", "20", "--embed", "3", "--format", "csv", "-"}, pr, sw, &errb)
+	code := Run(context.Background(), []string{"pearson", "changepoint", "--stream", "--columns", "x,y", "--window", "20", "--embed", "3", "--format", "csv", "-"}, pr, sw, &errb)
 	if err := <-fed; err != nil {
 		t.Fatal(err)
 	}
@@ -449,5 +460,94 @@ func BenchmarkChangepointMillionRows(b *testing.B) {
 				b.ReportMetric(float64(strings.Count(out.String(), "\nscore,")), "scores")
 			}
 		})
+	}
+}
+
+// The default segmentation: the change of seriesCSV at row 300 found
+// within 2 rows, with what changed and the segments, in every format; an
+// empty line is an error naming its row, and with --drop-missing the rows
+// after it keep their numbers; --changes asks for exactly K.
+func TestChangepointSegment(t *testing.T) {
+	t.Parallel()
+	csvText := seriesCSV(600, 300)
+	lines := strings.Split(csvText, "\n")
+	// Row 100 (line 102) becomes an empty line.
+	lines[101] = ""
+	gappy := writeFile(t, "gappy.csv", strings.Join(lines, "\n"))
+	path := writeFile(t, "series.csv", csvText)
+
+	code, _, errs := run(t, "changepoint", "--columns", "x", gappy)
+	if code != 1 || !strings.Contains(errs, "line 102: row 100 is missing") {
+		t.Errorf("empty line: code %d, stderr %q", code, errs)
+	}
+	for _, in := range []string{path, gappy} {
+		args := []string{"changepoint", "--columns", "x", "--format", "json", in}
+		if in == gappy {
+			args = append(args[:1], append([]string{"--drop-missing"}, args[1:]...)...)
+		}
+		code, out, errs := run(t, args...)
+		if code != 0 || errs != "" {
+			t.Fatalf("%v: code %d, stderr %q", args, code, errs)
+		}
+		var obj struct {
+			Scores       []map[string]any `json:"scores"`
+			ChangePoints []map[string]any `json:"change_points"`
+			Segments     []map[string]any `json:"segments"`
+			RowsUsed     int              `json:"rows_used"`
+			Method       string           `json:"method"`
+		}
+		if err := json.Unmarshal([]byte(out), &obj); err != nil {
+			t.Fatalf("%v\n%s", err, out)
+		}
+		want := 600
+		if in == gappy {
+			want = 599
+		}
+		if obj.Method != "segmentation" || obj.RowsUsed != want || len(obj.ChangePoints) != 1 || len(obj.Segments) != 2 {
+			t.Fatalf("%s: method %q, rows used %d, change points %v, segments %v", in, obj.Method, obj.RowsUsed, obj.ChangePoints, obj.Segments)
+		}
+		if tm := obj.ChangePoints[0]["time"].(float64); math.Abs(tm-300) > 2 || obj.ChangePoints[0]["what"] != "level" {
+			t.Errorf("%s: change point %v, want a change of level within 2 rows of 300", in, obj.ChangePoints[0])
+		}
+		if s := obj.Segments[1]; s["end"].(float64) != 599 {
+			t.Errorf("%s: last segment %v, want it to end at row 599", in, s)
+		}
+	}
+	for _, f := range []string{"text", "csv", "jsonl"} {
+		code, out, errs := run(t, "changepoint", "--columns", "x", "--changes", "2", "--format", f, path)
+		if code != 0 || errs != "" {
+			t.Fatalf("%s: code %d, stderr %q", f, code, errs)
+		}
+		if n := strings.Count(out, "change_point"); f != "text" && n != 2 {
+			t.Errorf("%s: %d change points with --changes 2\n%s", f, n, out)
+		}
+		if f == "text" && (!regexp.MustCompile(`(?m)^detected +2$`).MatchString(out) || !strings.Contains(out, "start") || !strings.Contains(out, "what")) {
+			t.Errorf("text:\n%s", out)
+		}
+		if f == "csv" && !strings.HasPrefix(out, "kind,time,end,score,before,after,calibrated,what,strength\n") {
+			t.Errorf("csv header: %q", out[:80])
+		}
+	}
+	// Streaming with --drop-missing: the rows after the empty line keep
+	// their numbers too.
+	code, out, errs := run(t, "changepoint", "--stream", "--drop-missing", "--columns", "x", "--window", "30", "--embed", "1", "--format", "jsonl", gappy)
+	if code != 0 {
+		t.Fatalf("stream: code %d, stderr %q", code, errs)
+	}
+	near300 := false
+	for _, l := range strings.Split(out, "\n") {
+		var v map[string]any
+		if json.Unmarshal([]byte(l), &v) == nil && v["kind"] == "change_point" {
+			near300 = near300 || math.Abs(v["time"].(float64)-300) <= 2
+		}
+	}
+	if !near300 {
+		t.Errorf("stream with --drop-missing: no change point within 2 rows of 300:\n%s", out)
+	}
+	// The same seed, the same bytes.
+	_, a, _ := run(t, "changepoint", "--columns", "x", "--format", "csv", path)
+	_, b, _ := run(t, "changepoint", "--columns", "x", "--format", "csv", path)
+	if a != b {
+		t.Error("two runs with the same seed differ")
 	}
 }

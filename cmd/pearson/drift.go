@@ -155,6 +155,9 @@ func runDrift(c *cli.Context) error {
 	if d.fail {
 		var drifted []string
 		for _, res := range results {
+			if res.res.Compared == 0 {
+				return fmt.Errorf("%s: cannot judge drift: no column holds enough values to compare; --fail-on-drift fails a batch it cannot judge", res.cur)
+			}
 			if res.res.Drift {
 				drifted = append(drifted, fmt.Sprintf("%s: %d of %d columns drifted", res.cur, res.res.Drifted, res.res.Compared))
 			}
@@ -299,6 +302,9 @@ func (d *driftCmd) readOne(path string) ([]drift.Column, *dataset.Table, error) 
 // compare runs the comparison with the reference, with a progress bar of
 // the columns.
 func (d *driftCmd) compare(c *cli.Context, ref *drift.Reference, cur []drift.Column) (*drift.Result, error) {
+	if len(cur) > maxColumns { // see bounds.go
+		return nil, usagef(c, "drift compares %d columns one by one, more than the %d it takes: name fewer with --columns", len(cur), maxColumns)
+	}
 	s := d.settings
 	var done func()
 	s.Progress, done = d.j.prog.Steps("columns")
@@ -479,6 +485,9 @@ func (r *driftResult) rows(b any) (cols []*record, joint *record) {
 func (r *driftResult) verdict() string {
 	res := r.res
 	word := "no drift"
+	if res.Compared == 0 {
+		return fmt.Sprintf("cannot judge: no column of %d holds enough values to compare (see the notes)", len(res.Columns))
+	}
 	if res.Drift {
 		word = "DRIFT"
 	}

@@ -239,9 +239,14 @@ func noteSkipped(w io.Writer, name string, skipped []dataset.Skipped) {
 			fmt.Fprintf(w, "pearson: %s: and %d more columns left out\n", name, len(skipped)-i)
 			return
 		}
-		if s.Line == 0 {
+		switch {
+		case s.Column == "":
+			fmt.Fprintf(w, "pearson: %s: column %d left out: it has no name in the header line\n", name, s.Index)
+		case s.Line == 0 && s.Value != "": // a Parquet column: Value is its type
+			fmt.Fprintf(w, "pearson: %s: column %s left out: its type, %s, is not read as numbers\n", name, quoteShort(s.Column), s.Value)
+		case s.Line == 0:
 			fmt.Fprintf(w, "pearson: %s: column %s left out: it is empty in every row\n", name, quoteShort(s.Column))
-		} else {
+		default:
 			fmt.Fprintf(w, "pearson: %s: column %s left out: its first value, on line %d, is %s, not a number\n", name, quoteShort(s.Column), s.Line, quoteShort(s.Value))
 		}
 	}

@@ -168,9 +168,13 @@ var knobs = []struct {
 // shape sh exceeds the budget: how much it would need, and which flag to
 // lower. when says at which point ("" before reading, or the samples read).
 func checkMemory(c *cli.Context, cmd command, s divergence.Settings, sh shape, budget float64, when string) error {
+	if err := checkWork(c, cmd, s, sh, when); err != nil {
+		return err
+	}
 	b := cmd.permutationCount()
 	need := memoryNeed(cmd, s, b, sh)
-	if need <= budget {
+	machine := processMemory()
+	if need <= budget && checkMachine(need, when, machine, "") == nil {
 		return nil
 	}
 	best, saved := "", 0.0
@@ -183,6 +187,11 @@ func checkMemory(c *cli.Context, cmd command, s divergence.Settings, sh shape, b
 	}
 	if v := sampleBytes(cmd, sh); v > saved {
 		best = "--reservoir" // the rows kept, not the estimate's
+	}
+	if machine.bytes > 0 && machine.bytes < budget { // the machine binds first
+		if err := checkMachine(need, when, machine, best); err != nil {
+			return usagef(c, "%v", err)
+		}
 	}
 	advice := "raise --max-memory"
 	if best != "" {
@@ -242,6 +251,9 @@ const headBytes = 64 << 10
 // false when it cannot: a stream, a compressed file, no line end in the
 // head.
 func estimateRows(path string) (int, bool) {
+	if n, ok := parquetRows(path); ok {
+		return int(n), true
+	}
 	if path == "-" || dataset.IsCompressed(path) {
 		return 0, false
 	}
@@ -273,6 +285,9 @@ func checkExact(c *cli.Context, cmd command, inputs []string) error {
 	path := exactSample(cmd, inputs)
 	if path == "" {
 		return nil
+	}
+	if rows, ok := parquetRows(path); ok {
+		return checkExactParquet(c, path, rows)
 	}
 	if rows, ok := estimateRows(path); ok && float64(rows) > 1.25*divergence.MaxExact {
 		return usagef(c, "--exact: %s holds about %d rows (from its size and the lines of its start); the exact solution takes at most %d: leave --exact out", displayPath(path), rows, divergence.MaxExact)

@@ -30,7 +30,10 @@ type ChangePoints struct {
 	// detected change points.
 	ScoreTimes, Scores []float64
 	Threshold          float64
-	Points             []float64
+	// ThresholdName is the legend of the threshold's line; empty means
+	// "threshold".
+	ThresholdName string
+	Points        []float64
 }
 
 // MaxColumns is the number of columns of a series a ChangePoints picture
@@ -145,7 +148,11 @@ func changePointPlots(c ChangePoints) (top, bottom *plot.Plot) {
 			Dashes: []vg.Length{vg.Points(5), vg.Points(3)},
 		}}
 		bottom.Add(th)
-		bottom.Legend.Add("threshold", th)
+		name := c.ThresholdName
+		if name == "" {
+			name = "threshold"
+		}
+		bottom.Legend.Add(name, th)
 		ylo, yhi = min(ylo, c.Threshold), max(yhi, c.Threshold)
 	}
 	for i, x := range c.Points {

@@ -1,0 +1,754 @@
+// Copyright ©2026 The pearson Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package changepoint
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"sort"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/sublinear/pearson/divergence"
+)
+
+// Limits and defaults of Segment.
+const (
+	// MinSegmentRows is the shortest series Segment takes: two windows of
+	// three rows about one candidate time need seven.
+	MinSegmentRows = 8
+	// PenaltyPerLogRow sets the calibrated score (see Segment) a change
+	// must exceed when SegmentSettings.Penalty is zero: PenaltyPerLogRow·ln T
+	// for a series of T rows, which grows as the largest of T calibrated
+	// scores of a series without a change does. It was chosen, with the
+	// kernel's λ, on the tuning seeds of the package's benchmark of annotated
+	// series (benchmark_test.go), for few false alarms on series without a
+	// change: 1.5, 1.8 and 2.1 gave mean F1 0.837, 0.850 and 0.851 there
+	// (at σ = 1), and 2 keeps every series without a change of the tuning
+	// seeds free of false alarms.
+	PenaltyPerLogRow = 2.0
+	// maxSegmentWindow is the largest adaptive window: the window of the
+	// paper's experiments (DefaultWindow).
+	maxSegmentWindow = DefaultWindow
+	// minSide is the fewest subsequences on either side of a candidate.
+	minSide = 3
+	// segmentK and segmentM are the centres and the averaging points of
+	// each estimate: at windows up to segmentK every subsequence is a
+	// centre and every point is averaged over.
+	segmentK, segmentM = 20, 60
+	// segmentLambda is the all-centre regularisation λ of each estimate,
+	// segmentSigma the kernel width σ in units of the median distance of
+	// standardised Gaussian points, √(2·dimension).
+	// segmentLambda is the all-centre regularisation λ of each estimate,
+	// segmentSigma the kernel width σ in units of the median distance of
+	// standardised Gaussian points, √(2·dimension). Chosen with
+	// PenaltyPerLogRow on the benchmark's tuning seeds: σ ∈ {0.35, 0.5, 0.7,
+	// 1} × that distance, λ ∈ {0.05, 0.1, 0.2, 0.5, 1}.
+	segmentLambda, segmentSigma = 0.5, 0.5
+
+	// calibrationPoints is the number of candidates, spread over the
+	// series, whose scores calibrate each window size smaller than the
+	// window.
+	calibrationPoints = 32
+	// maxRounds bounds the rounds of refinement and rescanning.
+	maxRounds = 10
+)
+
+// SegmentSettings are the options of Segment. The zero value of every
+// field asks for its default, and a nil pointer for all of them.
+type SegmentSettings struct {
+	// Embed is the subsequence length k. Zero means adaptive: 1 row for
+	// series shorter than 200 rows, 2 up to 1000, 3 beyond (SegmentParams).
+	Embed int
+	// Window is the largest number n of subsequences on each side of a
+	// candidate time. Zero means adaptive: ⌊√T⌋ for a series of T rows,
+	// between 3 and DefaultWindow (SegmentParams).
+	Window int
+	// MinDistance is the half-width, in rows, of the neighbourhood in
+	// which a change must have the highest calibrated score. Zero means
+	// max(2, ⌊Window/3⌋).
+	MinDistance int
+	// Changes, if positive, asks for exactly that many changes (or every
+	// local maximum of the score if there are fewer): the highest, whatever
+	// Penalty.
+	Changes int
+	// Penalty is the calibrated score a change must exceed. Zero means
+	// PenaltyPerLogRow·ln T for a series of T rows.
+	Penalty float64
+	// Src is the source of randomness. Nil means rand.NewPCG(1, 2).
+	Src rand.Source
+}
+
+// SegmentParams are the settings Segment used, every default filled in.
+type SegmentParams struct {
+	Embed, Window, MinDistance int
+	Changes                    int
+	Penalty                    float64
+}
+
+// Change is a change point found by Segment.
+type Change struct {
+	// Time is the first row of the new segment, counted from 0.
+	Time int
+	// Score is the size-weighted divergence at Time (see Segment), and
+	// Calibrated the same in units of the series' own spread of scores.
+	Score, Calibrated float64
+	// What names what differs most between the rows just before Time and
+	// just after: "level" (a mean), "spread" (a standard deviation),
+	// "dependence" (a correlation between columns), or "shape" when none
+	// of those moments differs by two standard errors.
+	What string
+	// Strength is the test statistic of What: |Δ mean|, |Δ log variance|
+	// or |Δ Fisher z| over its standard error (0 for shape).
+	Strength float64
+}
+
+// Span is a segment of the series: the rows between two changes.
+type Span struct {
+	// Start is its first row and End one past its last.
+	Start, End int
+}
+
+// Segmentation is the outcome of Segment.
+type Segmentation struct {
+	// Params are the settings used.
+	Params SegmentParams
+	// Scores holds the score of every candidate time, in time order: Time
+	// is the first row of the after window, Value the size-weighted
+	// divergence and After and Before its two terms (unweighted).
+	Scores []Score
+	// Calibrated holds the calibrated score of each of Scores.
+	Calibrated []float64
+	// Median and Spread are the median and the scaled median absolute
+	// deviation (1.4826·MAD) of the scores of full windows, which
+	// calibrate them; smaller windows are calibrated likewise, each size on
+	// its own scores.
+	Median, Spread float64
+	// Changes holds the change points in time order.
+	Changes []Change
+	// Segments holds the len(Changes)+1 segments, in time order.
+	Segments []Span
+}
+
+// SegmentParamsFor returns the settings Segment uses on a series of rows
+// rows: s with the adaptive defaults filled in.
+func SegmentParamsFor(rows int, s *SegmentSettings) SegmentParams {
+	if s == nil {
+		s = &SegmentSettings{}
+	}
+	p := SegmentParams{Embed: s.Embed, Window: s.Window, MinDistance: s.MinDistance, Changes: s.Changes, Penalty: s.Penalty}
+	if p.Embed == 0 {
+		switch {
+		case rows < 200:
+			p.Embed = 1
+		case rows < 1000:
+			p.Embed = 2
+		default:
+			p.Embed = 3
+		}
+	}
+	if p.Window == 0 {
+		p.Window = min(maxSegmentWindow, max(3, int(math.Sqrt(float64(rows)))))
+	}
+	if p.MinDistance == 0 {
+		p.MinDistance = max(2, p.Window/3)
+	}
+	if p.Penalty == 0 {
+		p.Penalty = PenaltyPerLogRow * math.Log(float64(rows))
+	}
+	return p
+}
+
+// Segment finds the change points of a whole series whose rows are in time
+// order (one or more columns), and the segments between them, with
+// defaults that adapt to the length T of the series.
+//
+// Every row b with at least three subsequences of k rows on either side is
+// a candidate: its before window holds the n_b subsequences that end at
+// row b − 1 at the latest, its after window the n_b that start at b or
+// later, n_b the largest size of the ladder 3, 4, 5, 6, 8, 10, 13, 16, 20,
+// 25, 32, 40, n that fits in min(n, b − k + 1, T − b − k + 1) (so the
+// windows shrink at the edges of the series). Each coordinate is
+// standardised over the two windows, and the score is
+//
+//	score(b) = n_b · (PE_α(after‖before) + PE_α(before‖after)),
+//
+// each term estimated by divergence.RelativePE with fixed σ and λ (the
+// factor n_b makes it a test statistic whose scale under no change does
+// not grow with n_b). The scores are calibrated on the series itself, each
+// window size on its own: z(b) = (score(b) − m)/s, m and s the median and
+// the scaled median absolute deviation of the scores of that size (of every
+// candidate for the full size n, of calibrationPoints candidates spread
+// over the series for each smaller one), so that a trend, a seasonal cycle
+// or a random walk, which raise every score alike, do not read as changes.
+// A change point is a z above Penalty that is the highest within
+// MinDistance rows on either side (or one of the Changes highest such
+// maxima). Each is then refined: the scores within MinDistance rows of it
+// are recomputed with windows that stop at the neighbouring change points,
+// and the best is kept. Then the candidates whose full windows reached past
+// a change are scored again with windows that stop at the changes found,
+// and the best of each segment above Penalty is added (unless Changes is
+// set), until none is: changes closer than a window apart are placed, and
+// found, by their own rows.
+//
+// Before scoring, a column whose robust linear trend is significant is
+// de-trended (robustDetrend): a steep trend would otherwise raise every
+// score and hide a shift. The values are rescaled by a power of two per
+// column before anything else, so that a series multiplied by any factor in 1e-300 … 1e300 gives
+// the same change points (a power of two exactly). A NaN or infinite value
+// gives a *DataError; a series shorter than MinSegmentRows, or nil, an
+// error wrapping ErrTooFew (after the settings are checked, so that a nil
+// series checks them). s may be nil: all defaults.
+func Segment(ctx context.Context, series mat.Matrix, alpha float64, s *SegmentSettings) (*Segmentation, error) {
+	if s == nil {
+		s = &SegmentSettings{}
+	}
+	if err := s.validate(alpha); err != nil {
+		return nil, err
+	}
+	if series == nil {
+		return nil, fmt.Errorf("changepoint: %w: the series is nil", ErrTooFew)
+	}
+	rows, dim := series.Dims()
+	p := SegmentParamsFor(rows, s)
+	if rows < MinSegmentRows || rows < 2*(minSide+p.Embed-1)+1 {
+		return nil, fmt.Errorf("changepoint: %w: the series has %d rows; segmenting it (Embed %d) needs at least %d", ErrTooFew, rows, p.Embed, max(MinSegmentRows, 2*(minSide+p.Embed-1)+1))
+	}
+	x, err := rescaled(series)
+	if err != nil {
+		return nil, err
+	}
+	robustDetrend(x, p.Window)
+	src := s.Src
+	if src == nil {
+		src = rand.NewPCG(1, 2)
+	}
+	sg := &segmenter{x: x, rows: rows, dim: dim, k: p.Embed, n: p.Window, sizes: ladder(p.Window), alpha: alpha, seed: rand.New(src).Uint64()}
+	res := &Segmentation{Params: p}
+
+	// Every window size in use is calibrated on the series: the full size
+	// on every candidate, each smaller size of the ladder (used near the
+	// edges and between close changes) on up to calibrationPoints
+	// candidates spread over the series.
+	sizes := ladder(p.Window)
+	cal := make(map[int][2]float64, len(sizes))
+	lo, hi := minSide+p.Embed-1, rows-minSide-p.Embed+1 // candidates b in [lo, hi]
+	var full []float64
+	for b := lo; b <= hi; b++ {
+		nb := sg.size(b, 0, rows)
+		sc, err := sg.score(ctx, b, nb)
+		if err != nil {
+			return nil, err
+		}
+		res.Scores = append(res.Scores, sc)
+		if nb == p.Window {
+			full = append(full, sc.Value)
+		}
+	}
+	for _, m := range sizes {
+		if m == p.Window && len(full) > 0 {
+			med, spread := medianSpread(full)
+			cal[m] = [2]float64{med, spread}
+			continue
+		}
+		first, last := m+p.Embed-1, rows-m-p.Embed+1
+		if first > last {
+			continue
+		}
+		count := min(calibrationPoints, last-first+1)
+		var v []float64
+		for i := range count {
+			b := first + i*(last-first)/max(count-1, 1)
+			sc, err := sg.score(ctx, b, m)
+			if err != nil {
+				return nil, err
+			}
+			v = append(v, sc.Value)
+		}
+		med, spread := medianSpread(v)
+		cal[m] = [2]float64{med, spread}
+	}
+	if c, ok := cal[p.Window]; ok {
+		res.Median, res.Spread = c[0], c[1]
+		// A smaller size's 32 scores can have almost no spread (a sparse
+		// series whose short windows are mostly zeros): no size m is
+		// calibrated on less spread than m/n of the full windows'.
+		for _, m := range sizes {
+			floor := c[1] * float64(m) / float64(p.Window)
+			if cm, ok := cal[m]; ok && cm[1] < floor {
+				cal[m] = [2]float64{cm[0], floor}
+			}
+		}
+	} else {
+		res.Median, res.Spread = cal[sizes[0]][0], cal[sizes[0]][1]
+	}
+	// z calibrates a score from windows of nb subsequences.
+	z := func(v float64, nb int) float64 {
+		c, ok := cal[nb]
+		if !ok {
+			return 0
+		}
+		return calibrate(v, c[0], c[1])
+	}
+	calibrated := make([]Score, len(res.Scores))
+	res.Calibrated = make([]float64, len(res.Scores))
+	for i, sc := range res.Scores {
+		res.Calibrated[i] = z(sc.Value, sg.size(sc.Time, 0, rows))
+		calibrated[i] = Score{Time: sc.Time, Value: res.Calibrated[i]}
+	}
+
+	// Local maxima of the calibrated score, highest first.
+	var peaks []Change
+	for _, c := range Detect(calibrated, math.Inf(-1), p.MinDistance) {
+		peaks = append(peaks, Change{Time: c.Time, Score: res.Scores[c.Time-lo].Value, Calibrated: c.Value})
+	}
+	sort.SliceStable(peaks, func(i, j int) bool { return peaks[i].Calibrated > peaks[j].Calibrated })
+	var keep []Change
+	for _, c := range peaks {
+		if p.Changes > 0 {
+			if len(keep) == p.Changes {
+				break
+			}
+		} else if !(c.Calibrated > p.Penalty) {
+			break
+		}
+		keep = append(keep, c)
+	}
+	slices.SortFunc(keep, func(a, b Change) int { return a.Time - b.Time })
+
+	// Refine each change with windows that stop at its neighbours; then
+	// look again near each change, where the full windows straddled it,
+	// with windows that stop at the changes found, so that a change closer
+	// than a window to another is seen by its own rows; repeat until
+	// nothing is added.
+	for round := 0; ; round++ {
+		if err := sg.refine(ctx, keep, p.MinDistance, z); err != nil {
+			return nil, err
+		}
+		if p.Changes > 0 || round == maxRounds {
+			break
+		}
+		add, err := sg.rescan(ctx, keep, p, z)
+		if err != nil {
+			return nil, err
+		}
+		if len(add) == 0 {
+			break
+		}
+		keep = append(keep, add...)
+		slices.SortFunc(keep, func(a, b Change) int { return a.Time - b.Time })
+	}
+	start := 0
+	for _, c := range keep {
+		if c.Time <= start || (p.Changes == 0 && !(c.Calibrated > p.Penalty)) {
+			continue
+		}
+		res.Changes = append(res.Changes, c)
+		res.Segments = append(res.Segments, Span{Start: start, End: c.Time})
+		start = c.Time
+	}
+	// What changed is read between the neighbouring changes.
+	for i := range res.Changes {
+		end := rows
+		if i+1 < len(res.Changes) {
+			end = res.Changes[i+1].Time
+		}
+		res.Changes[i].What, res.Changes[i].Strength = sg.what(res.Segments[i].Start, res.Changes[i].Time, end)
+	}
+	res.Segments = append(res.Segments, Span{Start: start, End: rows})
+	return res, nil
+}
+
+// validate checks the settings and α.
+func (s *SegmentSettings) validate(alpha float64) error {
+	bad := func(field string, v any, allowed string) error {
+		return &SettingsError{Package: "changepoint", Field: field, Value: v, Allowed: allowed}
+	}
+	switch {
+	case !(alpha >= 0 && alpha < 1):
+		return bad("alpha", alpha, "α must lie in [0, 1) (0: the plain Pearson divergence, whose ratio is unbounded)")
+	case s.Embed < 0 || s.Embed > MaxEmbed:
+		return bad("Embed", s.Embed, fmt.Sprintf("need 1 to %d rows (0: adaptive)", MaxEmbed))
+	case s.Window < 0 || (s.Window > 0 && s.Window < minSide) || s.Window > MaxWindow:
+		return bad("Window", s.Window, fmt.Sprintf("need %d to %d subsequences (0: adaptive)", minSide, MaxWindow))
+	case s.MinDistance < 0:
+		return bad("MinDistance", s.MinDistance, "need 1 row or more (0: a third of the window)")
+	case s.Changes < 0:
+		return bad("Changes", s.Changes, "need 1 change or more (0: as many as exceed the penalty)")
+	case s.Penalty < 0 || math.IsNaN(s.Penalty) || math.IsInf(s.Penalty, 0):
+		return bad("Penalty", s.Penalty, "must be a positive finite number (0: 2·ln(rows))")
+	}
+	return nil
+}
+
+// rescaled copies the series, each column multiplied by the power of two
+// that brings its largest magnitude into [½, 1): exact, so that the scale of
+// the data cannot overflow or underflow the squares and distances that
+// follow, and any factor that is a power of two changes nothing.
+func rescaled(series mat.Matrix) (*mat.Dense, error) {
+	rows, dim := series.Dims()
+	x := mat.NewDense(rows, dim, nil)
+	for c := range dim {
+		top := 0.0
+		for r := range rows {
+			v := series.At(r, c)
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return nil, &DataError{Row: r, Column: c, Value: v}
+			}
+			top = math.Max(top, math.Abs(v))
+		}
+		_, e := math.Frexp(top)
+		for r := range rows {
+			x.Set(r, c, math.Ldexp(series.At(r, c), -e))
+		}
+	}
+	return x, nil
+}
+
+// medianSpread returns the median of v and 1.4826 times its median
+// absolute deviation, or 1.2533 times its mean absolute deviation when the
+// median one is zero.
+func medianSpread(v []float64) (med, spread float64) {
+	s := slices.Clone(v)
+	slices.Sort(s)
+	med = sortedMedian(s)
+	for i, x := range v {
+		s[i] = math.Abs(x - med)
+	}
+	slices.Sort(s)
+	spread = 1.4826 * sortedMedian(s)
+	if spread == 0 {
+		// More than half the scores are equal (windows without variation
+		// score 0): the mean absolute deviation, scaled to σ for Gaussian
+		// scores, is the spread of the others.
+		for _, d := range s {
+			spread += d
+		}
+		spread *= 1.2533 / float64(len(s))
+	}
+	return med, spread
+}
+
+func sortedMedian(s []float64) float64 {
+	n := len(s)
+	if n == 0 {
+		return 0
+	}
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
+}
+
+// calibrate returns (v − med)/spread; with no spread, +Inf above the
+// median and 0 otherwise.
+func calibrate(v, med, spread float64) float64 {
+	switch {
+	case spread > 0:
+		return (v - med) / spread
+	case v > med:
+		return math.Inf(1)
+	}
+	return 0
+}
+
+// segmenter scores candidate times of a whole series.
+type segmenter struct {
+	x         *mat.Dense
+	rows, dim int
+	k, n      int
+	sizes     []int // ladder(n)
+	alpha     float64
+	seed      uint64
+	buf       []float64
+}
+
+// refine moves each change, in time order, to the best calibrated score
+// within dist rows of it, with windows that stop at its neighbours.
+func (sg *segmenter) refine(ctx context.Context, keep []Change, dist int, z func(float64, int) float64) error {
+	for i := range keep {
+		left, right := 0, sg.rows
+		if i > 0 {
+			left = keep[i-1].Time
+		}
+		if i+1 < len(keep) {
+			right = keep[i+1].Time
+		}
+		best := keep[i]
+		best.Calibrated = math.Inf(-1)
+		for b := max(keep[i].Time-dist, left+1); b <= min(keep[i].Time+dist, right-1); b++ {
+			nb := sg.size(b, left, right)
+			if nb == 0 {
+				continue
+			}
+			sc, err := sg.score(ctx, b, nb)
+			if err != nil {
+				return err
+			}
+			if v := z(sc.Value, nb); v > best.Calibrated {
+				best.Time, best.Score, best.Calibrated = b, sc.Value, v
+			}
+		}
+		if !math.IsInf(best.Calibrated, -1) {
+			keep[i] = best
+		} // else no room between its neighbours: kept as found
+	}
+	return nil
+}
+
+// rescan scores again, within each segment between the changes kept, the
+// candidates whose full windows reached past an end of the segment that
+// is a change, with windows that stop at its ends, and returns the best of
+// each segment whose calibrated score exceeds the penalty and that lies
+// more than MinDistance rows from both ends.
+func (sg *segmenter) rescan(ctx context.Context, keep []Change, p SegmentParams, z func(float64, int) float64) ([]Change, error) {
+	var add []Change
+	reach := sg.n + sg.k
+	for i := 0; i <= len(keep); i++ {
+		left, right := 0, sg.rows
+		if i > 0 {
+			left = keep[i-1].Time
+		}
+		if i < len(keep) {
+			right = keep[i].Time
+		}
+		best := Change{Calibrated: math.Inf(-1)}
+		for b := left + p.MinDistance + 1; b < right-p.MinDistance; b++ {
+			nearLeft, nearRight := i > 0 && b-left < reach, i < len(keep) && right-b < reach
+			if !nearLeft && !nearRight {
+				continue
+			}
+			nb := sg.size(b, left, right)
+			if nb == 0 {
+				continue
+			}
+			sc, err := sg.score(ctx, b, nb)
+			if err != nil {
+				return nil, err
+			}
+			if v := z(sc.Value, nb); v > best.Calibrated {
+				best = Change{Time: b, Score: sc.Value, Calibrated: v}
+			}
+		}
+		if best.Calibrated > p.Penalty {
+			add = append(add, best)
+		}
+	}
+	return add, nil
+}
+
+// size returns the window size of the candidate b whose windows stay within
+// rows [left, right): the largest size of the ladder that fits, or 0.
+func (sg *segmenter) size(b, left, right int) int {
+	avail := min(sg.n, b-left-sg.k+1, right-b-sg.k+1)
+	best := 0
+	for _, m := range sg.sizes {
+		if m <= avail {
+			best = m
+		}
+	}
+	return best
+}
+
+// ladder returns the window sizes used for a window of n: n and the
+// sizes 3, 4, 5, 6, 8, 10, 13, 16, 20, 25, 32, 40 below it.
+func ladder(n int) []int {
+	var s []int
+	for _, m := range []int{3, 4, 5, 6, 8, 10, 13, 16, 20, 25, 32, 40} {
+		if m < n {
+			s = append(s, m)
+		}
+	}
+	return append(s, n)
+}
+
+// score returns the score of the candidate b with windows of nb
+// subsequences.
+func (sg *segmenter) score(ctx context.Context, b, nb int) (Score, error) {
+	s := Score{Time: b}
+	k := sg.k
+	if nb < minSide {
+		return s, nil
+	}
+	if err := ctx.Err(); err != nil {
+		return Score{}, fmt.Errorf("changepoint: time %d: %w", b, err)
+	}
+	d := k * sg.dim
+	if cap(sg.buf) < 2*nb*d {
+		sg.buf = make([]float64, 2*nb*d)
+	}
+	buf := sg.buf[:2*nb*d]
+	// Row i < nb of buf is the subsequence starting at b − nb − k + 1 + i,
+	// row nb + i the one starting at b + i.
+	for i := range 2 * nb {
+		first := b - nb - k + 1 + i
+		if i >= nb {
+			first = b + i - nb
+		}
+		for c := range sg.dim {
+			for o := range k {
+				buf[i*d+c*k+o] = sg.x.At(first+o, c)
+			}
+		}
+	}
+	varies := false
+	for j := range d {
+		lo, hi := buf[j], buf[j]
+		mean := 0.0
+		for i := range 2 * nb {
+			v := buf[i*d+j]
+			lo, hi = math.Min(lo, v), math.Max(hi, v)
+			mean += v
+		}
+		mean /= float64(2 * nb)
+		if lo == hi {
+			for i := range 2 * nb {
+				buf[i*d+j] = 0
+			}
+			continue
+		}
+		ss := 0.0
+		for i := range 2 * nb {
+			dv := buf[i*d+j] - mean
+			ss += dv * dv
+		}
+		sd := math.Sqrt(ss / float64(2*nb-1))
+		for i := range 2 * nb {
+			buf[i*d+j] = (buf[i*d+j] - mean) / sd
+		}
+		varies = true
+	}
+	if !varies {
+		return s, nil
+	}
+	before := mat.NewDense(nb, d, buf[:nb*d])
+	after := mat.NewDense(nb, d, buf[nb*d:])
+	set := &divergence.PESettings{
+		Settings: divergence.Settings{
+			K: segmentK, M: segmentM, Draws: 1, Lambda: segmentLambda,
+			WithoutReplacement: true, Workers: 1,
+			Src: rand.NewPCG(sg.seed, uint64(b)),
+		},
+		Sigma: segmentSigma * math.Sqrt(2*float64(d)),
+	}
+	ra, err := divergence.RelativePE(ctx, after, before, sg.alpha, set)
+	if err != nil {
+		return Score{}, fmt.Errorf("changepoint: time %d: %w", b, err)
+	}
+	set.Src = rand.NewPCG(sg.seed, uint64(b)+1<<40)
+	rb, err := divergence.RelativePE(ctx, before, after, sg.alpha, set)
+	if err != nil {
+		return Score{}, fmt.Errorf("changepoint: time %d: %w", b, err)
+	}
+	s.After, s.Before = ra.PE, rb.PE
+	s.Value = float64(nb) * (s.After + s.Before)
+
+	return s, nil
+}
+
+// what names the moment that differs most between rows [start, b) and
+// [b, end), with its statistic over its standard error.
+func (sg *segmenter) what(start, b, end int) (string, float64) {
+	n1, n2 := float64(b-start), float64(end-b)
+	if n1 < 2 || n2 < 2 {
+		return "shape", 0
+	}
+	kind, best := "shape", 2.0
+	mom := func(lo, hi, c int) (m, v float64) {
+		for r := lo; r < hi; r++ {
+			m += sg.x.At(r, c)
+		}
+		m /= float64(hi - lo)
+		for r := lo; r < hi; r++ {
+			d := sg.x.At(r, c) - m
+			v += d * d
+		}
+		return m, v / float64(hi-lo-1)
+	}
+	for c := range sg.dim {
+		m1, v1 := mom(start, b, c)
+		m2, v2 := mom(b, end, c)
+		if se := math.Sqrt(v1/n1 + v2/n2); se > 0 {
+			if t := math.Abs(m2-m1) / se; t > best {
+				kind, best = "level", t
+			}
+		}
+		if v1 > 0 && v2 > 0 {
+			if t := math.Abs(math.Log(v2/v1)) / math.Sqrt(2/(n1-1)+2/(n2-1)); t > best {
+				kind, best = "spread", t
+			}
+		}
+	}
+	if sg.dim > 1 && n1 > 3 && n2 > 3 {
+		corr := func(lo, hi, a, c int) float64 {
+			ma, va := mom(lo, hi, a)
+			mc, vc := mom(lo, hi, c)
+			if va == 0 || vc == 0 {
+				return 0
+			}
+			s := 0.0
+			for r := lo; r < hi; r++ {
+				s += (sg.x.At(r, a) - ma) * (sg.x.At(r, c) - mc)
+			}
+			return math.Max(-0.999999, math.Min(0.999999, s/float64(hi-lo-1)/math.Sqrt(va*vc)))
+		}
+		se := math.Sqrt(1/(n1-3) + 1/(n2-3))
+		for a := range sg.dim {
+			for c := a + 1; c < sg.dim; c++ {
+				if t := math.Abs(math.Atanh(corr(start, b, a, c))-math.Atanh(corr(b, end, a, c))) / se; t > best {
+					kind, best = "dependence", t
+				}
+			}
+		}
+	}
+	if kind == "shape" {
+		return kind, 0
+	}
+	return kind, best
+}
+
+// robustDetrend subtracts from each column the line whose slope is the
+// median of its lag-h differences over h — the slope of a linear trend,
+// which level shifts barely move (a shift enters only the h differences
+// that straddle it) — when the rise it implies over the series exceeds
+// two of its standard errors, about 1.77·s·√(T/h) for noise of spread s
+// (from the median absolute first difference, which a level shift enters
+// once): a steep trend then does not raise every score and hide a shift,
+// and a series without one is left as it is. What is left of a curved
+// trend the calibration absorbs.
+func robustDetrend(x *mat.Dense, h int) {
+	rows, dim := x.Dims()
+	if rows <= h+1 {
+		return
+	}
+	d := make([]float64, rows-h)
+	d1 := make([]float64, rows-1)
+	for c := range dim {
+		for t := range rows - h {
+			d[t] = (x.At(t+h, c) - x.At(t, c)) / float64(h)
+		}
+		for t := range rows - 1 {
+			d1[t] = math.Abs(x.At(t+1, c) - x.At(t, c))
+		}
+		slope := median(d)
+		s := 1.4826 * median(d1) / math.Sqrt2
+		se := 1.77 * s * math.Sqrt(float64(rows)/float64(h))
+		if !(math.Abs(slope)*float64(rows) > 2*se) {
+			continue
+		}
+		for t := range rows {
+			x.Set(t, c, x.At(t, c)-slope*float64(t))
+		}
+	}
+}
+
+func median(v []float64) float64 {
+	s := slices.Clone(v)
+	slices.Sort(s)
+	return sortedMedian(s)
+}

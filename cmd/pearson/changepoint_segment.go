@@ -1,0 +1,261 @@
+// Copyright ©2026 The pearson Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package main
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/urfave/cli/v2"
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/sublinear/pearson/changepoint"
+)
+
+// streamOnlyFlags are the flags of the streaming detector: any of them set
+// chooses it over the segmentation of the whole series.
+var streamOnlyFlags = []string{"stream", "threshold", "step", "retune", "exact", "k", "m", "draws", "sigma", "lambda"}
+
+// segmentRowBytes is the memory a row of a segmented series takes per
+// column, and per row besides: the values as read and rescaled, and the
+// label, the score and its two terms and the scratch of the detection.
+const segmentRowBytes, segmentRowOverhead = 2 * 8, 8 * 8
+
+// cpSegment is the state of a segmentation run: the rows kept until the end
+// of the input, and the budget they must fit in.
+type cpSegment struct {
+	s      changepoint.SegmentSettings
+	values []float64 // rows kept, one after the other
+	dim    int
+	labels []float64 // the time of each row kept
+	budget float64
+}
+
+// segmentMode reports whether the run segments the whole series (no
+// streaming-only flag set), and checks the flags of that mode.
+func segmentMode(c *cli.Context) (bool, error) {
+	for _, name := range streamOnlyFlags {
+		if c.IsSet(name) {
+			for _, seg := range []string{"changes", "penalty"} {
+				if c.IsSet(seg) {
+					return false, usagef(c, "--%s and --%s: --%s is an option of the segmentation (the default), --%s of the streaming detector", seg, name, seg, name)
+				}
+			}
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+// newCPSegment reads the segmentation's settings: --embed, --window and
+// --min-distance adapt to the series unless set.
+func newCPSegment(c *cli.Context) (*cpSegment, error) {
+	g := &cpSegment{s: changepoint.SegmentSettings{Changes: c.Int("changes"), Penalty: c.Float64("penalty")}}
+	for name, v := range map[string]*int{"embed": &g.s.Embed, "window": &g.s.Window, "min-distance": &g.s.MinDistance} {
+		if c.IsSet(name) {
+			*v = c.Int(name)
+		}
+	}
+	if _, err := changepoint.Segment(c.Context, nil, c.Float64("alpha"), &g.s); err != nil && !isTooFew(err) {
+		return nil, libraryError(c, err)
+	}
+	budget, err := memoryBudget(c)
+	if err != nil {
+		return nil, err
+	}
+	g.budget = budget
+	if err := g.checkMemory(c, 1, 0); err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
+// checkMemory refuses a run whose rows kept, and the windows of its
+// candidates, would need more than --max-memory: a window holds at most
+// as many subsequences as the series has rows.
+func (g *cpSegment) checkMemory(c *cli.Context, dim, rows int) error {
+	p := changepoint.SegmentParamsFor(max(rows, 1), &g.s)
+	n := float64(min(p.Window, rows))
+	window := 8 * (2*n*float64(p.Embed)*float64(dim) + (2*n+float64(p.Embed))*float64(dim))
+	need := float64(baseMemory) + window + float64(rows)*float64(segmentRowBytes*dim+segmentRowOverhead)
+	if need <= g.budget {
+		return nil
+	}
+	if window > g.budget/2 {
+		return fmt.Errorf("--embed %d on %d rows of %d columns would need about %s of memory for the windows, more than the budget of %s: lower --embed, or raise --max-memory", p.Embed, rows, dim, formatSize(need), formatSize(g.budget))
+	}
+	return fmt.Errorf("segmenting the series holds its rows: %d rows of %d columns need about %s, more than the budget of %s: raise --max-memory, or score it as a stream (--stream), whose memory does not grow with the series", rows, dim, formatSize(need), formatSize(g.budget))
+}
+
+// add keeps a row and its time.
+func (g *cpSegment) add(c *cli.Context, label float64, v []float64) error {
+	if g.dim == 0 {
+		g.dim = len(v)
+		if err := g.checkMemory(c, g.dim, 0); err != nil {
+			return err
+		}
+	}
+	g.values = append(g.values, v...)
+	g.labels = append(g.labels, label)
+	if n := len(g.labels); n&(n-1) == 0 || n%4096 == 0 {
+		return g.checkMemory(c, g.dim, n)
+	}
+	return nil
+}
+
+// isTooFew reports whether err says the series is too short (or nil).
+func isTooFew(err error) bool { return errors.Is(err, changepoint.ErrTooFew) }
+
+// segment segments the rows kept and writes the outcome in the format
+// asked for.
+func (j *cpJob) segment(c *cli.Context, name string, columns []string, seed uint64) error {
+	g := j.seg
+	if len(g.labels) == 0 {
+		return fmt.Errorf("%s: %w: no rows", name, changepoint.ErrTooFew)
+	}
+	x := mat.NewDense(len(g.labels), g.dim, g.values)
+	g.s.Src = seedSource(seed)
+	res, err := changepoint.Segment(j.ctx, x, j.alpha, &g.s)
+	if err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	j.found = len(res.Changes)
+	timeName := j.timeCol
+	if timeName == "" {
+		timeName = "row"
+	}
+	p := res.Params
+	summary := new(record).
+		add("input", name).
+		add("columns", columns).
+		add("time", timeName).
+		add("rows", j.rows).
+		add("rows_used", len(g.labels)).
+		add("method", "segmentation").
+		add("embed", p.Embed).
+		add("window", p.Window).
+		add("min_distance", p.MinDistance).
+		add("alpha", j.alpha)
+	if p.Changes > 0 {
+		summary.add("changes_asked", p.Changes)
+	} else {
+		summary.add("penalty", p.Penalty)
+	}
+	summary.add("score_median", res.Median).add("score_spread", res.Spread).add("seed", seed).add("detected", len(res.Changes))
+
+	var points, segments, scores []*record
+	for _, ch := range res.Changes {
+		points = append(points, new(record).add("time", g.labels[ch.Time]).add("score", ch.Score).add("calibrated", ch.Calibrated).add("what", ch.What).add("strength", ch.Strength))
+	}
+	for _, sp := range res.Segments {
+		segments = append(segments, new(record).add("start", g.labels[sp.Start]).add("end", g.labels[sp.End-1]).add("rows", sp.End-sp.Start))
+	}
+	for _, s := range res.Scores {
+		scores = append(scores, new(record).add("time", g.labels[s.Time]).add("score", s.Value).add("before", s.Before).add("after", s.After))
+	}
+	if j.plot != nil {
+		j.plot.segmented = true
+		j.plot.threshold = res.Median + p.Penalty*res.Spread
+		for _, s := range res.Scores {
+			j.plot.scores.add(g.labels[s.Time], []float64{s.Value})
+		}
+		for _, ch := range res.Changes {
+			j.plot.points = append(j.plot.points, g.labels[ch.Time])
+		}
+	}
+	w := c.App.Writer
+	switch c.String("format") {
+	case "text":
+		tw := textWriter{}
+		if err := tw.record(w, summary); err != nil {
+			return err
+		}
+		if len(points) == 0 {
+			_, err := fmt.Fprintln(w, "\nno change point: no calibrated score above the penalty is the highest within min_distance rows")
+			return err
+		}
+		fmt.Fprintln(w)
+		if err := tw.table(w, &table{rows: points}); err != nil {
+			return err
+		}
+		fmt.Fprintln(w)
+		return tw.table(w, &table{rows: segments})
+	case "csv":
+		return writeSegmentCSV(w, scores, points, segments)
+	case "jsonl":
+		for _, part := range []struct {
+			kind string
+			recs []*record
+		}{{"score", scores}, {"change_point", points}, {"segment", segments}, {"summary", []*record{summary}}} {
+			for _, r := range part.recs {
+				b, err := (&record{keys: append([]string{"kind"}, r.keys...), vals: append([]any{part.kind}, r.vals...)}).MarshalJSON()
+				if err != nil {
+					return err
+				}
+				if _, err := fmt.Fprintf(w, "%s\n", b); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	default: // json
+		obj := &record{keys: append([]string{"scores", "change_points", "segments"}, summary.keys...), vals: append([]any{nonNil(scores), nonNil(points), nonNil(segments)}, summary.vals...)}
+		b, err := json.Marshal(obj)
+		if err != nil {
+			return err
+		}
+		_, err = fmt.Fprintf(w, "%s\n", b)
+		return err
+	}
+}
+
+func nonNil(r []*record) []*record {
+	if r == nil {
+		return []*record{}
+	}
+	return r
+}
+
+// writeSegmentCSV writes a row per score, change point and segment, with a
+// kind column; the columns a kind has no value for are empty.
+func writeSegmentCSV(w io.Writer, scores, points, segments []*record) error {
+	cw := csv.NewWriter(w)
+	header := []string{"kind", "time", "end", "score", "before", "after", "calibrated", "what", "strength"}
+	cw.Write(header)
+	put := func(kind string, r *record, rename map[string]string) {
+		row := make([]string, len(header))
+		row[0] = kind
+		for i, k := range r.keys {
+			if n, ok := rename[k]; ok {
+				k = n
+			}
+			for h, name := range header {
+				if name == k {
+					switch v := r.vals[i].(type) {
+					case float64:
+						row[h] = formatFloat(v)
+					default:
+						row[h] = fmt.Sprint(v)
+					}
+				}
+			}
+		}
+		cw.Write(row)
+	}
+	for _, r := range scores {
+		put("score", r, nil)
+	}
+	for _, r := range points {
+		put("change_point", r, nil)
+	}
+	for _, r := range segments {
+		put("segment", r, map[string]string{"start": "time", "rows": ""})
+	}
+	cw.Flush()
+	return cw.Error()
+}
