@@ -281,13 +281,22 @@ func openTable(ctx context.Context, path string, opts dataset.Options, rem remot
 	}
 	ctx, cancel := context.WithCancel(ctx) // Close stops the fetches still in flight
 	st := objstore.New(ctx, rem.settings)
+	var ticker chan struct{} // closed when the bar's goroutine has ended
+	stop := func() {
+		cancel()
+		if ticker != nil {
+			<-ticker // nothing is drawn once the source is closed
+		}
+	}
 	if rem.progress != nil {
 		show := func() {
 			s := st.Stats()
 			rem.progress(s.InFlight, s.Requests, s.Bytes)
 		}
 		show()
+		ticker = make(chan struct{})
 		go func() {
+			defer close(ticker)
 			tick := time.NewTicker(remoteTick)
 			defer tick.Stop()
 			for {
@@ -302,7 +311,7 @@ func openTable(ctx context.Context, path string, opts dataset.Options, rem remot
 	}
 	objs, err := st.List(path)
 	if err != nil {
-		cancel()
+		stop()
 		return nil, err
 	}
 	in := make([]dataset.Object, len(objs))
@@ -311,10 +320,10 @@ func openTable(ctx context.Context, path string, opts dataset.Options, rem remot
 	}
 	src, err := dataset.OpenObjects(path, in, opts)
 	if err != nil {
-		cancel()
+		stop()
 		return nil, err
 	}
-	return &remoteSource{Source: src, st: st, stderr: stderr, objects: len(objs), cancel: cancel}, nil
+	return &remoteSource{Source: src, st: st, stderr: stderr, objects: len(objs), stop: stop}, nil
 }
 
 // remoteSource is the source of a URL, which says what it read when
@@ -324,13 +333,13 @@ type remoteSource struct {
 	st      *objstore.Store
 	stderr  io.Writer
 	objects int
-	cancel  context.CancelFunc
+	stop    func() // cancels the fetches in flight and ends the bar of --progress
 }
 
 // Close closes the source and says on stderr what was read.
 func (r *remoteSource) Close() error {
 	err := r.Source.Close()
-	r.cancel()
+	r.stop()
 	s := r.st.Stats()
 	fmt.Fprintf(r.stderr, "pearson: %s: %d requests, %d bytes fetched from %d objects\n", r.Name(), s.Requests, s.Bytes, r.objects)
 	return err

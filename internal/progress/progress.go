@@ -43,7 +43,7 @@ type Bars struct {
 // New returns the bars drawn on w in the given mode. An unknown mode is an
 // error wrapping ErrMode.
 func New(w io.Writer, mode Mode) (*Bars, error) {
-	p := &Bars{w: w}
+	p := &Bars{w: &lockedWriter{w: w}}
 	switch mode {
 	case Auto:
 		p.enabled = isTerminal(w)
@@ -154,4 +154,18 @@ func (p *Bars) Requests(desc string) (func(inFlight, requests, bytes int64), fun
 				bar.Finish()
 			}
 		}
+}
+
+// lockedWriter serializes the writes of the bars, which may be drawn from
+// several goroutines at once (the requests of a remote read are drawn by a
+// ticker while the bytes of a file are drawn by its reader).
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }
