@@ -56,6 +56,9 @@ type sample struct {
 	// classes names, for mi and rank, the classes of a y column read as
 	// class labels, in the order of their codes; nil otherwise.
 	classes []string
+	// cats are the columns of x that hold category codes (see
+	// categories.go); nil when every column is numeric.
+	cats []int
 }
 
 // readAs says how the sample's input was read: "sampled" (rows drawn at
@@ -71,10 +74,14 @@ func (s sample) readAs() string {
 // matrix returns the sample for the estimators: a Subsample when the
 // reservoir kept only some of the rows.
 func (s sample) matrix() mat.Matrix {
-	if r, _ := s.x.Dims(); r < s.rows {
-		return divergence.Subsample{Matrix: s.x, Rows: s.rows}
+	var x mat.Matrix = s.x
+	if len(s.cats) > 0 {
+		x = divergence.Categorical{Matrix: s.x, Columns: s.cats}
 	}
-	return s.x
+	if r, _ := s.x.Dims(); r < s.rows {
+		return divergence.Subsample{Matrix: x, Rows: s.rows}
+	}
+	return x
 }
 
 // reader holds what every table read needs.
@@ -119,13 +126,14 @@ func newReader(c *cli.Context, prog *progress.Bars, s *divergence.Settings) (*re
 	return r, nil
 }
 
-// defaultReservoir is divergence.SampleRows, what the estimate uses: a
+// defaultReservoir is divergence.SampleRows, what the estimate uses, or
+// divergence.TestRows, what a two-sample test averages over, if more: a
 // file sampled by seeking reads about that many rows; a file read in full
 // keeps them all the same, so that a scan and a sample of the same data draw
 // the estimate from the same number of rows. Zero (every row) when that does
 // not fit an int32.
 func defaultReservoir(s *divergence.Settings) int {
-	r := divergence.SampleRows(s)
+	r := max(divergence.SampleRows(s), divergence.TestRows(s.M))
 	if r > math.MaxInt32 {
 		return 0
 	}
@@ -291,11 +299,18 @@ func splitList(s string) []string {
 // when names is empty) as one sample. label, when not empty, names a column
 // that may hold class labels as text (dataset.Query.Labels; for Parquet, a
 // string column), of at most maxLabels distinct labels (no bound when
-// zero): t.Categories then holds its labels.
-func readColumns(r *reader, path string, names []string, label string, maxLabels int) (*dataset.Table, sample, error) {
+// zero): t.Categories then holds its labels. features, the named feature
+// columns, may hold text (or booleans) too, read the same way as
+// categories, of at most featureLabels(label, maxLabels) labels (one bound
+// for every text column of a read).
+func readColumns(r *reader, path string, names []string, label string, maxLabels int, features ...string) (*dataset.Table, sample, error) {
 	q := dataset.Query{Columns: names}
 	if label != "" {
 		q.Labels, q.MaxLabels = []string{label}, maxLabels
+	}
+	if len(features) > 0 && len(names) > 0 {
+		q.Labels = append(q.Labels, features...)
+		q.MaxLabels = featureLabels(label, maxLabels)
 	}
 	t, err := r.read(path, q)
 	if err != nil {
