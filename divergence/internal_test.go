@@ -73,34 +73,86 @@ func TestSplitBudget(t *testing.T) {
 	}
 }
 
-func TestTwoSampleFixedFactorMatchesGeneralPath(t *testing.T) {
+func TestTwoSampleGroupSumsMatchGeneralPath(t *testing.T) {
 	// With m_P : m_Q = α : 1−α, H is the same for every labelling and is
-	// factorised once; the statistic must equal the general computation,
-	// which builds each labelling's Gram matrices afresh.
+	// factorised once, and a permutation only sums kernel rows (groupSums);
+	// the statistic must equal the general computation, which builds each
+	// labelling's Gram matrices afresh. Its mean part must equal the squared
+	// Mahalanobis distance between the group means, computed directly.
 	rnd := rand.New(rand.NewPCG(3, 3))
-	const k, m = 30, 120
+	const k, m, d = 30, 120, 2
 	phiT := mat.NewDense(k, m, nil)
 	for l := range k {
 		for i := range m {
 			phiT.Set(l, i, rnd.Float64())
 		}
 	}
+	x := mat.NewDense(m, d, nil)
+	for i := range m {
+		x.Set(i, 0, rnd.NormFloat64())
+		x.Set(i, 1, x.At(i, 0)+rnd.NormFloat64())
+	}
 	gTot := mat.NewSymDense(k, nil)
 	gTot.SymOuterK(1, phiT)
-	for _, mp := range []int{60, 30} {
+	for _, mp := range []int{60, 30, 90} {
 		general := &twoSampleStat{phi: mat.DenseCopyOf(phiT.T()), phiT: phiT, gTot: gTot, mp: mp, mq: m - mp, alpha: float64(mp) / m, ridge: 0.01}
-		fast := *general
 		h := mat.NewSymDense(k, nil)
 		h.ScaleSym(1.0/m, gTot)
-		fast.fixed = newRidgeSolver(h)
-		if !fast.fixed.factor(0.01) {
+		// Every direction kept (floor 0): the same statistic.
+		psi, ok := whitened(mat.DenseCopyOf(phiT.T()), h, 0.01, 0, 0)
+		if !ok {
 			t.Fatal("not positive definite")
 		}
+		fast := &groupSums{mp: mp, mq: m - mp}
+		fast.add(psi, true)
+		if err := fast.addMean(mat.DenseCopyOf(x.Slice(0, mp, 0, d)), mat.DenseCopyOf(x.Slice(mp, m, 0, d))); err != nil {
+			t.Fatal(err)
+		}
+		fast.finish()
+		got := make([]float64, fast.count())
+		// The kernel part with the groups' roles exchanged is the general
+		// statistic of Q's points as the numerator.
+		swapped := &twoSampleStat{phi: general.phi, phiT: phiT, gTot: gTot, mp: m - mp, mq: mp, alpha: float64(m-mp) / m, ridge: 0.01}
 		for range 5 {
 			perm := rnd.Perm(m)
-			a, b := general.value(perm, general.newScratch()), fast.value(perm, fast.newScratch())
-			if math.Abs(a-b) > 1e-9*(1+math.Abs(a)) {
-				t.Errorf("m_P = %d: general %v, fixed factor %v", mp, a, b)
+			fast.values(perm, fast.newScratch(), got)
+			a := general.value(perm, general.newScratch())
+			if math.Abs(a-got[0]) > 1e-9*(1+math.Abs(a)) {
+				t.Errorf("m_P = %d: general %v, group sums %v", mp, a, got[0])
+			}
+			perm2 := append(append([]int(nil), perm[mp:]...), perm[:mp]...)
+			if a := swapped.value(perm2, swapped.newScratch()); math.Abs(a-got[2]) > 1e-9*(1+math.Abs(a)) {
+				t.Errorf("m_P = %d, roles exchanged: general %v, group sums %v", mp, a, got[2])
+			}
+			// D² = (x̄_P − x̄_Q)ᵀ S⁻¹ (x̄_P − x̄_Q), S the covariance of all
+			// rows (divided by m).
+			var xp, xq, all mat.VecDense
+			xp.ReuseAsVec(d)
+			xq.ReuseAsVec(d)
+			all.ReuseAsVec(d)
+			for i, r := range perm {
+				row := x.RowView(r)
+				all.AddScaledVec(&all, 1.0/m, row)
+				if i < mp {
+					xp.AddScaledVec(&xp, 1/float64(mp), row)
+				} else {
+					xq.AddScaledVec(&xq, 1/float64(m-mp), row)
+				}
+			}
+			s := mat.NewSymDense(d, nil)
+			for r := range m {
+				var c mat.VecDense
+				c.SubVec(x.RowView(r), &all)
+				s.SymRankOne(s, 1.0/m, &c)
+			}
+			var diff, sol mat.VecDense
+			diff.SubVec(&xp, &xq)
+			if err := sol.SolveVec(s, &diff); err != nil {
+				t.Fatal(err)
+			}
+			want := mat.Dot(&diff, &sol)
+			if math.Abs(want-got[1]) > 1e-6*(1+want) {
+				t.Errorf("m_P = %d: mean part %v, direct D² %v", mp, got[1], want)
 			}
 		}
 	}

@@ -103,10 +103,11 @@ func (s *PESettings) Memory(np, nq, d int) float64 {
 // samples for np numerator and nq denominator points of d columns: the
 // estimate's, and the permutation test's (see the formulas above).
 func (s *TwoSampleSettings) Memory(np, nq, d int) float64 {
+	testM := s.M // zero: the test's budget rule
 	s = s.resolved()
 	t, _, _, _ := s.PESettings.Settings.estimateWords(np, np+nq, d, s.Sigma == 0 || s.Lambda == 0)
 	k := float64(min(s.K, (np+nq)/2))
-	m := math.Min(float64(s.M), float64(np+nq))
+	m := math.Min(float64(TestPoints(testM, np, nq)), float64(np+nq))
 	return words * (t + testWords(&s.Settings, k, m, s.Permutations))
 }
 

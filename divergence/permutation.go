@@ -8,7 +8,6 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
-	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -25,32 +24,72 @@ type permStat interface {
 	value(perm []int, scratch any) float64
 }
 
+// permStats are several statistics computed together for a permutation
+// (such as the kernel widths of one pass over precomputed kernel rows):
+// values writes the count() of them into dst.
+type permStats interface {
+	newScratch() any
+	count() int
+	values(perm []int, scratch any, dst []float64)
+}
+
+// oneStat adapts a permStat to permStats.
+type oneStat struct{ permStat }
+
+func (o oneStat) count() int { return 1 }
+
+func (o oneStat) values(perm []int, scratch any, dst []float64) {
+	dst[0] = o.value(perm, scratch)
+}
+
+// singles adapts statistics computed one at a time.
+func singles(stats []permStat) []permStats {
+	out := make([]permStats, len(stats))
+	for i, st := range stats {
+		out[i] = oneStat{st}
+	}
+	return out
+}
+
 // permutationTest computes the statistics at every width for the observed
 // labelling (the identity on n points) and for b permutations made by
 // shuffle (on s.Workers, reporting to s.Progress), combines them (see combine) and returns the combined statistic
 // and its null distribution.
-func permutationTest(ctx context.Context, b int, s *Settings, rnd *rand.Rand, stats []permStat, n int, shuffle func(prnd *rand.Rand, perm []int)) (statistic float64, null []float64, observed []float64, err error) {
-	values := func(perm []int, sc any) []float64 {
-		scs := sc.([]any)
-		t := make([]float64, len(stats))
+func permutationTest(ctx context.Context, b int, s *Settings, rnd *rand.Rand, stats []permStats, n int, shuffle func(prnd *rand.Rand, perm []int)) (statistic float64, null []float64, observed []float64, err error) {
+	size := 0
+	for _, st := range stats {
+		size += st.count()
+	}
+	// A worker's scratch: each statistic's, and a labelling reset to the
+	// identity before each shuffle (so that a permutation depends on its
+	// generator alone, not on the worker's previous one).
+	type scratch struct {
+		stats []any
+		perm  []int
+	}
+	values := func(perm []int, sc *scratch) []float64 {
+		t := make([]float64, size)
+		at := 0
 		for j, st := range stats {
-			t[j] = st.value(perm, scs[j])
+			st.values(perm, sc.stats[j], t[at:at+st.count()])
+			at += st.count()
 		}
 		return t
 	}
 	newScratch := func() any {
-		scs := make([]any, len(stats))
+		sc := &scratch{stats: make([]any, len(stats)), perm: make([]int, n)}
 		for j, st := range stats {
-			scs[j] = st.newScratch()
+			sc.stats[j] = st.newScratch()
 		}
-		return scs
+		return sc
 	}
 	identity := indices.Range(n)
-	observed = values(identity, newScratch())
+	observed = values(identity, newScratch().(*scratch))
 	perms, err := permutations(ctx, b, s, rnd, func(prnd *rand.Rand, sc any) []float64 {
-		perm := slices.Clone(identity)
-		shuffle(prnd, perm)
-		return values(perm, sc)
+		w := sc.(*scratch)
+		copy(w.perm, identity)
+		shuffle(prnd, w.perm)
+		return values(w.perm, w)
 	}, newScratch)
 	if err != nil {
 		return 0, nil, nil, err

@@ -5,9 +5,12 @@
 package divergence
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
+	"slices"
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
@@ -44,6 +47,12 @@ type TwoSampleResult struct {
 	// labels: the PE of the test's model at that width, an effect size on
 	// the scale of the divergence that does not depend on Permutations.
 	WidthPE []float64
+	// MeanShift is the distance between the means of the two samples'
+	// averaging points in units of their pooled spread,
+	// √((x̄_P − x̄_Q)ᵀ S⁻¹ (x̄_P − x̄_Q)) with S the covariance of all the
+	// averaging points: for one column, the shift in standard deviations.
+	// Its square is the statistic's mean component.
+	MeanShift float64
 	// Null holds the statistic under each permutation of the labels.
 	Null []float64
 	// Permutations is the number of permutations.
@@ -60,30 +69,42 @@ type TwoSampleResult struct {
 // statistic.
 //
 // It first runs RelativePE for the estimate (the same result as RelativePE
-// with the same settings), with cross-validation. The statistic T = ½hᵀ(H + (kλ/n)I)⁻¹h − ½ has its own kernel widths and
-// regularisation, which must not depend on the labels: Sigma and
-// Lambda when fixed, otherwise PermutationSigmaScales times the median heuristic of
-// the pooled sample and kλ/n = PermutationLambdaScale. With several widths, each
-// width's T is standardised by the mean and standard deviation of its values
-// over the other labellings (the permuted ones, for the observed labels),
-// and the statistic is the largest of them. It uses k centres drawn from
-// the pooled sample and held fixed, and averages over M points of the pooled
-// sample, M_P of them labelled P and M_Q labelled Q in the proportion
-// α : 1−α (so that H = αG_P/M_P + (1−α)G_Q/M_Q is the same for every
-// labelling and is factorised once; for α = 0 it is refactorised each time). A permutation reassigns the labels of those points at random,
-// keeping M_P and M_Q. Under the null hypothesis the pooled points are
-// exchangeable, so the observed T is one draw from the permutation
-// distribution of a fixed function of the pooled sample and the labels. The
-// centres and the median heuristic's rows (up to 1000) are drawn uniformly
-// from the pooled sample, whatever their labels, so relabelling the
-// averaging points acts as a permutation of the data among them that leaves
-// the distribution of data, centres and width rows unchanged: the p-value
-// (1 + #{T_b ≥ T})/(1 + B) is exact. When α > 0
-// and the samples are unbalanced, keeping the proportion α : 1−α limits M to
-// about n_P/α: a warning says so, and α = 0 uses the whole
-// budget. Each permutation costs O(M·k)
-// and two triangular solves (O(M·k²) and a factorisation for α = 0),
-// whatever the number of rows.
+// with the same settings), with cross-validation. The statistic
+// T = ½hᵀ(H + (kλ/n)I)⁻¹h − ½ has its own kernel widths and
+// regularisation, which must not depend on the labels: Sigma and Lambda
+// when fixed, otherwise PermutationSigmaScales times the median heuristic of the
+// pooled sample and kλ/n = PermutationLambdaScale. Beside the widths' T, a mean
+// component D² = (x̄_P − x̄_Q)ᵀS⁻¹(x̄_P − x̄_Q), S the covariance of all the
+// averaging points, gives a pure shift the power of Hotelling's test (see
+// MeanShift), and each width's T with the roles of the groups exchanged
+// (h the mean over Q's points: the relative divergence is not symmetric,
+// and a normal P against a peaked Q is seen far better one way than the
+// other). Each component is standardised by the mean and standard
+// deviation of its values over the other labellings (the permuted ones,
+// for the observed labels), and the statistic is the largest of them. It
+// uses k centres drawn from the pooled sample and held fixed, and averages
+// over M points of the pooled sample (TestPoints: every row up to
+// TestPointsCap unless Settings.M is set), M_P of them labelled P and M_Q
+// labelled Q in the proportion α : 1−α, so that H = αG_P/M_P +
+// (1−α)G_Q/M_Q = G/M is the same for every labelling: it is computed once,
+// from up to 4000 of the averaging points drawn whatever their labels,
+// and a permutation only sums the whitened kernel rows of one group (see
+// groupSums; for α = 0, H is rebuilt for each labelling). A permutation
+// reassigns the labels of those points at random, keeping M_P and M_Q.
+// Under the null hypothesis the pooled points are exchangeable, so the
+// observed T is one draw from the permutation distribution of a fixed
+// function of the pooled sample and the labels. The centres, the median
+// heuristic's rows (up to 1000) and H's rows are drawn uniformly from the
+// pooled sample, whatever their labels, so relabelling the averaging
+// points acts as a permutation of the data among them that leaves the
+// distribution of data, centres and those rows unchanged: the p-value
+// (1 + #{T_b ≥ T})/(1 + B) is exact. When α > 0 and the samples are
+// unbalanced, keeping the proportion α : 1−α limits M to about n_P/α: a
+// warning says so, and α = 0 uses the whole budget. With α > 0 a
+// permutation costs O(min(M_P, M_Q)·(w·r + d)) for w widths of at most
+// r = 32 whitened directions and d columns (a few dozen values per row in
+// one dimension); with α = 0, O(M·k) and a factorisation. Neither grows
+// with the number of rows beyond the cap.
 func TwoSampleTest(ctx context.Context, p, q mat.Matrix, alpha float64, s *TwoSampleSettings) (*TwoSampleResult, error) {
 	if s == nil {
 		s = &TwoSampleSettings{}
@@ -91,6 +112,7 @@ func TwoSampleTest(ctx context.Context, p, q mat.Matrix, alpha float64, s *TwoSa
 	if err := s.validate(); err != nil {
 		return nil, err
 	}
+	testM := s.M // zero: the test's budget rule (TestPoints), not DefaultM
 	s = s.resolved()
 	// The estimate is RelativePE's own, on the same settings and source;
 	// the test draws from a generator seeded after it.
@@ -105,7 +127,7 @@ func TwoSampleTest(ctx context.Context, p, q mat.Matrix, alpha float64, s *TwoSa
 		return nil, err
 	}
 	rnd := rand.New(sPE.Src)
-	res, err := twoSample(ctx, pp, qq, pe.Alpha, s, rand.New(rand.NewPCG(rnd.Uint64(), rnd.Uint64())))
+	res, err := twoSample(ctx, pp, qq, pe.Alpha, s, testM, rand.New(rand.NewPCG(rnd.Uint64(), rnd.Uint64())))
 	if err != nil {
 		return nil, err
 	}
@@ -113,17 +135,33 @@ func TwoSampleTest(ctx context.Context, p, q mat.Matrix, alpha float64, s *TwoSa
 	return res, nil
 }
 
-// twoSample is the permutation test of TwoSampleTest on validated samples,
-// without the estimate.
-func twoSample(ctx context.Context, pp, qq *points, alpha float64, s *TwoSampleSettings, rnd *rand.Rand) (*TwoSampleResult, error) {
+// twoSample is the permutation test of TwoSampleTest on validated samples
+// and resolved settings, without the estimate; testM is the caller's
+// Settings.M before resolution (zero: TestPoints' rule).
+func twoSample(ctx context.Context, pp, qq *points, alpha float64, s *TwoSampleSettings, testM int, rnd *rand.Rand) (*TwoSampleResult, error) {
 	// Internal units: the data divided by the median heuristic (or the
 	// fixed σ, the only width then).
 	widths := PermutationSigmaScales()
 	scale := s.Sigma
+	np, nq := pp.n, qq.n
+	mp, mq := testBudget(TestPoints(testM, np, nq), np, nq, alpha)
+	// pick returns cnt rows of the pooled sample (rows n_P… are Q's) chosen
+	// whatever their labels: at random, or, for one column averaged over
+	// every row, at evenly spaced ranks of the pooled values (sorted
+	// design), a function of the pooled sample as a set that no seed
+	// moves, so that a rerun gives the same design.
+	pick := func(cnt int) []int { return indices.Sample(np+nq, cnt, false, rnd) }
+	if pp.dim == 1 && mp == np && mq == nq {
+		order, err := pooledOrder(pp, qq)
+		if err != nil {
+			return nil, err
+		}
+		pick = func(cnt int) []int { return evenlyRanked(order, cnt) }
+	}
 	if scale == 0 {
 		// The width's rows are drawn uniformly from the pooled sample,
 		// whatever their labels, as the centres are (see TwoSampleTest).
-		pooled := indices.Sample(pp.n+qq.n, min(pp.n+qq.n, kernel.DefaultMedianPoints), false, rnd)
+		pooled := pick(min(pp.n+qq.n, kernel.DefaultMedianPoints))
 		var pr, qr []int
 		for _, r := range pooled {
 			if r < pp.n {
@@ -146,14 +184,12 @@ func twoSample(ctx context.Context, pp, qq *points, alpha float64, s *TwoSampleS
 	// (rows n_P… are Q's) and averaging points of each sample. A centre may
 	// also be an averaging point: the statistic stays a fixed function of
 	// the pooled sample and the labels.
-	np, nq := pp.n, qq.n
 	k := min(s.K, (np+nq)/2)
-	centres := indices.Sample(np+nq, k, false, rnd)
+	centres := pick(k)
 	c := mat.NewDense(k, pp.dim, nil)
 	if err := pooledRows(c, pp, qq, centres); err != nil {
 		return nil, err
 	}
-	mp, mq := testBudget(s.M, np, nq, alpha)
 	ep, eq := indices.AllOrSample(np, mp, rnd), indices.AllOrSample(nq, mq, rnd)
 	xe, err := pp.rows(ep)
 	if err != nil {
@@ -165,48 +201,131 @@ func twoSample(ctx context.Context, pp, qq *points, alpha float64, s *TwoSampleS
 	}
 	m := len(ep) + len(eq)
 	ridge := testRidge(s.Lambda, k, pp.pop)
-	stats := make([]*twoSampleStat, len(widths))
 	res := &TwoSampleResult{Lambda: ridge * float64(pp.pop) / float64(k), Permutations: s.Permutations, K: k, M: m}
-	if avail := min(s.M, np+nq); alpha > 0 && 2*m < avail {
+	if avail := min(TestPoints(testM, np, nq), np+nq); alpha > 0 && 2*m < avail {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("the test averages over %d of the %d points its budget allows: with α = %g and samples of %d and %d rows, the proportion α : 1−α caps it; α = 0 uses every point", m, avail, alpha, np, nq))
 	}
-	for j, w := range widths {
-		// Kernel values of every averaging point, a column per point: P's
-		// first, then Q's.
-		phiT := mat.NewDense(k, m, nil)
-		g := kernel.Gaussian{Sigma: w}
-		g.MatrixTo(phiT.Slice(0, k, 0, len(ep)).(*mat.Dense), c, xe)
-		g.MatrixTo(phiT.Slice(0, k, len(ep), m).(*mat.Dense), c, ye)
-		gTot := mat.NewSymDense(k, nil)
-		kernel.AddGram(gTot, phiT)
-		st := &twoSampleStat{phi: mat.DenseCopyOf(phiT.T()), phiT: phiT, gTot: gTot, mp: len(ep), mq: len(eq), alpha: alpha, ridge: ridge}
-		if alpha > 0 {
-			// With m_P : m_Q = α : 1−α, H = αG_P/m_P + (1−α)G_Q/m_Q = G/m
-			// for every labelling: factorise it once. (With rounding, the
-			// statistic is that of α′ = m_P/m.)
-			h := mat.NewSymDense(k, nil)
-			h.ScaleSym(1/float64(m), gTot)
-			st.fixed = newRidgeSolver(h)
-			if !st.fixed.factor(ridge) {
-				return nil, fmt.Errorf("divergence: %w: the test's regularised matrix is not positive definite (kλ/n = %g)", ErrNonFinite, ridge)
-			}
+	// With α > 0 every component depends on the labels only through the
+	// sums of the P-labelled points' rows of one matrix: the kernel values
+	// at every width, then the centred data (groupSums). With α = 0 each
+	// width is its own statistic, with the mean component beside them.
+	sums := &groupSums{mp: len(ep), mq: len(eq)}
+	var stats []permStats
+	// H's points: with α > 0, up to testGramPoints of the averaging points,
+	// chosen whatever their labels, so that H is the same for every
+	// labelling.
+	var gramRows []int
+	if alpha > 0 {
+		if m == np+nq { // every row, in pooled order: pick's rows are positions
+			gramRows = pick(min(m, testGramPoints))
+		} else {
+			gramRows = indices.AllOrSample(m, testGramPoints, rnd)
 		}
-		stats[j] = st
+	}
+	for _, w := range widths {
+		g := kernel.Gaussian{Sigma: w}
 		res.Sigmas = append(res.Sigmas, w*scale)
+		if alpha == 0 {
+			// Kernel values of every averaging point, a column per point:
+			// P's first, then Q's.
+			phiT := mat.NewDense(k, m, nil)
+			g.MatrixTo(phiT.Slice(0, k, 0, len(ep)).(*mat.Dense), c, xe)
+			g.MatrixTo(phiT.Slice(0, k, len(ep), m).(*mat.Dense), c, ye)
+			gTot := mat.NewSymDense(k, nil)
+			kernel.AddGram(gTot, phiT)
+			stats = append(stats, oneStat{&twoSampleStat{phi: mat.DenseCopyOf(phiT.T()), phiT: phiT, gTot: gTot, mp: len(ep), mq: len(eq), alpha: alpha, ridge: ridge}})
+			continue
+		}
+		// With m_P : m_Q = α : 1−α, H = αG_P/m_P + (1−α)G_Q/m_Q = G/m
+		// for every labelling, estimated here from the rows gramRows:
+		// decompose it once and whiten (groupSums). (With rounding, the
+		// statistic is that of α′ = m_P/m.)
+		phi := mat.NewDense(m, k, nil)
+		g.MatrixTo(phi.Slice(0, len(ep), 0, k).(*mat.Dense), xe, c)
+		g.MatrixTo(phi.Slice(len(ep), m, 0, k).(*mat.Dense), ye, c)
+		sub := mat.NewDense(len(gramRows), k, nil)
+		for i, r := range gramRows {
+			copy(sub.RawRowView(i), phi.RawRowView(r))
+		}
+		h := mat.NewSymDense(k, nil)
+		h.SymRankK(h, 1/float64(len(gramRows)), sub.T())
+		psi, ok := whitened(phi, h, ridge, whitenFloor, whitenDirections)
+		if !ok {
+			return nil, fmt.Errorf("divergence: %w: the test's regularised matrix is not positive definite (kλ/n = %g)", ErrNonFinite, ridge)
+		}
+		sums.add(psi, true)
 	}
-	stat := make([]permStat, len(stats))
-	for j, st := range stats {
-		stat[j] = st
+	if err := sums.addMean(xe, ye); err != nil {
+		return nil, err
 	}
-	res.Statistic, res.Null, res.WidthPE, err = permutationTest(ctx, s.Permutations, &s.Settings, rnd, stat, m, func(prnd *rand.Rand, perm []int) {
-		prnd.Shuffle(m, func(i, j int) { perm[i], perm[j] = perm[j], perm[i] })
+	sums.finish()
+	stats = append(stats, sums)
+	var observed []float64
+	res.Statistic, res.Null, observed, err = permutationTest(ctx, s.Permutations, &s.Settings, rnd, stats, m, func(prnd *rand.Rand, perm []int) {
+		drawGroups(prnd, perm, len(ep))
 	})
 	if err != nil {
 		return nil, err
 	}
+	res.WidthPE = observed[:len(widths)]
+	res.MeanShift = math.Sqrt(max(0, observed[len(widths)]))
 	res.PValue = pValue(res.Statistic, res.Null)
 	res.PValueLow, res.PValueHigh = pValueInterval(res.Statistic, res.Null)
 	return res, nil
+}
+
+// pooledOrder returns the rows of the pooled one-column sample (P's, then
+// Q's) in increasing order of value, ties by row.
+func pooledOrder(pp, qq *points) ([]int, error) {
+	x, err := pp.rows(indices.Range(pp.n))
+	if err != nil {
+		return nil, err
+	}
+	y, err := qq.rows(indices.Range(qq.n))
+	if err != nil {
+		return nil, err
+	}
+	vals := append(slices.Clone(x.RawMatrix().Data[:pp.n]), y.RawMatrix().Data[:qq.n]...)
+	order := indices.Range(len(vals))
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(vals[a], vals[b]) })
+	return order, nil
+}
+
+// evenlyRanked returns cnt rows of order at the evenly spaced ranks
+// ⌊(2i+1)·n/(2·cnt)⌋, i < cnt: the pooled sample's quantiles.
+func evenlyRanked(order []int, cnt int) []int {
+	n := len(order)
+	cnt = min(cnt, n)
+	out := make([]int, cnt)
+	for i := range out {
+		out[i] = order[(2*i+1)*n/(2*cnt)]
+	}
+	return out
+}
+
+// testGramPoints bounds the averaging points from which the two-sample
+// test's fixed H (α > 0) is computed: enough for H to vary by about 1/√4000
+// relative, and the Gram matrix costs O(K²·testGramPoints) whatever M.
+const testGramPoints = 4000
+
+// drawGroups relabels the points: it makes perm[:mp] a uniformly random
+// subset of the points, as a shuffle of perm would, by a partial
+// Fisher–Yates shuffle of the smaller group's positions alone (the last
+// m − mp when they are fewer). Only the two groups as sets matter to the
+// statistics.
+func drawGroups(rnd *rand.Rand, perm []int, mp int) {
+	m := len(perm)
+	if mp <= m-mp {
+		for i := range mp {
+			j := i + rnd.IntN(m-i)
+			perm[i], perm[j] = perm[j], perm[i]
+		}
+		return
+	}
+	for i := m - 1; i >= mp; i-- {
+		j := rnd.IntN(i + 1)
+		perm[i], perm[j] = perm[j], perm[i]
+	}
 }
 
 // testBudget divides the averaging budget of the two-sample test between
@@ -241,7 +360,7 @@ func pooledRows(dst *mat.Dense, p, q *points, rows []int) error {
 }
 
 // twoSampleStat computes the two-sample statistic for a labelling of the
-// averaging points.
+// averaging points when H depends on it (α = 0; otherwise groupSums).
 type twoSampleStat struct {
 	phi    *mat.Dense    // m × k kernel values, a row per averaging point
 	phiT   *mat.Dense    // its transpose, a column per averaging point
@@ -249,9 +368,6 @@ type twoSampleStat struct {
 	mp, mq int
 	alpha  float64
 	ridge  float64 // kλ/n
-	// fixed, when not nil, is the factorisation of H + (kλ/n)I for every
-	// labelling (α > 0 and m_P : m_Q = α : 1−α).
-	fixed *ridgeSolver
 }
 
 type twoSampleScratch struct {
@@ -278,18 +394,6 @@ func (t *twoSampleStat) value(perm []int, scratch any) float64 {
 	sc := scratch.(*twoSampleScratch)
 	k, _ := t.phiT.Dims()
 	raw := t.phiT.RawMatrix()
-	if t.fixed != nil {
-		// h = mean of the kernel rows of the points labelled P.
-		pr := t.phi.RawMatrix()
-		clear(sc.hv)
-		for _, c := range perm[:t.mp] {
-			floats.Add(sc.hv, pr.Data[c*pr.Stride:c*pr.Stride+k])
-		}
-		floats.Scale(1/float64(t.mp), sc.hv)
-		copy(sc.theta, sc.hv)
-		t.fixed.solve(sc.theta)
-		return floats.Dot(sc.hv, sc.theta)/2 - 0.5
-	}
 	small, pSmall := perm[t.mp:], false
 	if t.mp <= t.mq {
 		small, pSmall = perm[:t.mp], true

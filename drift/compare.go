@@ -11,6 +11,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"strconv"
+	"strings"
 	"sync"
 
 	"gonum.org/v1/gonum/mat"
@@ -31,8 +32,10 @@ type Result struct {
 	Joint *ColumnResult
 	// Compared is the number of columns with at least one test; Drifted
 	// the number of them that drifted; Share is Drifted/Compared.
-	Compared, Drifted int
-	Share             float64
+	// BelowThreshold counts the significant columns that did not drift
+	// because no significant test's divergence exceeded Threshold.
+	Compared, Drifted, BelowThreshold int
+	Share                             float64
 	// Drift is the verdict: Share ≥ DriftShare (and Compared > 0).
 	Drift bool
 	// Level, Threshold, DriftShare and Adjust are the settings the
@@ -73,8 +76,24 @@ type ColumnResult struct {
 	MissingDivergence, MissingPValue, MissingQValue float64
 	// Drifted reports that the distribution drifted (QValue < Level and
 	// Divergence > Threshold) or the missing share did (MissingQValue <
-	// Level and MissingDivergence > Threshold).
+	// Level and MissingDivergence > Threshold); Rule names the tests that
+	// fired ("values", "missing share", or both, comma-separated).
 	Drifted bool
+	Rule    string
+	// BelowThreshold reports a column with a q-value below Level whose
+	// divergence is not above Threshold: significant, below the effect
+	// threshold, and not drifted.
+	BelowThreshold bool
+	// Shift and SDRatio are the effect of a numeric column in units of the
+	// reference: (mean_cur − mean_ref)/sd_ref and sd_cur/sd_ref over the
+	// present values; NaN for categorical columns. TotalVariation is
+	// ½ Σ_c |p_cur(c) − p_ref(c)| between the category (or, for a column
+	// compared by value frequencies, value) frequencies: the share of the
+	// mass that moved; NaN for numeric columns compared by the kernel test.
+	// For the joint row, Shift is the Mahalanobis distance between the
+	// means of the standardised columns (divergence.TwoSampleResult's
+	// MeanShift).
+	Shift, SDRatio, TotalVariation float64
 	// RowsRef and RowsCur are the rows of the data sets; SampledRef and
 	// SampledCur the present values compared.
 	RowsRef, RowsCur, SampledRef, SampledCur int
@@ -225,7 +244,7 @@ func (r *Reference) Compare(ctx context.Context, cur []Column, s *Settings) (*Re
 	res.Columns = cols
 	if jointRef != nil {
 		jointRes.QValue = jointRes.PValue
-		jointRes.Drifted = jointRes.PValue < res.Level && jointRes.Divergence > res.Threshold
+		jointRes.applyRule(res.Level, res.Threshold)
 		res.Joint = &jointRes
 	}
 	res.verdict()
@@ -244,12 +263,14 @@ func (res *Result) verdict() {
 	for i := range res.Columns {
 		c := &res.Columns[i]
 		c.QValue, c.MissingQValue = q[i], q[n+i]
-		c.Drifted = (c.QValue < res.Level && c.Divergence > res.Threshold) ||
-			(c.MissingQValue < res.Level && c.MissingDivergence > res.Threshold)
+		c.applyRule(res.Level, res.Threshold)
 		if !math.IsNaN(c.PValue) || !math.IsNaN(c.MissingPValue) {
 			res.Compared++
 			if c.Drifted {
 				res.Drifted++
+			}
+			if c.BelowThreshold {
+				res.BelowThreshold++
 			}
 		}
 	}
@@ -259,6 +280,100 @@ func (res *Result) verdict() {
 	}
 }
 
+// applyRule decides from the q-values whether the column drifted, which
+// tests fired, and whether it is significant below the threshold.
+func (c *ColumnResult) applyRule(level, threshold float64) {
+	values, missing := c.QValue < level, c.MissingQValue < level
+	var fired []string
+	if values && c.Divergence > threshold {
+		fired = append(fired, "values")
+	}
+	if missing && c.MissingDivergence > threshold {
+		fired = append(fired, "missing share")
+	}
+	c.Drifted = len(fired) > 0
+	c.Rule = strings.Join(fired, ", ")
+	c.BelowThreshold = !c.Drifted && (values || missing)
+}
+
+// Summary says what happened in one sentence: how many columns drifted
+// and by which rule, how many are significant below the effect threshold,
+// and whether the share of drifted columns reaches DriftShare, for example
+// "4 of 21 columns drifted (q < 0.05 by bh, no effect threshold); the data
+// set is below the drift share 0.5 (share 0.19)".
+func (res *Result) Summary() string {
+	rule := fmt.Sprintf("q < %s by %s, ", fmtG(res.Level), res.Adjust)
+	if math.IsInf(res.Threshold, -1) {
+		rule += "no effect threshold"
+	} else {
+		rule += "divergence PE_½ > " + fmtG(res.Threshold)
+	}
+	out := fmt.Sprintf("%d of %d columns drifted (%s)", res.Drifted, res.Compared, rule)
+	if res.BelowThreshold > 0 {
+		out += fmt.Sprintf("; %d more significant, below the effect threshold", res.BelowThreshold)
+	}
+	if res.Drift {
+		out += fmt.Sprintf("; the data set drifted: share %s reaches the drift share %s", fmtG(res.Share), fmtG(res.DriftShare))
+	} else {
+		out += fmt.Sprintf("; the data set is below the drift share %s (share %s)", fmtG(res.DriftShare), fmtG(res.Share))
+	}
+	if j := res.Joint; j != nil && j.Drifted {
+		out += "; the joint distribution of the numeric columns drifted"
+	}
+	return out
+}
+
+func fmtG(x float64) string { return strconv.FormatFloat(x, 'g', 3, 64) }
+
+// moments returns the mean and standard deviation of v.
+func moments(v []float64) (mean, sd float64) {
+	var m, ss float64
+	for i, x := range v {
+		d := x - m
+		m += d / float64(i+1)
+		ss += d * (x - m)
+	}
+	if len(v) < 2 {
+		return m, math.NaN()
+	}
+	return m, math.Sqrt(ss / float64(len(v)-1))
+}
+
+// shiftEffect returns the shift and spread ratio of cur in units of ref.
+func shiftEffect(ref, cur []float64) (shift, ratio float64) {
+	mr, sr := moments(ref)
+	mc, sc := moments(cur)
+	if !(sr > 0) {
+		return math.NaN(), math.NaN()
+	}
+	return (mc - mr) / sr, sc / sr
+}
+
+// totalVariation returns ½ Σ_c |p(c) − q(c)| between the frequencies of
+// the codes ref and cur (−1: missing, left out) over ncat categories.
+func totalVariation(ref, cur []int32, ncat int) float64 {
+	count := func(codes []int32) ([]float64, float64) {
+		c, n := make([]float64, ncat), 0.0
+		for _, x := range codes {
+			if x >= 0 {
+				c[x]++
+				n++
+			}
+		}
+		return c, n
+	}
+	cr, nr := count(ref)
+	cc, nc := count(cur)
+	if nr == 0 || nc == 0 {
+		return math.NaN()
+	}
+	tv := 0.0
+	for i := range cr {
+		tv += math.Abs(cc[i]/nc - cr[i]/nr)
+	}
+	return tv / 2
+}
+
 // compareColumn runs the tests of one column.
 func compareColumn(ctx context.Context, ref, cur *table, s *Settings, rnd *rand.Rand) (ColumnResult, error) {
 	c := ColumnResult{
@@ -266,7 +381,8 @@ func compareColumn(ctx context.Context, ref, cur *table, s *Settings, rnd *rand.
 		Divergence: math.NaN(), StdErr: math.NaN(), PValue: math.NaN(),
 		MissingRef: ref.missingShare(), MissingCur: cur.missingShare(),
 		MissingPValue: math.NaN(),
-		RowsRef:       ref.rows, RowsCur: cur.rows,
+		Shift:         math.NaN(), SDRatio: math.NaN(), TotalVariation: math.NaN(),
+		RowsRef: ref.rows, RowsCur: cur.rows,
 		SampledRef: ref.presentCount(), SampledCur: cur.presentCount(),
 	}
 	if ref.missing > 0 || cur.missing > 0 {
@@ -281,6 +397,7 @@ func compareColumn(ctx context.Context, ref, cur *table, s *Settings, rnd *rand.
 	}
 	rv, cv := ref.present(), cur.present()
 	c.Ref, c.Cur = histograms(rv, cv)
+	c.Shift, c.SDRatio = shiftEffect(rv, cv)
 	test, err := twoStage(ctx,
 		divergence.Subsample{Matrix: divergence.Column(cv), Rows: cur.presentRows()},
 		divergence.Subsample{Matrix: divergence.Column(rv), Rows: ref.presentRows()}, s, rnd)
@@ -310,6 +427,7 @@ func compareCategories(ctx context.Context, c *ColumnResult, ref, cur []int32, c
 		return err
 	}
 	c.Divergence, c.StdErr, c.PValue, c.Permutations = pe, 0, p, b
+	c.TotalVariation = totalVariation(ref, cur, len(cats))
 	c.Ref, c.Cur = bars(ref, cur, cats)
 	return nil
 }
@@ -445,7 +563,8 @@ func compareJoint(ctx context.Context, ref, cur mat.Matrix, s *Settings, rnd *ra
 	nr, _ := ref.Dims()
 	nc, _ := cur.Dims()
 	c := ColumnResult{Name: "(joint)", Kind: Numeric, Divergence: math.NaN(), StdErr: math.NaN(), PValue: math.NaN(),
-		MissingPValue: math.NaN(), MissingQValue: math.NaN(), SampledRef: nr, SampledCur: nc}
+		MissingPValue: math.NaN(), MissingQValue: math.NaN(), SampledRef: nr, SampledCur: nc,
+		Shift: math.NaN(), SDRatio: math.NaN(), TotalVariation: math.NaN()}
 	if sr, ok := ref.(divergence.Subsample); ok {
 		c.RowsRef = sr.Rows
 	}
@@ -467,6 +586,7 @@ func compareJoint(ctx context.Context, ref, cur mat.Matrix, s *Settings, rnd *ra
 	c.Test = test
 	c.Divergence, c.StdErr = test.PE.PE, test.PE.StdErr
 	c.PValue, c.Permutations = test.PValue, test.Permutations
+	c.Shift = test.MeanShift // the Mahalanobis distance of the means
 	return c, nil
 }
 

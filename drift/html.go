@@ -45,6 +45,33 @@ func WriteHTML(w io.Writer, res *Result, title string) error {
 	return nil
 }
 
+// Effect describes the column's effect size in words: "shift +0.12 sd,
+// sd ×1.05" for a numeric column, "TV 0.050" for categories, "means 0.31 sd
+// apart" for the joint row, "" when there is none.
+func (c *ColumnResult) Effect() string {
+	switch {
+	case c.Name == "(joint)" && !math.IsNaN(c.Shift):
+		return fmt.Sprintf("means %.2g sd apart", c.Shift)
+	case !math.IsNaN(c.TotalVariation):
+		return fmt.Sprintf("TV %.2g", c.TotalVariation)
+	case !math.IsNaN(c.Shift):
+		return fmt.Sprintf("shift %+.2g sd, sd ×%.3g", c.Shift, c.SDRatio)
+	}
+	return ""
+}
+
+// Status is "drifted (RULE)", "significant, below the effect threshold"
+// or "no".
+func (c *ColumnResult) Status() string {
+	switch {
+	case c.Drifted:
+		return "drifted (" + c.Rule + ")"
+	case c.BelowThreshold:
+		return "significant, below the effect threshold"
+	}
+	return "no"
+}
+
 var page = template.Must(template.New("report").Funcs(template.FuncMap{
 	"num": func(x float64) string {
 		if math.IsNaN(x) {
@@ -52,7 +79,9 @@ var page = template.Must(template.New("report").Funcs(template.FuncMap{
 		}
 		return strconv.FormatFloat(x, 'g', 3, 64)
 	},
-	"pct": percent,
+	"pct":    percent,
+	"effect": func(c ColumnResult) string { return c.Effect() },
+	"status": func(c ColumnResult) string { return c.Status() },
 }).Parse(`<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -63,6 +92,7 @@ body { font-family: sans-serif; margin: 2em; color: #222; background: #fff; }
 .verdict { font-size: 1.4em; padding: 0.6em 1em; border-radius: 6px; display: inline-block; }
 .drift { background: #f8d7da; color: #721c24; }
 .nodrift { background: #d4edda; color: #155724; }
+.some { background: #fff3cd; color: #856404; }
 table { border-collapse: collapse; margin: 1em 0; }
 th, td { border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: right; }
 th { background: #f0f0f0; }
@@ -75,16 +105,18 @@ figcaption { font-weight: bold; margin-bottom: 0.3em; }
 </head>
 <body>
 <h1>{{.Title}}</h1>
-{{if .Drift}}<p id="verdict" class="verdict drift">Drift: {{.Drifted}} of {{.Compared}} columns drifted ({{pct .Share}}, threshold {{pct .DriftShare}})</p>
-{{else}}<p id="verdict" class="verdict nodrift">No drift: {{.Drifted}} of {{.Compared}} columns drifted ({{pct .Share}}, threshold {{pct .DriftShare}})</p>
+{{if .Drift}}<p id="verdict" class="verdict drift">Drift: {{.Summary}}</p>
+{{else if or .Drifted (and .Joint .Joint.Drifted)}}<p id="verdict" class="verdict some">Some drift: {{.Summary}}</p>
+{{else if not .Compared}}<p id="verdict" class="verdict some">Cannot judge: no column holds enough values to compare (see the notes)</p>
+{{else}}<p id="verdict" class="verdict nodrift">No drift: {{.Summary}}</p>
 {{end}}
-<p>A column drifts when its adjusted p-value (q, {{.Adjust}}) is below {{.Level}} and its divergence PE<sub>½</sub>(current‖reference) is above {{num .Threshold}}.</p>
+<p>A column drifts when the adjusted p-value (q, {{.Adjust}}) of its values or of its missing share is below {{.Level}}{{if gt .Threshold -1e300}} and that test's divergence PE<sub>½</sub>(current‖reference) is above {{num .Threshold}}; a significant column below it is marked “significant, below the effect threshold”{{end}}. The effect is the shift of the mean and the ratio of standard deviations in reference standard deviations (numeric columns), the total-variation distance of the frequencies (categories), or the distance between the means in standard deviations (joint row).</p>
 <table id="columns">
-<thead><tr><th>column</th><th>type</th><th>divergence</th><th>± stderr</th><th>p</th><th>q</th><th>drifted</th><th>missing (ref)</th><th>missing (cur)</th><th>missing q</th></tr></thead>
+<thead><tr><th>column</th><th>type</th><th>divergence</th><th>± stderr</th><th>p</th><th>q</th><th>effect</th><th>drifted</th><th>missing (ref)</th><th>missing (cur)</th><th>missing q</th></tr></thead>
 <tbody>
-{{range .Rows}}<tr class="{{if .Drifted}}drifted{{end}}"><td class="name">{{.Name}}</td><td class="kind">{{.Kind}}</td><td>{{num .Divergence}}</td><td>{{num .StdErr}}</td><td>{{num .PValue}}</td><td>{{num .QValue}}</td><td>{{if .Drifted}}yes{{else}}no{{end}}</td><td>{{pct .MissingRef}}</td><td>{{pct .MissingCur}}</td><td>{{num .MissingQValue}}</td></tr>
+{{range .Rows}}<tr class="{{if .Drifted}}drifted{{end}}"><td class="name">{{.Name}}</td><td class="kind">{{.Kind}}</td><td>{{num .Divergence}}</td><td>{{num .StdErr}}</td><td>{{num .PValue}}</td><td>{{num .QValue}}</td><td>{{effect .ColumnResult}}</td><td>{{status .ColumnResult}}</td><td>{{pct .MissingRef}}</td><td>{{pct .MissingCur}}</td><td>{{num .MissingQValue}}</td></tr>
 {{end}}</tbody>
-{{with .Joint}}<tfoot><tr class="{{if .Drifted}}drifted{{end}}"><td class="name">{{.Name}}</td><td class="kind">all numeric</td><td>{{num .Divergence}}</td><td>{{num .StdErr}}</td><td>{{num .PValue}}</td><td>{{num .QValue}}</td><td>{{if .Drifted}}yes{{else}}no{{end}}</td><td></td><td></td><td></td></tr></tfoot>{{end}}
+{{with .Joint}}<tfoot><tr class="{{if .Drifted}}drifted{{end}}"><td class="name">{{.Name}}</td><td class="kind">all numeric</td><td>{{num .Divergence}}</td><td>{{num .StdErr}}</td><td>{{num .PValue}}</td><td>{{num .QValue}}</td><td>{{effect .}}</td><td>{{status .}}</td><td></td><td></td><td></td></tr></tfoot>{{end}}
 </table>
 {{with .Absent}}<p>Columns of the reference not in the current data: {{range $i, $n := .}}{{if $i}}, {{end}}{{$n}}{{end}}.</p>{{end}}
 {{with .Unknown}}<p>Columns not in the reference (not compared): {{range $i, $n := .}}{{if $i}}, {{end}}{{$n}}{{end}}.</p>{{end}}

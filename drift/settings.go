@@ -18,15 +18,18 @@ const (
 	// DefaultLevel is the level of the adjusted p-values below which a
 	// column can drift.
 	DefaultLevel = 0.05
-	// DefaultThreshold is the divergence PE_½ above which a significant
-	// column drifts. PE_½(P‖Q) = ¼ Σ (p − q)²/(p + q) (an integral for
-	// densities) is, to second order in p − q, the Jensen–Shannon divergence
-	// in nats; 0.01 is then the square of 0.1, the threshold evidently puts on
-	// the Jensen–Shannon distance. It is the divergence of a shift of 0.28
-	// standard deviations of a normal distribution (PE_½ ≈ δ²/8), of a
-	// missing share going from 0 to 4 %, or of 14 % of the mass of a
-	// categorical distribution moving between two equally likely halves.
-	DefaultThreshold = 0.01
+	// DefaultThreshold is 0: no effect threshold, every column whose
+	// q-value is below Level drifts, as with KS and Benjamini–Hochberg.
+	// The power study (docs/results/power.md) measured that the former
+	// default, PE_½ > 0.01 (a shift of 0.28 standard deviations, since
+	// PE_½ ≈ δ²/8 for a normal shift δ), hid most of the changes the test
+	// found at 10⁴ rows. A positive Threshold asks that a significant column
+	// also be large: PE_½(P‖Q) = ¼ Σ (p − q)²/(p + q) (an integral for
+	// densities) is, to second order, the Jensen–Shannon divergence in nats;
+	// 0.00125 is a 0.1-sd shift, 0.01 the square of evidently's 0.1 on the
+	// Jensen–Shannon distance. A significant column under it is reported
+	// (ColumnResult.BelowThreshold), not hidden.
+	DefaultThreshold = 0
 	// DefaultDriftShare is the share of drifted columns at which the data
 	// set drifts, evidently's drift_share.
 	DefaultDriftShare = 0.5
@@ -80,8 +83,9 @@ type Settings struct {
 	// Level is the level of the adjusted p-values: a column can drift only
 	// when its q-value is below Level. Zero means DefaultLevel.
 	Level float64
-	// Threshold is the divergence PE_½ a column must exceed to drift.
-	// Zero means DefaultThreshold; a negative value means no threshold.
+	// Threshold is the divergence PE_½ a significant column must exceed to
+	// drift. Zero (DefaultThreshold) or a negative value means no
+	// threshold.
 	Threshold float64
 	// DriftShare is the share of compared columns that must drift for the
 	// data set to drift. Zero means DefaultDriftShare.
@@ -108,7 +112,8 @@ type Settings struct {
 	// SampleRows bounds the rows kept of a table, reference or current:
 	// a larger sample is cut down to a uniform random sample of SampleRows
 	// rows. Zero means (Draws + 2)·(K + M) with the estimator's settings,
-	// the rows its draws and cross-validation can read.
+	// the rows its draws and cross-validation can read, or the test's
+	// divergence.TestRows if more.
 	SampleRows int
 
 	// NoJoint leaves out the joint row over all numeric columns.
@@ -127,10 +132,10 @@ var ErrSettings = errs.ErrSettings
 func (s *Settings) level() float64 { return resolve.OrDefault(s.Level, DefaultLevel) }
 
 func (s *Settings) threshold() float64 {
-	if s.Threshold < 0 {
+	if s.Threshold <= 0 {
 		return math.Inf(-1)
 	}
-	return resolve.OrDefault(s.Threshold, DefaultThreshold)
+	return s.Threshold
 }
 
 func (s *Settings) driftShare() float64 { return resolve.OrDefault(s.DriftShare, DefaultDriftShare) }
@@ -171,7 +176,7 @@ func (s *Settings) sampleRows() int {
 	if s.SampleRows > 0 {
 		return s.SampleRows
 	}
-	return divergence.SampleRows(&s.Settings)
+	return max(divergence.SampleRows(&s.Settings), divergence.TestRows(s.M))
 }
 
 // check validates the fields of s that the package owns; the estimator's

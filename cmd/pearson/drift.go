@@ -47,9 +47,12 @@ func driftCommand() *cli.Command {
 			"own: numeric columns by PE_½(CUR‖REF) with its error bar and a permutation p-value (two stages:\n" +
 			"--screen-permutations, then --permutations for the columns that may drift), text columns by\n" +
 			"their category frequencies, and the share of empty cells of every column that has any. The\n" +
-			"p-values are adjusted for their number (--adjust); a column drifts when one of its tests has a\n" +
-			"q-value below --level and a divergence above --threshold; the data set drifts when the share of drifted\n" +
-			"columns reaches --drift-share. A joint row compares all numeric columns together.\n" +
+			"p-values are adjusted for their number (--adjust); a column drifts when a test's q-value is below\n" +
+			"--level (and, with --threshold > 0, its divergence above it: a significant column under it is\n" +
+			"reported as \"significant, below the effect threshold\"); the data set drifts when the share of\n" +
+			"drifted columns reaches --drift-share. Each column has an effect size: the shift of the mean and\n" +
+			"the ratio of standard deviations in reference sds, or the total-variation distance of the\n" +
+			"categories. A joint row compares all numeric columns together.\n" +
 			"Inputs are CSV files (compressed or not, rows sampled by seeking where possible; a column is\n" +
 			"text when its first non-empty cell is not a number, or when --categorical names it) or Parquet\n" +
 			"files and directories (a string or boolean column is text). With --group, the rows of --numerator are the\n" +
@@ -64,7 +67,7 @@ func driftCommand() *cli.Command {
 			&cli.StringFlag{Name: "columns", Usage: "comma-separated `COLS` to compare (default: every named column but the group column)"},
 			&cli.StringFlag{Name: "categorical", Usage: "comma-separated `COLS` read as text whatever their cells (codes written as digits)"},
 			&cli.Float64Flag{Name: "level", Value: drift.DefaultLevel, Usage: "level of the adjusted p-values (q-values) below which a column can drift"},
-			&cli.Float64Flag{Name: "threshold", Value: drift.DefaultThreshold, Usage: "divergence PE_½ a significant column must exceed to drift (negative: none)"},
+			&cli.Float64Flag{Name: "threshold", Value: drift.DefaultThreshold, Usage: "divergence PE_½ a significant column must exceed to drift (0: none, every significant column drifts; 0.00125 is a 0.1-sd shift)"},
 			&cli.Float64Flag{Name: "drift-share", Value: drift.DefaultDriftShare, Usage: "share of drifted columns at which the data set drifts"},
 			&cli.StringFlag{Name: "adjust", Value: "bh", Usage: "adjustment of the p-values for their number: bh (Benjamini–Hochberg), holm or none"},
 			&cli.IntFlag{Name: "permutations", Usage: "permutations of the columns that may drift, and of text columns", DefaultText: fmt.Sprintf("max(%d, ⌈2·columns/level⌉): enough for one drifted column to pass the adjustment", drift.DefaultPermutations)},
@@ -460,7 +463,11 @@ func columnRecord(cr *drift.ColumnResult, kind string, b any) *record {
 		add("stderr", cr.StdErr).
 		add("p_value", number(cr.PValue, b)).
 		add("q_value", number(cr.QValue, b)).
+		add("shift_sd", number(cr.Shift, b)).
+		add("sd_ratio", number(cr.SDRatio, b)).
+		add("tv", number(cr.TotalVariation, b)).
 		add("drifted", cr.Drifted).
+		add("status", cr.Status()).
 		add("missing_ref", cr.MissingRef).
 		add("missing_cur", cr.MissingCur).
 		add("missing_q", number(cr.MissingQValue, b)).
@@ -481,22 +488,19 @@ func (r *driftResult) rows(b any) (cols []*record, joint *record) {
 	return cols, joint
 }
 
-// verdict says in words whether the data set drifted.
+// verdict says in words whether the data set drifted, and by which rule.
 func (r *driftResult) verdict() string {
-	res := r.res
 	word := "no drift"
-	if res.Compared == 0 {
-		return fmt.Sprintf("cannot judge: no column of %d holds enough values to compare (see the notes)", len(res.Columns))
+	if r.res.Compared == 0 {
+		return fmt.Sprintf("cannot judge: no column of %d holds enough values to compare (see the notes)", len(r.res.Columns))
 	}
-	if res.Drift {
+	switch {
+	case r.res.Drift:
 		word = "DRIFT"
+	case r.res.Drifted > 0 || (r.res.Joint != nil && r.res.Joint.Drifted):
+		word = "some drift"
 	}
-	threshold := fmt.Sprintf("PE_½ > %s", text(res.Threshold, true))
-	if math.IsInf(res.Threshold, -1) {
-		threshold = "no threshold"
-	}
-	return fmt.Sprintf("%s: %d of %d columns drifted (share %s, drift at %s; q < %s by %s and %s)",
-		word, res.Drifted, res.Compared, text(res.Share, true), text(res.DriftShare, true), text(res.Level, true), res.Adjust, threshold)
+	return word + ": " + r.res.Summary()
 }
 
 // write prints the result in format f; many says that it is one of several
@@ -517,7 +521,8 @@ func (r *driftResult) write(w io.Writer, f writer, many bool) error {
 		rows = append(rows, new(record).
 			add("column", "(dataset)").add("type", "verdict").
 			add("divergence", res.Share).add("stderr", "").add("p_value", "").add("q_value", "").
-			add("drifted", res.Drift).add("missing_ref", "").add("missing_cur", "").add("missing_q", "").
+			add("shift_sd", "").add("sd_ratio", "").add("tv", "").
+			add("drifted", res.Drift).add("status", r.verdict()).add("missing_ref", "").add("missing_cur", "").add("missing_q", "").
 			add("note", fmt.Sprintf("%d of %d columns drifted", res.Drifted, res.Compared)))
 		for i, row := range rows {
 			rows[i] = &record{keys: append([]string{"current"}, row.keys...), vals: append([]any{r.cur}, row.vals...)}

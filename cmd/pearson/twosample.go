@@ -21,7 +21,7 @@ func sampleFlags() []cli.Flag {
 		&cli.StringFlag{Name: "group", Usage: "with one input file: the `COL`umn whose values split the rows into the samples"},
 		&cli.StringFlag{Name: "numerator", Usage: "with --group: the `VALUE` of the numerator sample P (default: the first value in the file)"},
 		&cli.StringFlag{Name: "denominator", Usage: "with --group: the `VALUE` of the denominator sample Q (default: the other value)"},
-		&cli.StringFlag{Name: "columns", Usage: "comma-separated feature `COLS` (default: every numeric column but the group column; a column is numeric when its first non-empty cell is a number, and the columns left out are named on standard error)"},
+		&cli.StringFlag{Name: "columns", Usage: "comma-separated feature `COLS` (default: every numeric column but the group column; a column is numeric when its first non-empty cell is a number, and the columns left out are named on standard error" + categoryUsage + ")"},
 		excludeFlag("the default selection or of --columns"),
 	}
 }
@@ -52,8 +52,10 @@ func testCommand() *cli.Command {
 		UsageText: "pearson test [options] P.csv Q.csv\n   pearson test [options] --group COL data.csv",
 		Description: "Estimates PE_α(P‖Q) as the divergence command does, then runs an exact permutation test of\n" +
 			"P = Q on a relative Pearson divergence statistic, whose kernel width and λ do not depend on the\n" +
-			"labels (1, 2 and 4 times the median heuristic, combined, and kλ/n = 0.01, unless --sigma or\n" +
-			"--lambda fix them).\n" +
+			"labels (1, 2 and 4 times the median heuristic, and kλ/n = 0.01, unless --sigma or --lambda fix\n" +
+			"them), combined with the distance between the means (mean_shift, in pooled sds). Unless --m is\n" +
+			fmt.Sprintf("set, the test averages over every row of both samples up to %d together: beyond that cap its\n", divergence.TestPointsCap) +
+			"cost stays flat and its power is that of samples of that size.\n" +
 			"The verdict is in the output (p_value), not in the exit code. The inputs are\n" + twoSampleInputs,
 		Flags:  append(sampleFlags(), estimatorFlags(kindPE, divergence.DefaultPermutations)...),
 		Action: action(func() command { return new(testCmd) }),
@@ -113,6 +115,9 @@ func (t *twoSampleCmd) record(res *divergence.PEResult, seed uint64, more ...str
 		add("numerator", t.in.p.name).
 		add("denominator", t.in.q.name).
 		add("columns", t.in.columns)
+	if len(t.in.cats) > 0 { // only then, so that numeric outputs keep their keys
+		r.add("categorical", namesOf(t.in.columns, t.in.cats))
+	}
 	if t.in.scale != nil {
 		// Only when done, so that single-column outputs keep their keys.
 		r.add("scaled", t.in.scale.describe(t.in.columns)).add("spreads", t.in.scale.spreads())
@@ -189,6 +194,8 @@ func (t *testCmd) result(seed uint64) result {
 		add("permutations", t.res.Permutations).
 		add("test_sigmas", t.res.Sigmas).
 		add("width_pe", t.res.WidthPE).
+		add("mean_shift", t.res.MeanShift).
+		add("test_m", t.res.M).
 		add("test_lambda", t.res.Lambda)
 }
 
