@@ -177,13 +177,7 @@ func runChangepoint(c *cli.Context) error {
 		if err := j.segment(c, t.Name, cols, c.Uint64("seed")); err != nil {
 			return err
 		}
-		if plotFile != nil && len(j.plot.scores.y) > 0 {
-			if err := j.plot.write(plotFile.name(), j, cols); err != nil {
-				return err
-			}
-			return plotFile.commit()
-		}
-		return nil
+		return j.writePlot(plotFile, cols)
 	}
 	if j.d == nil {
 		return fmt.Errorf("%s: %w: no rows", t.Name, changepoint.ErrTooFew)
@@ -200,13 +194,19 @@ func runChangepoint(c *cli.Context) error {
 	if err := j.out.end(j.summary(t.Name, cols, c.Uint64("seed"))); err != nil {
 		return err
 	}
-	if plotFile != nil && len(j.plot.scores.y) > 0 {
-		if err := j.plot.write(plotFile.name(), j, cols); err != nil {
-			return err
-		}
-		return plotFile.commit()
+	return j.writePlot(plotFile, cols)
+}
+
+// writePlot draws the scores to --plot's temporary file and puts it in
+// place, when a plot was asked for and there are scores to draw.
+func (j *cpJob) writePlot(plotFile *outFile, cols []string) error {
+	if plotFile == nil || len(j.plot.scores.y) == 0 {
+		return nil
 	}
-	return nil
+	if err := j.plot.write(plotFile.name(), j, cols); err != nil {
+		return err
+	}
+	return plotFile.commit()
 }
 
 // newCPJob reads and checks the flags and the argument of changepoint, and
