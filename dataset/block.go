@@ -340,7 +340,7 @@ func (sk *seeker) blocks(n int, size int64, meanLen float64) (*Table, string, er
 		return scale * m, scale * math.Sqrt(v/float64(len(k)))
 	}
 	t := &rd.table
-	t.Sampled, t.Draws, t.Units, t.RowsRead = true, n, n, sk.rows
+	t.Sampled, t.Draws, t.Units, t.RowsRead, t.BlockBytes = true, n, n, sk.rows, size
 	d, _ := estimate(dropped)
 	t.Dropped = int(math.Round(d))
 	c := len(rd.cols)

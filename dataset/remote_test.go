@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/parquet-go/parquet-go"
@@ -236,5 +237,25 @@ func TestObjectsCSVBlocks(t *testing.T) {
 	// blocks coalesce), and the listing.
 	if stats.Requests > int64(s.Units)+4 || stats.Bytes > int64(len(data))/4 {
 		t.Errorf("%d requests and %d bytes for %d blocks of a %d-byte object", stats.Requests, stats.Bytes, s.Units, len(data))
+	}
+}
+
+// TestObjectsCompressedCSVRefused checks that a gzip or zstd CSV object is
+// refused before anything but its first bytes is read, naming the object:
+// it cannot be sampled by byte ranges, and reading it would download it.
+func TestObjectsCompressedCSVRefused(t *testing.T) {
+	for name, head := range map[string][]byte{
+		"https://host/t.csv.gz":  {0x1f, 0x8b, 8, 0, 0, 0, 0, 0},
+		"https://host/t.csv.zst": {0x28, 0xb5, 0x2f, 0xfd, 0, 0, 0, 0},
+	} {
+		body := append(head, make([]byte, 1<<20)...)
+		r := &countingReaderAt{r: bytes.NewReader(body)}
+		_, err := OpenObjects(name, []Object{{Path: name, Size: int64(len(body)), R: r}}, Options{})
+		if err == nil || !strings.Contains(err.Error(), name+": a compressed CSV object cannot be sampled by byte ranges") {
+			t.Errorf("%s: got %v; want a refusal naming the object", name, err)
+		}
+		if r.bytes.Load() > 64 {
+			t.Errorf("%s: %d bytes read before the refusal; want only the first bytes", name, r.bytes.Load())
+		}
 	}
 }

@@ -214,8 +214,13 @@ type Table struct {
 	// row was read.
 	Draws int
 	// Units is how many distinct units (row groups or pages) a two-stage
-	// sample of a Parquet input read (see NewParquetAt); 0 otherwise.
+	// sample of a Parquet input read (see NewParquetAt), or how many
+	// blocks a CSV input sampled in blocks read (see NewCSVBlocks); 0
+	// otherwise.
 	Units int
+	// BlockBytes is the bytes of each block of a CSV input sampled in
+	// blocks (see NewCSVBlocks); 0 otherwise.
+	BlockBytes int64
 
 	// Categories holds, for a mixed table (Query.Mixed), one entry per
 	// kept column: the labels of a text column in code order (the value v

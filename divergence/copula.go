@@ -61,6 +61,12 @@ type copulaFit struct {
 // matrix is singular (a column repeated, or a monotone function of
 // another), and f.refusal then says which: the kernel model stands alone.
 func fitCopula(ctx context.Context, px, py *points, rnd *rand.Rand) (f copulaFit, ok bool, err error) {
+	for _, p := range []*points{px, py} {
+		if p.cats != nil && slices.Contains(p.cats, true) {
+			f.refusal = p.name + " has category columns (Categorical)"
+			return f, false, nil
+		}
+	}
 	rows := indices.Sample(px.n, min(px.n, copulaRows), false, rnd)
 	slices.Sort(rows)
 	xr, err := px.rows(rows)

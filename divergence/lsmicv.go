@@ -278,6 +278,9 @@ func relevanceX(ctx context.Context, px, py *points, s *LSMISettings, rnd *rand.
 	}
 	minGain := 2 / float64(len(cv.rows))
 	for j := range px.dim {
+		if px.isCategory(j) {
+			continue // the delta kernel has no width
+		}
 		base := factors[j]
 		for _, f := range relevanceFactors {
 			try := slices.Clone(factors)

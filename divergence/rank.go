@@ -90,6 +90,12 @@ func Rank(ctx context.Context, features, target mat.Matrix, s *RankSettings) (*R
 	if err != nil {
 		return nil, err
 	}
+	if c, ok := features.(Categorical); ok {
+		if sub, ok := c.Matrix.(Subsample); ok { // one order of the wrappers
+			c.Matrix, sub.Matrix = sub.Matrix, c
+			features = sub
+		}
+	}
 	n, p := features.Dims()
 	if sub, ok := features.(Subsample); ok {
 		n, p = sub.Matrix.Dims()
@@ -179,9 +185,9 @@ func rankFeature(ctx context.Context, features mat.Matrix, j int, target *points
 	var col mat.Matrix
 	if sub, ok := features.(Subsample); ok {
 		// Without the design, checked once with the target's.
-		col = Subsample{Matrix: columnOf(sub.Matrix, j), Rows: sub.Rows}
+		col = Subsample{Matrix: columnCategorical(features, j, columnOf(withoutCategorical(sub.Matrix), j)), Rows: sub.Rows}
 	} else {
-		col = columnOf(features, j)
+		col = columnCategorical(features, j, columnOf(withoutCategorical(features), j))
 	}
 	name := fmt.Sprintf("feature %d", j)
 	px, err := newPoints(name, col)

@@ -85,6 +85,11 @@ type points struct {
 	// is nil for rows drawn independently.
 	units []int
 	draws int
+	// cats, when not nil, marks the category columns (Categorical): read
+	// as code·categorySpacing whatever the scale; numericOnly reads them
+	// as 0 instead (withoutCategories).
+	cats        []bool
+	numericOnly bool
 }
 
 func newPoints(name string, x mat.Matrix) (*points, error) {
@@ -94,8 +99,17 @@ func newPoints(name string, x mat.Matrix) (*points, error) {
 	pop := 0
 	var units []int
 	var draws int
+	x, cats, err := unwrapCategorical(name, x)
+	if err != nil {
+		return nil, err
+	}
 	if s, ok := x.(Subsample); ok {
 		x, pop, units, draws = s.Matrix, s.Rows, s.Units, s.UnitDraws
+	}
+	if cats == nil {
+		if x, cats, err = unwrapCategorical(name, x); err != nil {
+			return nil, err
+		}
 	}
 	n, dim := x.Dims()
 	if units != nil {
@@ -115,7 +129,7 @@ func newPoints(name string, x mat.Matrix) (*points, error) {
 	case pop < n:
 		return nil, fmt.Errorf("divergence: %w: %s is a subsample of %d rows standing for only %d", ErrSettings, name, n, pop)
 	}
-	return &points{x: x, name: name, n: n, pop: pop, dim: dim, scale: 1, units: units, draws: draws}, nil
+	return &points{x: x, name: name, n: n, pop: pop, dim: dim, scale: 1, units: units, draws: draws, cats: cats}, nil
 }
 
 // checkUnits checks the design of a Subsample of n rows and returns its
@@ -191,11 +205,20 @@ func newPairs(x, y mat.Matrix) (*points, *points, error) {
 func (p *points) gather(dst *mat.Dense, rows []int) error {
 	kernel.Gather(dst, p.x, rows)
 	raw := dst.RawMatrix()
+	var err error
 	for i := range rows {
 		row := raw.Data[i*raw.Stride : i*raw.Stride+p.dim]
 		for j, v := range row {
 			if math.IsNaN(v) || math.IsInf(v, 0) {
 				return &DataError{Sample: p.name, Row: rows[i], Column: j, Value: v}
+			}
+			if p.isCategory(j) {
+				if p.numericOnly {
+					row[j] = 0
+				} else if row[j], err = categoryCoordinate(p.name, rows[i], j, v); err != nil {
+					return err
+				}
+				continue
 			}
 			// A value far out in the tail may overflow in internal units;
 			// at the largest float its kernel values are still right: 1

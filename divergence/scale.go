@@ -44,11 +44,14 @@ func medianScale(rnd *rand.Rand, samples ...*points) (float64, error) {
 // medianScaleOf is medianScale over the given rows of each sample, every one
 // of them.
 func medianScaleOf(rnd *rand.Rand, samples []*points, sampleRows [][]int) (float64, error) {
+	if samples[0].allCategorical() {
+		return 1, nil // the delta kernel has no width
+	}
 	var blocks []*mat.Dense
 	total := 0
 	for i, s := range samples {
 		rows := sampleRows[i]
-		b, err := s.withScale(1).rows(rows)
+		b, err := s.withScale(1).withoutCategories().rows(rows)
 		if err != nil {
 			return 0, err
 		}
@@ -100,7 +103,7 @@ func rareRows(common []float64, samples []*points) (*mat.Dense, error) {
 	dim := len(common)
 	found := [][]float64{slices.Clone(common)}
 	for _, s := range samples {
-		err := s.withScale(1).each(func(block *mat.Dense) error {
+		err := s.withScale(1).withoutCategories().each(func(block *mat.Dense) error {
 			r, _ := block.Dims()
 			for i := range r {
 				if row := block.RawRowView(i); !slices.Equal(row, common) {

@@ -31,7 +31,7 @@ func miCommand() *cli.Command {
 			"a p-value. A single Y column of class labels (--y-type) is scored with the delta kernel.\n" +
 			"The input has a header row; \"-\" reads standard input.",
 		Flags: append([]cli.Flag{
-			&cli.StringFlag{Name: "x", Usage: "comma-separated `COLS` of X"},
+			&cli.StringFlag{Name: "x", Usage: "comma-separated `COLS` of X (" + categoryUsage[2:] + ")"},
 			&cli.StringFlag{Name: "y", Usage: "comma-separated `COLS` of Y"},
 			typeFlag("y-type", "Y"),
 		}, estimatorFlags(kindMI, 0)...),
@@ -50,7 +50,7 @@ func rankCommand() *cli.Command {
 			"delta kernel. A constant feature scores 0 with a note.",
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "target", Usage: "the target `COL`umn"},
-			&cli.StringFlag{Name: "features", Usage: "comma-separated feature `COLS` (default: every numeric column but the target; a column is numeric when its first non-empty cell is a number, and the columns left out are named on standard error)"},
+			&cli.StringFlag{Name: "features", Usage: "comma-separated feature `COLS` (default: every numeric column but the target; a column is numeric when its first non-empty cell is a number, and the columns left out are named on standard error" + categoryUsage + ")"},
 			&cli.IntFlag{Name: "top", Usage: "print only the first `N` features (0: all)"},
 			excludeFlag("the default selection or of --features"),
 			typeFlag("target-type", "the target"),
@@ -85,6 +85,8 @@ type pairedCmd struct {
 	joint bool
 	// scaleX and scaleY are the standardisations done, or nil.
 	scaleX, scaleY *affine
+	// catsX are the x columns read as categories (text or booleans).
+	catsX []int
 	// warnings are about the x columns: those that look like row
 	// identifiers.
 	warnings []string
@@ -206,21 +208,30 @@ func (p *pairedCmd) split(c *cli.Context, typeName string, t *dataset.Table, all
 			}
 		}
 	}
+	p.catsX = categoryColumns(t, xs)
+	for _, j := range p.catsX {
+		if labels := t.Categories[slices.Index(t.Columns, xs[j])]; len(labels) > divergence.MaxCategories {
+			return nil, nil, fmt.Errorf("%s: column %q holds %d distinct labels, more than the %d a category column may hold: leave it out, or recode it", t.Name, xs[j], len(labels), divergence.MaxCategories)
+		}
+	}
 	p.warnings = idWarnings(xs, sample{x: x, rows: all.rows})
 	_, dx := x.Dims()
 	if p.joint && standardizes(c, dx) || !p.joint && standardizes(c, 1) {
-		p.scaleX = standardize(x)
+		p.scaleX = standardizeExcept(p.catsX, x)
 	}
 	if _, dy := y.Dims(); !p.classes && standardizes(c, dy) {
 		p.scaleY = standardize(y)
 	}
-	return sample{x: x, rows: all.rows}.matrix(), sample{x: y, rows: all.rows}.matrix(), nil
+	return sample{x: x, rows: all.rows, cats: p.catsX}.matrix(), sample{x: y, rows: all.rows}.matrix(), nil
 }
 
 // addStandardized adds to out what standardisation was done, when it was:
 // "scaled_x" and "scaled_y" say how, "spreads_x" and
 // "spreads_y" what a standardised unit is worth in each column.
 func (p *pairedCmd) addStandardized(out *record, xs, ys []string) *record {
+	if len(p.catsX) > 0 { // only then, so that numeric outputs keep their keys
+		out.add("categorical_x", namesOf(xs, p.catsX))
+	}
 	if p.scaleX != nil {
 		out.add("scaled_x", p.scaleX.describe(xs)).add("spreads_x", p.scaleX.spreads())
 	}
@@ -312,9 +323,9 @@ func (m *miCmd) parse(c *cli.Context) ([]string, []output, error) {
 }
 
 func (m *miCmd) read(c *cli.Context, r *reader) (mat.Matrix, mat.Matrix, error) {
-	t, all, err := readColumns(r, m.path, append(slices.Clone(m.xs), m.ys...), m.label(m.ys), m.maxLabels(r))
+	t, all, err := readColumns(r, m.path, append(slices.Clone(m.xs), m.ys...), m.label(m.ys), m.maxLabels(r), m.xs...)
 	if err != nil {
-		return nil, nil, m.textHint(err, m.ys, "y-type", r)
+		return nil, nil, categoryHint(m.textHint(err, m.ys, "y-type", r), featureLabels(m.label(m.ys), m.maxLabels(r)), m.ys...)
 	}
 	x, y, err := m.split(c, "y-type", t, &all, m.xs, m.ys)
 	m.in = all
@@ -432,9 +443,9 @@ func (k *rankCmd) read(c *cli.Context, r *reader) (mat.Matrix, mat.Matrix, error
 	if k.features != nil {
 		want = append(slices.Clone(k.features), k.target)
 	}
-	t, all, err := readColumns(r, k.path, want, k.label([]string{k.target}), k.maxLabels(r))
+	t, all, err := readColumns(r, k.path, want, k.label([]string{k.target}), k.maxLabels(r), k.features...)
 	if err != nil {
-		return nil, nil, k.textHint(err, []string{k.target}, "target-type", r)
+		return nil, nil, categoryHint(k.textHint(err, []string{k.target}, "target-type", r), featureLabels(k.label([]string{k.target}), k.maxLabels(r)), k.target)
 	}
 	if k.features == nil {
 		if !slices.Contains(t.Columns, k.target) {
@@ -477,7 +488,7 @@ func (k *rankCmd) result(seed uint64) result {
 	if len(k.warnings) > 0 { // only then, so that other outputs keep their keys
 		run.add("warnings", k.warnings)
 	}
-	return ranking(run, k.features, k.scores(), k.res.Permutations > 0, k.in.units != nil)
+	return ranking(run, k.features, k.scores(), k.res.Permutations > 0, k.in.units != nil, k.catsX)
 }
 
 func (k *rankCmd) plot(path string, _ uint64) error {
@@ -493,8 +504,9 @@ func (k *rankCmd) plot(path string, _ uint64) error {
 
 // ranking is the table of a ranking: one row per feature, the run's
 // details around them in JSON; design adds each feature's design effect,
-// for rows sampled in units.
-func ranking(run *record, names []string, scores []divergence.FeatureScore, tested, design bool) *table {
+// for rows sampled in units. The features cats, read as categories, have
+// no width on x (the delta kernel): their sigma_x is n/a.
+func ranking(run *record, names []string, scores []divergence.FeatureScore, tested, design bool, cats []int) *table {
 	rows := make([]*record, len(scores))
 	for i, f := range scores {
 		r := new(record).
@@ -509,7 +521,11 @@ func ranking(run *record, names []string, scores []divergence.FeatureScore, test
 		if tested {
 			r.add("p_value", f.PValue).add("q_value", f.QValue)
 		}
-		rows[i] = r.add("sigma_x", f.SigmaX).
+		var sigmaX any = f.SigmaX
+		if slices.Contains(cats, f.Column) {
+			sigmaX = noValue{}
+		}
+		rows[i] = r.add("sigma_x", sigmaX).
 			add("sigma_y", f.SigmaY).
 			add("lambda", f.Lambda).
 			add("note", f.Note).

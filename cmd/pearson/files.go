@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -258,20 +259,59 @@ func fileInfo(s any) fs.FileInfo {
 	return fi
 }
 
+// remote says how openTable reads a URL: the store's settings (its
+// endpoint), and the callback of --progress that shows the requests in
+// flight and the bytes fetched (nil: no bar).
+type remote struct {
+	settings objstore.Settings
+	progress func(inFlight, requests, bytes int64)
+}
+
+// remoteTick is how often the requests of a remote read are shown.
+const remoteTick = 100 * time.Millisecond
+
 // openTable opens the table at path with the reader its format needs
 // (dataset.Open), or, for an s3:// or http(s):// URL, the objects it names
 // (objstore.Store.List, dataset.OpenObjects), read by ranged requests made
-// under ctx. Closing the source of a URL says on stderr what was read:
-// the requests made and the bytes fetched.
-func openTable(ctx context.Context, path string, opts dataset.Options, stderr io.Writer) (dataset.Source, error) {
+// under ctx by a store with rem's settings. Closing the source of a URL
+// says on stderr what was read: the requests made and the bytes fetched.
+func openTable(ctx context.Context, path string, opts dataset.Options, rem remote, stderr io.Writer) (dataset.Source, error) {
 	if !objstore.IsURL(path) {
 		return dataset.Open(path, opts)
 	}
 	ctx, cancel := context.WithCancel(ctx) // Close stops the fetches still in flight
-	st := objstore.New(ctx, objstore.Settings{})
+	st := objstore.New(ctx, rem.settings)
+	var ticker chan struct{} // closed when the bar's goroutine has ended
+	stop := func() {
+		cancel()
+		if ticker != nil {
+			<-ticker // nothing is drawn once the source is closed
+		}
+	}
+	if rem.progress != nil {
+		show := func() {
+			s := st.Stats()
+			rem.progress(s.InFlight, s.Requests, s.Bytes)
+		}
+		show()
+		ticker = make(chan struct{})
+		go func() {
+			defer close(ticker)
+			tick := time.NewTicker(remoteTick)
+			defer tick.Stop()
+			for {
+				select {
+				case <-ctx.Done():
+					return
+				case <-tick.C:
+					show()
+				}
+			}
+		}()
+	}
 	objs, err := st.List(path)
 	if err != nil {
-		cancel()
+		stop()
 		return nil, err
 	}
 	in := make([]dataset.Object, len(objs))
@@ -280,10 +320,10 @@ func openTable(ctx context.Context, path string, opts dataset.Options, stderr io
 	}
 	src, err := dataset.OpenObjects(path, in, opts)
 	if err != nil {
-		cancel()
+		stop()
 		return nil, err
 	}
-	return &remoteSource{Source: src, st: st, stderr: stderr, objects: len(objs), cancel: cancel}, nil
+	return &remoteSource{Source: src, st: st, stderr: stderr, objects: len(objs), stop: stop}, nil
 }
 
 // remoteSource is the source of a URL, which says what it read when
@@ -293,13 +333,13 @@ type remoteSource struct {
 	st      *objstore.Store
 	stderr  io.Writer
 	objects int
-	cancel  context.CancelFunc
+	stop    func() // cancels the fetches in flight and ends the bar of --progress
 }
 
 // Close closes the source and says on stderr what was read.
 func (r *remoteSource) Close() error {
 	err := r.Source.Close()
-	r.cancel()
+	r.stop()
 	s := r.st.Stats()
 	fmt.Fprintf(r.stderr, "pearson: %s: %d requests, %d bytes fetched from %d objects\n", r.Name(), s.Requests, s.Bytes, r.objects)
 	return err

@@ -11,6 +11,8 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
+	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -21,6 +23,7 @@ import (
 	"github.com/sublinear/pearson/dataset"
 	"github.com/sublinear/pearson/divergence"
 	"github.com/sublinear/pearson/internal/progress"
+	"github.com/sublinear/pearson/objstore"
 )
 
 // inputFlags are the flags of the commands that read tables.
@@ -31,6 +34,7 @@ func inputFlags() []cli.Flag {
 		standardizeFlag(),
 		&cli.IntFlag{Name: "reservoir", Usage: "rows kept per sample, drawn at random from a file or kept while reading every row (0: (draws+2)·(k+m), what the estimate uses; --exact keeps every row)"},
 		&cli.BoolFlag{Name: "scan", Usage: "read and validate every row of the input files instead of drawing the rows the estimate needs at random positions (standard input, pipes and compressed files are always read in full)"},
+		&cli.StringFlag{Name: "endpoint", Usage: "`URL` of the S3-compatible server that s3:// paths are read from (http://127.0.0.1:7070, addressed path-style); empty: AWS_ENDPOINT_URL, or AWS itself"},
 	}
 }
 
@@ -52,6 +56,9 @@ type sample struct {
 	// classes names, for mi and rank, the classes of a y column read as
 	// class labels, in the order of their codes; nil otherwise.
 	classes []string
+	// cats are the columns of x that hold category codes (see
+	// categories.go); nil when every column is numeric.
+	cats []int
 }
 
 // readAs says how the sample's input was read: "sampled" (rows drawn at
@@ -67,10 +74,14 @@ func (s sample) readAs() string {
 // matrix returns the sample for the estimators: a Subsample when the
 // reservoir kept only some of the rows.
 func (s sample) matrix() mat.Matrix {
-	if r, _ := s.x.Dims(); r < s.rows {
-		return divergence.Subsample{Matrix: s.x, Rows: s.rows}
+	var x mat.Matrix = s.x
+	if len(s.cats) > 0 {
+		x = divergence.Categorical{Matrix: s.x, Columns: s.cats}
 	}
-	return s.x
+	if r, _ := s.x.Dims(); r < s.rows {
+		return divergence.Subsample{Matrix: x, Rows: s.rows}
+	}
+	return x
 }
 
 // reader holds what every table read needs.
@@ -82,6 +93,7 @@ type reader struct {
 	seek      bool // draw the rows of a seekable file at random positions
 	drop      bool
 	seed      uint64
+	endpoint  string // --endpoint: the S3-compatible server of s3:// paths
 	prog      *progress.Bars
 	stderr    io.Writer
 }
@@ -95,6 +107,11 @@ func newReader(c *cli.Context, prog *progress.Bars, s *divergence.Settings) (*re
 		return nil, err
 	}
 	r := &reader{ctx: c.Context, stdin: c.App.Reader, delim: delim, drop: c.Bool("drop-missing"), seed: c.Uint64("seed"), prog: prog, stderr: c.App.ErrWriter}
+	if r.endpoint = c.String("endpoint"); r.endpoint != "" {
+		if u, err := url.Parse(r.endpoint); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return nil, usagef(c, "--endpoint %s: give the URL of an S3-compatible server, such as http://127.0.0.1:7070", r.endpoint)
+		}
+	}
 	switch res := c.Int("reservoir"); {
 	case res < 0:
 		return nil, usagef(c, "--reservoir %d: the rows kept per sample cannot be negative", res)
@@ -126,13 +143,17 @@ func defaultReservoir(s *divergence.Settings) int {
 // open opens the table at path ("-" is standard input), drawing a bar of
 // the bytes read; the function returned closes it and ends the bar.
 func (r *reader) open(path string) (dataset.Source, func(), error) {
-	progress, done := r.prog.Bytes("reading " + displayPath(path))
-	src, err := openTable(r.ctx, path, dataset.Options{Delimiter: r.delim, Stdin: r.stdin, Progress: progress}, r.stderr)
+	desc := "reading " + displayPath(path)
+	progress, done := r.prog.Bytes(desc)
+	requests, doneRequests := r.prog.Requests(desc)
+	store := remote{settings: objstore.Settings{Endpoint: r.endpoint}, progress: requests}
+	src, err := openTable(r.ctx, path, dataset.Options{Delimiter: r.delim, Stdin: r.stdin, Progress: progress}, store, r.stderr)
 	if err != nil {
 		done()
+		doneRequests()
 		return nil, nil, err
 	}
-	return src, func() { src.Close(); done() }, nil
+	return src, func() { src.Close(); done(); doneRequests() }, nil
 }
 
 // read reads a sample of --reservoir rows of each group of the rows q
@@ -185,7 +206,11 @@ func (r *reader) noted(path string, t *dataset.Table, err error) (*dataset.Table
 		fmt.Fprintf(r.stderr, "pearson: %s: reading every row: %s\n", name, t.Fallback)
 	}
 	if t.Sampled {
-		fmt.Fprintf(r.stderr, "pearson: %s: sampled: %d rows read at random positions and validated, the row counts estimated (--scan reads every row)\n", name, t.RowsRead)
+		counts := "the row counts estimated"
+		if t.Units > 0 && t.BlockBytes == 0 && !slices.ContainsFunc(t.Groups, func(g dataset.Group) bool { return g.RowsStdErr > 0 }) {
+			counts = "the row counts exact (from the metadata)"
+		}
+		fmt.Fprintf(r.stderr, "pearson: %s: sampled: %s, %s (--scan reads every row)\n", name, sampledRead(t), counts)
 	}
 	switch {
 	case t.Dropped > 0 && t.Sampled:
@@ -195,6 +220,19 @@ func (r *reader) noted(path string, t *dataset.Table, err error) (*dataset.Table
 	}
 	noteSkipped(r.stderr, name, t.Skipped)
 	return t, nil
+}
+
+// sampledRead says what a sampled read read, for its note: the blocks of
+// a CSV file sampled in blocks, the units of a Parquet input sampled in two
+// stages, or the rows drawn one by one.
+func sampledRead(t *dataset.Table) string {
+	switch {
+	case t.BlockBytes > 0:
+		return fmt.Sprintf("%d blocks of about %s drawn, %d rows read and validated", t.Units, formatSize(float64(t.BlockBytes)), t.RowsRead)
+	case t.Units > 0:
+		return fmt.Sprintf("%d draws of a unit (a page or a row group) in two stages, %d distinct units and %d rows read and validated", t.Draws, t.Units, t.RowsRead)
+	}
+	return fmt.Sprintf("%d rows read at random positions and validated", t.RowsRead)
 }
 
 // maxSkippedNotes is how many columns left out by the default selection are
@@ -261,11 +299,18 @@ func splitList(s string) []string {
 // when names is empty) as one sample. label, when not empty, names a column
 // that may hold class labels as text (dataset.Query.Labels; for Parquet, a
 // string column), of at most maxLabels distinct labels (no bound when
-// zero): t.Categories then holds its labels.
-func readColumns(r *reader, path string, names []string, label string, maxLabels int) (*dataset.Table, sample, error) {
+// zero): t.Categories then holds its labels. features, the named feature
+// columns, may hold text (or booleans) too, read the same way as
+// categories, of at most featureLabels(label, maxLabels) labels (one bound
+// for every text column of a read).
+func readColumns(r *reader, path string, names []string, label string, maxLabels int, features ...string) (*dataset.Table, sample, error) {
 	q := dataset.Query{Columns: names}
 	if label != "" {
 		q.Labels, q.MaxLabels = []string{label}, maxLabels
+	}
+	if len(features) > 0 && len(names) > 0 {
+		q.Labels = append(q.Labels, features...)
+		q.MaxLabels = featureLabels(label, maxLabels)
 	}
 	t, err := r.read(path, q)
 	if err != nil {

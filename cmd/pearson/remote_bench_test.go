@@ -86,6 +86,11 @@ func TestRemoteDelayBench(t *testing.T) {
 			sizes = append(sizes, n)
 		}
 	}
+	logRanges := os.Getenv("PEARSON_S3_BENCH_LOG") != ""
+	reps := 3
+	if s := os.Getenv("PEARSON_S3_BENCH_REPS"); s != "" {
+		reps, _ = strconv.Atoi(s)
+	}
 	srv := s3test.Start(t)
 	target, _ := url.Parse(srv.Endpoint)
 	rp := httputil.NewSingleHostReverseProxy(target)
@@ -93,6 +98,9 @@ func TestRemoteDelayBench(t *testing.T) {
 	delay := 20 * time.Millisecond
 	proxy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		proxied.Add(1)
+		if logRanges {
+			t.Logf("request %s %s", r.URL.Path, r.Header.Get("Range"))
+		}
 		time.Sleep(delay)
 		rp.ServeHTTP(w, r)
 	}))
@@ -130,7 +138,7 @@ func TestRemoteDelayBench(t *testing.T) {
 				local[i] = filepath.Join(srv.Dir, "bench", fmt.Sprint(n), k)
 			}
 		}
-		for rep := range 3 {
+		for rep := range reps {
 			var lout, lerr bytes.Buffer
 			start := time.Now()
 			if code := Run(context.Background(), []string{"pearson", "divergence", local[0], local[1]}, nil, &lout, &lerr); code != 0 {

@@ -5,17 +5,20 @@
 package main
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/parquet-go/parquet-go"
 
+	"github.com/sublinear/pearson/dataset"
 	"github.com/sublinear/pearson/internal/testtier"
 	"github.com/sublinear/pearson/objstore/s3test"
 )
@@ -119,5 +122,77 @@ func TestRemoteSameAsLocal(t *testing.T) {
 				t.Errorf("%v on %s: standard error does not say what was fetched:\n%s", c, base, stderr)
 			}
 		}
+	}
+}
+
+// TestRemoteEndpointFlag reads s3:// paths from the server that --endpoint
+// names, with AWS_ENDPOINT_URL unset, and checks that --progress always
+// shows the requests in flight and the bytes fetched, and that an endpoint
+// that is not an http(s) URL is refused up front.
+func TestRemoteEndpointFlag(t *testing.T) {
+	srv := s3test.Start(t)
+	t.Setenv("AWS_ENDPOINT_URL", "")
+	dir := t.TempDir()
+	p := writeXY(t, dir, "p.parquet", 3000, 0, 1)
+	q := writeXY(t, dir, "q.parquet", 3000, 0.3, 2)
+	srv.Put(t, "flag", "p.parquet", p)
+	srv.Put(t, "flag", "q.parquet", q)
+	code, want, stderr := run(t, "divergence", p, q)
+	if code != 0 {
+		t.Fatal(stderr)
+	}
+	code, got, stderr := run(t, "divergence", "--endpoint", srv.Endpoint, "--progress", "always", "s3://flag/p.parquet", "s3://flag/q.parquet")
+	if code != 0 {
+		t.Fatal(stderr)
+	}
+	got = strings.NewReplacer("s3://flag/p.parquet", p, "s3://flag/q.parquet", q).Replace(got)
+	if got != want {
+		t.Errorf("--endpoint: the output differs from the local files':\n%s\nlocal:\n%s", got, want)
+	}
+	if !regexp.MustCompile(`reading s3://flag/p\.parquet: \d+ requests in flight, \d+ made`).MatchString(stderr) {
+		t.Errorf("--progress always does not show the requests in flight:\n%s", stderr)
+	}
+	for _, bad := range []string{"127.0.0.1:7070", "ftp://host/", "http://"} {
+		code, _, stderr := run(t, "divergence", "--endpoint", bad, "s3://flag/p.parquet", "s3://flag/q.parquet")
+		if code != 2 || !strings.Contains(stderr, "--endpoint "+bad+": give the URL of an S3-compatible server") {
+			t.Errorf("--endpoint %s: exit %d, stderr %q; want a usage error", bad, code, stderr)
+		}
+	}
+}
+
+// TestSampledNoteSaysWhatWasRead checks that the note of a CSV object
+// sampled in blocks names the blocks, their size and the rows read, and
+// that these agree with the requests made: a block sample reads a few
+// blocks, not rows at random positions.
+func TestSampledNoteSaysWhatWasRead(t *testing.T) {
+	dir := t.TempDir()
+	for i, shift := range []float64{0, 0.3} {
+		var b strings.Builder
+		b.WriteString("x,y\n")
+		rng := rand.New(rand.NewPCG(uint64(i), 7))
+		for range 200000 {
+			fmt.Fprintf(&b, "%.6f,%.6f\n", rng.NormFloat64()+shift, rng.NormFloat64())
+		}
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("%c.csv", 'p'+i)), []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	hs := httptest.NewServer(http.FileServer(http.Dir(dir)))
+	defer hs.Close()
+	code, _, stderr := run(t, "divergence", hs.URL+"/p.csv", hs.URL+"/q.csv")
+	if code != 0 {
+		t.Fatal(stderr)
+	}
+	m := regexp.MustCompile(`p\.csv: sampled: (\d+) blocks of about \d+ KiB drawn, (\d+) rows read and validated`).FindStringSubmatch(stderr)
+	if m == nil {
+		t.Fatalf("the note of a block sample does not name the blocks:\n%s", stderr)
+	}
+	blocks, _ := strconv.Atoi(m[1])
+	rows, _ := strconv.Atoi(m[2])
+	if blocks != dataset.DefaultUnits || rows <= 0 || rows >= 200000 {
+		t.Errorf("note: %d blocks, %d rows read of 200000; want %d blocks and part of the rows", blocks, rows, dataset.DefaultUnits)
+	}
+	if strings.Contains(stderr, "random positions") {
+		t.Errorf("a block sample is said to read rows at random positions:\n%s", stderr)
 	}
 }

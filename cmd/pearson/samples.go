@@ -11,6 +11,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/sublinear/pearson/dataset"
+	"github.com/sublinear/pearson/divergence"
 )
 
 // twoSamples are the numerator and denominator samples of the divergence
@@ -24,6 +25,8 @@ type twoSamples struct {
 	// warnings are about the columns, for the output: those that look
 	// like row identifiers.
 	warnings []string
+	// cats are the columns read as categories (text or booleans).
+	cats []int
 }
 
 // readTwoSamples reads the samples named on the command line, which
@@ -44,30 +47,39 @@ func readTwoSamples(c *cli.Context, r *reader) (*twoSamples, error) {
 	}
 	ts := &twoSamples{paths: args, group: group}
 	var skipped []dataset.Skipped // the columns the default selection left out
+	// Named columns may hold text: categories (categories.go).
+	labels, maxLabels := columns, 0
+	if len(columns) > 0 {
+		maxLabels = divergence.MaxCategories
+	}
 	if len(args) == 2 {
-		tp, err := r.read(args[0], dataset.Query{Columns: columns})
+		tp, err := r.read(args[0], dataset.Query{Columns: columns, Labels: labels, MaxLabels: maxLabels})
 		if err != nil {
-			return nil, err
+			return nil, categoryHint(err, maxLabels)
 		}
-		tq, err := r.read(args[1], dataset.Query{Columns: tp.Columns})
+		tq, err := r.read(args[1], dataset.Query{Columns: tp.Columns, Labels: labels, MaxLabels: maxLabels})
 		if err != nil {
-			return nil, err
+			return nil, categoryHint(err, maxLabels)
 		}
 		ts.columns, skipped = tp.Columns, tp.Skipped
 		ts.p = groupSample(displayPath(args[0]), tp, tp.Groups[0])
 		ts.q = groupSample(displayPath(args[1]), tq, tq.Groups[0])
+		if ts.cats, err = unifyCategories(tp, tq, ts.q.x); err != nil {
+			return nil, err
+		}
 	} else {
 		// Only the rows of two values are kept: the two named, or the first
 		// two met (a third is an error then).
-		q := dataset.Query{Group: group, Columns: columns, MaxGroups: 2}
+		q := dataset.Query{Group: group, Columns: columns, MaxGroups: 2, Labels: labels, MaxLabels: maxLabels}
 		if num != "" && den != "" {
 			q.Groups = []string{num, den}
 		}
 		t, err := r.read(args[0], q)
 		if err != nil {
-			return nil, err
+			return nil, categoryHint(err, maxLabels)
 		}
 		ts.columns, skipped = t.Columns, t.Skipped
+		ts.cats = categoryColumns(t, t.Columns)
 		pi, qi, err := chooseGroups(c, t, group, num, den)
 		if err != nil {
 			return nil, err
@@ -83,9 +95,13 @@ func readTwoSamples(c *cli.Context, r *reader) (*twoSamples, error) {
 		ts.p.x, ts.q.x = columnsOf(ts.p.x, ts.columns, keep), columnsOf(ts.q.x, ts.columns, keep)
 		ts.columns = keep
 	}
+	if len(ts.cats) > 0 && c.String("ratio-out") != "" {
+		return nil, usagef(c, "--ratio-out reads numeric columns only, and %s holds text (categories): leave --ratio-out out, or the column", strings.Join(quoteAll(namesOf(ts.columns, ts.cats)), ", "))
+	}
+	ts.p.cats, ts.q.cats = ts.cats, ts.cats
 	ts.warnings = idWarnings(ts.columns, ts.p, ts.q)
 	if standardizes(c, len(ts.columns)) {
-		ts.scale = standardize(ts.p.x, ts.q.x)
+		ts.scale = standardizeExcept(ts.cats, ts.p.x, ts.q.x)
 	}
 	return ts, nil
 }

@@ -39,10 +39,11 @@ const (
 
 // Spreads standardize uses, in the order it tries them.
 const (
-	spreadMAD   = "mad"   // 1.4826 × median absolute deviation from the median
-	spreadIQR   = "iqr"   // interquartile range / 1.349, when the MAD is 0
-	spreadSD    = "sd"    // standard deviation, when the IQR is 0 as well
-	spreadConst = "const" // a constant column: only centred
+	spreadMAD      = "mad"      // 1.4826 × median absolute deviation from the median
+	spreadIQR      = "iqr"      // interquartile range / 1.349, when the MAD is 0
+	spreadSD       = "sd"       // standard deviation, when the IQR is 0 as well
+	spreadConst    = "const"    // a constant column: only centred
+	spreadCategory = "category" // category codes: left as they are
 )
 
 // apply transforms a row in place. A value beyond ±maxMagnitude after the
@@ -82,6 +83,8 @@ func (a *affine) describe(names []string) string {
 			s += fmt.Sprintf("; %s: MAD and IQR 0, standard deviation instead", quoteShort(names[j]))
 		case spreadConst:
 			s += fmt.Sprintf("; %s: constant, only centred", quoteShort(names[j]))
+		case spreadCategory:
+			s += fmt.Sprintf("; %s: categories, not scaled", quoteShort(names[j]))
 		}
 	}
 	return s
@@ -101,7 +104,11 @@ func (a *affine) describe(names []string) string {
 // near ±1e308 neither overflow nor lose the spread. O(n log n) per column
 // in the rows kept, which are at most the reservoir unless every row is
 // asked for.
-func standardize(xs ...*mat.Dense) *affine {
+func standardize(xs ...*mat.Dense) *affine { return standardizeExcept(nil, xs...) }
+
+// standardizeExcept is standardize but for the columns cats, which hold
+// category codes and are left as they are (the delta kernel has no scale).
+func standardizeExcept(cats []int, xs ...*mat.Dense) *affine {
 	_, cols := xs[0].Dims()
 	total := 0
 	for _, x := range xs {
@@ -112,6 +119,10 @@ func standardize(xs ...*mat.Dense) *affine {
 	v := make([]float64, 0, total)
 	dev := make([]float64, total)
 	for j := range cols {
+		if slices.Contains(cats, j) {
+			a.scale[j], a.centre[j], a.spread[j], a.how[j] = 1, 0, 1, spreadCategory
+			continue
+		}
 		v = v[:0]
 		top := 0.0
 		for _, x := range xs {

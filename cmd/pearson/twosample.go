@@ -21,7 +21,7 @@ func sampleFlags() []cli.Flag {
 		&cli.StringFlag{Name: "group", Usage: "with one input file: the `COL`umn whose values split the rows into the samples"},
 		&cli.StringFlag{Name: "numerator", Usage: "with --group: the `VALUE` of the numerator sample P (default: the first value in the file)"},
 		&cli.StringFlag{Name: "denominator", Usage: "with --group: the `VALUE` of the denominator sample Q (default: the other value)"},
-		&cli.StringFlag{Name: "columns", Usage: "comma-separated feature `COLS` (default: every numeric column but the group column; a column is numeric when its first non-empty cell is a number, and the columns left out are named on standard error)"},
+		&cli.StringFlag{Name: "columns", Usage: "comma-separated feature `COLS` (default: every numeric column but the group column; a column is numeric when its first non-empty cell is a number, and the columns left out are named on standard error" + categoryUsage + ")"},
 		excludeFlag("the default selection or of --columns"),
 	}
 }
@@ -115,6 +115,9 @@ func (t *twoSampleCmd) record(res *divergence.PEResult, seed uint64, more ...str
 		add("numerator", t.in.p.name).
 		add("denominator", t.in.q.name).
 		add("columns", t.in.columns)
+	if len(t.in.cats) > 0 { // only then, so that numeric outputs keep their keys
+		r.add("categorical", namesOf(t.in.columns, t.in.cats))
+	}
 	if t.in.scale != nil {
 		// Only when done, so that single-column outputs keep their keys.
 		r.add("scaled", t.in.scale.describe(t.in.columns)).add("spreads", t.in.scale.spreads())

@@ -43,7 +43,7 @@ type Bars struct {
 // New returns the bars drawn on w in the given mode. An unknown mode is an
 // error wrapping ErrMode.
 func New(w io.Writer, mode Mode) (*Bars, error) {
-	p := &Bars{w: w}
+	p := &Bars{w: &lockedWriter{w: w}}
 	switch mode {
 	case Auto:
 		p.enabled = isTerminal(w)
@@ -121,4 +121,51 @@ func (p *Bars) Steps(desc string) (func(done, total int), func()) {
 				p.bar = nil
 			}
 		}
+}
+
+// Requests returns a callback that draws the requests of a remote read:
+// those in flight now, those made and the bytes fetched (as
+// objstore.Store.Stats counts them), and a function that ends it; the
+// callback is nil when the bars are disabled. The caller calls it as often
+// as it likes: the bar is redrawn at most every 100 ms.
+func (p *Bars) Requests(desc string) (func(inFlight, requests, bytes int64), func()) {
+	if !p.enabled {
+		return nil, func() {}
+	}
+	var mu sync.Mutex
+	var bar *progressbar.ProgressBar
+	finished := false
+	return func(inFlight, requests, bytes int64) {
+			mu.Lock()
+			defer mu.Unlock()
+			if finished {
+				return
+			}
+			if bar == nil {
+				bar = p.newBar(-1, desc, true)
+			}
+			bar.Describe(fmt.Sprintf("%s: %d requests in flight, %d made", desc, inFlight, requests))
+			bar.Set64(bytes)
+		}, func() {
+			mu.Lock()
+			defer mu.Unlock()
+			finished = true
+			if bar != nil {
+				bar.Finish()
+			}
+		}
+}
+
+// lockedWriter serializes the writes of the bars, which may be drawn from
+// several goroutines at once (the requests of a remote read are drawn by a
+// ticker while the bytes of a file are drawn by its reader).
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }

@@ -1,0 +1,141 @@
+// Copyright ©2026 The pearson Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package main
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/sublinear/pearson/dataset"
+	"github.com/sublinear/pearson/divergence"
+)
+
+// Feature columns of text or booleans are categories: the reader reads the
+// named feature columns as labels (dataset.Query.Labels: a CSV column whose
+// first non-empty cell is not a number, a Parquet string or boolean
+// column), holding codes of their labels, and the estimators score them with
+// the delta kernel (divergence.Categorical), times the Gaussian on the
+// numeric columns. A category column holds at most divergence.MaxCategories
+// distinct labels, refused at the first beyond.
+
+// categoryUsage is what the flags that name feature columns say of text
+// columns.
+var categoryUsage = fmt.Sprintf("; a named column of text or booleans is read as categories, scored with the delta kernel, at most %d of them", divergence.MaxCategories)
+
+// categoryColumns returns the indices, among names (columns of t), of the
+// columns t read as text labels.
+func categoryColumns(t *dataset.Table, names []string) []int {
+	if t.Categories == nil {
+		return nil
+	}
+	var cats []int
+	for j, name := range names {
+		for i, c := range t.Columns {
+			if c == name {
+				if t.Categories[i] != nil {
+					cats = append(cats, j)
+				}
+				break
+			}
+		}
+	}
+	return cats
+}
+
+// namesOf returns the names of the columns cats of names.
+func namesOf(names []string, cats []int) []string {
+	out := make([]string, len(cats))
+	for i, j := range cats {
+		out[i] = names[j]
+	}
+	return out
+}
+
+// unifyCategories recodes the text columns of tq, the second file of a
+// divergence or test, to the codes of the same labels in tp, the first (new
+// labels after tp's), in tq's rows x, so that one label has one code in
+// both samples. It returns the category columns, or an error when a column
+// is text in one file and numeric in the other, or holds more than
+// divergence.MaxCategories labels over both.
+func unifyCategories(tp, tq *dataset.Table, xq *mat.Dense) ([]int, error) {
+	if tp.Categories == nil && tq.Categories == nil {
+		return nil, nil
+	}
+	var cats []int
+	for j, name := range tp.Columns {
+		var lp, lq []string
+		if tp.Categories != nil {
+			lp = tp.Categories[j]
+		}
+		if tq.Categories != nil {
+			lq = tq.Categories[j]
+		}
+		switch {
+		case lp == nil && lq == nil:
+			continue
+		case lp == nil || lq == nil:
+			text, num := tp.Name, tq.Name
+			if lp == nil {
+				text, num = num, text
+			}
+			return nil, fmt.Errorf("column %q holds text in %s but numbers in %s: a column is numeric or categorical in both files", name, text, num)
+		}
+		code := make(map[string]int, len(lp))
+		for c, l := range lp {
+			code[l] = c
+		}
+		vocab := len(lp)
+		to := make([]float64, len(lq))
+		for c, l := range lq {
+			n, ok := code[l]
+			if !ok {
+				n = vocab
+				code[l] = n
+				vocab++
+			}
+			to[c] = float64(n)
+		}
+		if vocab > divergence.MaxCategories {
+			return nil, fmt.Errorf("column %q holds %d distinct labels over both files, more than the %d a category column may hold", name, vocab, divergence.MaxCategories)
+		}
+		r, _ := xq.Dims()
+		for i := range r {
+			xq.Set(i, j, to[int(xq.At(i, j))])
+		}
+		cats = append(cats, j)
+	}
+	return cats, nil
+}
+
+// featureLabels is the most distinct labels a read of feature columns
+// takes in a text column (dataset.Query.MaxLabels, one bound for every
+// text column of a read): divergence.MaxCategories, or, when the read also
+// takes the target column label as possible class labels, the target's
+// bound maxLabels (divergence.MaxClasses under auto), which split then
+// checks against divergence.MaxCategories for the features.
+func featureLabels(label string, maxLabels int) int {
+	if label != "" {
+		return maxLabels
+	}
+	return divergence.MaxCategories
+}
+
+// categoryHint adds to err, a read's failure, what to do when a feature
+// column (not one of targets) holds more labels than the read takes
+// (featureLabels: bound).
+func categoryHint(err error, bound int, targets ...string) error {
+	var pe *dataset.ParseError
+	if errors.As(err, &pe) && errors.Is(err, dataset.ErrTooManyLabels) && !slices.Contains(targets, pe.Column) {
+		why := ""
+		if bound < divergence.MaxCategories {
+			why = fmt.Sprintf(" while the target may hold text class labels (%d categories otherwise: give the target's type as numeric)", divergence.MaxCategories)
+		}
+		return fmt.Errorf("%w: column %q is read as categories (its cells are text), and a category column holds at most %d distinct labels%s: leave it out, or recode it", err, pe.Column, bound, why)
+	}
+	return err
+}

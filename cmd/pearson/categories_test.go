@@ -1,0 +1,174 @@
+// Copyright ©2026 The pearson Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/sublinear/pearson/dataset"
+)
+
+// personRow is a row of the mixed tables of the categorical-feature tests:
+// a text column, a boolean column and two numeric ones.
+type personRow struct {
+	Country string  `parquet:"country"`
+	Member  bool    `parquet:"member"`
+	Age     float64 `parquet:"age"`
+	Score   float64 `parquet:"score"`
+}
+
+// people draws n rows in which score depends on country strongly, on age a
+// little and not on member.
+func people(n int, shift float64, rnd *rand.Rand) []personRow {
+	countries := []string{"FR", "DE", "IT"}
+	effect := []float64{0, 1, -1}
+	rows := make([]personRow, n)
+	for i := range rows {
+		c := rnd.IntN(len(countries))
+		if rnd.Float64() < shift { // a Q with more DE
+			c = 1
+		}
+		age := 40 + 10*rnd.NormFloat64()
+		rows[i] = personRow{countries[c], rnd.IntN(2) == 1, age, effect[c] + 0.02*age + 0.5*rnd.NormFloat64() + shift}
+	}
+	return rows
+}
+
+// writePeople writes rows as CSV and as Parquet (one row group) in a
+// temporary directory and returns both paths.
+func writePeople(t *testing.T, name string, rows []personRow) (csvPath, parquetPath string) {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString("country,member,age,score\n")
+	for _, r := range rows {
+		fmt.Fprintf(&b, "%s,%t,%s,%s\n", r.Country, r.Member, strconv.FormatFloat(r.Age, 'g', -1, 64), strconv.FormatFloat(r.Score, 'g', -1, 64))
+	}
+	csvPath = filepath.Join(t.TempDir(), name+".csv")
+	if err := os.WriteFile(csvPath, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return csvPath, writeRowGroups(t, name+".parquet", rows, len(rows))
+}
+
+// TestCategoricalFeatures: rank, mi and divergence take text and boolean
+// columns as categories, the same from CSV and from Parquet, and say so.
+func TestCategoricalFeatures(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(5, 6))
+	pc, pp := writePeople(t, "p", people(1500, 0, rnd))
+	qc, qp := writePeople(t, "q", people(1500, 0.3, rnd))
+	type ranked struct {
+		Categorical []string `json:"categorical_x"`
+		Features    []struct {
+			Feature string   `json:"feature"`
+			SMI     float64  `json:"smi"`
+			SigmaX  *float64 `json:"sigma_x"`
+		} `json:"features"`
+	}
+	var got []string
+	for _, path := range []string{pc, pp} {
+		code, out, stderr := run(t, "rank", "--format", "json", "--target", "score", "--features", "country,age,member", path)
+		if code != 0 {
+			t.Fatalf("rank %s: exit %d: %s", path, code, stderr)
+		}
+		var r ranked
+		if err := json.Unmarshal([]byte(out), &r); err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(r.Categorical, []string{"country", "member"}) || r.Features[0].Feature != "country" {
+			t.Errorf("rank %s: categorical %v, ranking %+v: want country and member categorical, country first", path, r.Categorical, r.Features)
+		}
+		for _, f := range r.Features {
+			if (f.SigmaX == nil) != (f.Feature != "age") {
+				t.Errorf("rank %s: %s has sigma_x %v: want n/a for categories only", path, f.Feature, f.SigmaX)
+			}
+		}
+		got = append(got, out[:strings.Index(out, `"timing"`)]+out[strings.Index(out, `"features"`):])
+	}
+	if got[0] != got[1] {
+		t.Errorf("rank: CSV and Parquet differ:\n%s\n%s", got[0], got[1])
+	}
+
+	got = got[:0]
+	for _, args := range [][]string{{"divergence", pc, qc}, {"divergence", pp, qp}, {"test", "--permutations", "50", pc, qc}} {
+		code, out, stderr := run(t, append([]string{args[0], "--format", "json", "--columns", "country,age"}, args[1:]...)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, stderr)
+		}
+		var r struct {
+			PE          float64  `json:"pe"`
+			Categorical []string `json:"categorical"`
+			PValue      *float64 `json:"p_value"`
+		}
+		if err := json.Unmarshal([]byte(out), &r); err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(r.Categorical, []string{"country"}) {
+			t.Errorf("%v: categorical %v, want [country]", args, r.Categorical)
+		}
+		if r.PValue != nil && *r.PValue > 0.05 {
+			t.Errorf("%v: p = %v for a shift in the country shares", args, *r.PValue)
+		}
+		got = append(got, fmt.Sprint(r.PE))
+	}
+	if got[0] != got[1] {
+		t.Errorf("divergence: CSV %s and Parquet %s differ", got[0], got[1])
+	}
+
+	code, out, stderr := run(t, "mi", "--x", "country,age", "--y", "score", pc)
+	if code != 0 || !strings.Contains(out, "categorical_x  country") {
+		t.Errorf("mi: exit %d: %s%s", code, out, stderr)
+	}
+}
+
+// TestCategoricalBound: a feature column of more than
+// divergence.MaxCategories labels (or, beside a target that may hold class
+// labels, more than the target's bound) is refused, naming the column.
+func TestCategoricalBound(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("id,x,y\n")
+	for i := range 300 {
+		fmt.Fprintf(&b, "u%d,%d,%d\n", i, i%7, i%5)
+	}
+	path := writeFile(t, "ids.csv", b.String())
+	for _, args := range [][]string{
+		{"rank", "--target", "y", "--features", "id,x", path},
+		{"mi", "--x", "id,x", "--y", "y", path},
+		{"divergence", "--columns", "id,x", path, path},
+	} {
+		code, _, stderr := run(t, args...)
+		if code == 0 || !strings.Contains(stderr, `"id"`) || !strings.Contains(stderr, "at most") {
+			t.Errorf("%v: exit %d, %s: want a refusal naming the column and the limit", args, code, stderr)
+		}
+	}
+}
+
+// TestUnifyCategories: the same label has the same code in both files of a
+// divergence, whatever order each file meets the labels in.
+func TestUnifyCategories(t *testing.T) {
+	tp := &dataset.Table{Name: "p", Columns: []string{"c", "x"}, Categories: [][]string{{"FR", "DE"}, nil}}
+	tq := &dataset.Table{Name: "q", Columns: []string{"c", "x"}, Categories: [][]string{{"IT", "FR", "DE"}, nil}}
+	xq := mat.NewDense(3, 2, []float64{0, 1, 1, 2, 2, 3})
+	cats, err := unifyCategories(tp, tq, xq)
+	if err != nil || !slices.Equal(cats, []int{0}) {
+		t.Fatalf("cats %v, %v", cats, err)
+	}
+	if want := []float64{2, 0, 1}; !slices.Equal(mat.Col(nil, 0, xq), want) {
+		t.Errorf("codes %v, want %v (IT new, FR 0, DE 1)", mat.Col(nil, 0, xq), want)
+	}
+	tq.Categories = nil
+	if _, err := unifyCategories(tp, tq, xq); err == nil || !strings.Contains(err.Error(), `"c"`) {
+		t.Errorf("text in p, numbers in q: %v", err)
+	}
+}
