@@ -106,7 +106,22 @@ type Change struct {
 	// Strength is the test statistic of What: |Δ mean|, |Δ log variance|
 	// or |Δ Fisher z| over its standard error (0 for shape).
 	Strength float64
+	// Rule is the rule that found the change: RuleDivergence (a calibrated
+	// score above the penalty) or RuleSpread (a change of spread over
+	// whole segments, whose Score and Calibrated, the windows' at Time,
+	// may lie below the penalty).
+	Rule string
 }
+
+// The rules of Change.Rule.
+const (
+	// RuleDivergence: the change's calibrated score exceeds the penalty.
+	RuleDivergence = "divergence"
+	// RuleSpread: the Laplace likelihood ratio of a change of spread of
+	// the first differences, over the segment between its neighbouring
+	// changes, exceeds 2·(d + 1)·ln T (d columns, T rows).
+	RuleSpread = "spread"
+)
 
 // Span is a segment of the series: the rows between two changes.
 type Span struct {
@@ -195,6 +210,12 @@ func SegmentParamsFor(rows int, s *SegmentSettings) SegmentParams {
 // and the best of each segment above Penalty is added (unless Changes is
 // set), until none is: changes closer than a window apart are placed, and
 // found, by their own rows.
+//
+// Unless Changes is set, each segment between the change points is then
+// searched for a change of spread over its whole length (spreadChanges:
+// the scaled Gamma deviance of the absolute first differences above
+// 2·(d + 1)·ln T), which windows of n rows see too weakly; Change.Rule says
+// which rule found each change.
 //
 // Before scoring, a column whose robust linear trend is significant is
 // de-trended (robustDetrend): a steep trend would otherwise raise every
@@ -343,9 +364,27 @@ func Segment(ctx context.Context, series mat.Matrix, alpha float64, s *SegmentSe
 		keep = append(keep, add...)
 		slices.SortFunc(keep, func(a, b Change) int { return a.Time - b.Time })
 	}
+	for i := range keep {
+		keep[i].Rule = RuleDivergence
+	}
+	if p.Changes == 0 {
+		// Changes of spread the windows are too short to see: searched
+		// over whole segments, on differences (spreadChanges).
+		add, err := sg.spreadChanges(ctx, keep, max(p.Window, spreadMinSide), spreadPenaltyPerParam*float64(dim+1)*math.Log(float64(rows)))
+		if err != nil {
+			return nil, err
+		}
+		for i := range add {
+			if b := add[i].Time; b >= lo && b <= hi {
+				add[i].Score, add[i].Calibrated = res.Scores[b-lo].Value, res.Calibrated[b-lo]
+			}
+		}
+		keep = append(keep, add...)
+		slices.SortFunc(keep, func(a, b Change) int { return a.Time - b.Time })
+	}
 	start := 0
 	for _, c := range keep {
-		if c.Time <= start || (p.Changes == 0 && !(c.Calibrated > p.Penalty)) {
+		if c.Time <= start || (p.Changes == 0 && c.Rule == RuleDivergence && !(c.Calibrated > p.Penalty)) {
 			continue
 		}
 		res.Changes = append(res.Changes, c)

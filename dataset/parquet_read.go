@@ -606,7 +606,14 @@ func (o *pqOpen) chunk(g int, c *pqCol) (*chunkCheck, error) {
 	case m.NumValues < 0 || m.NumValues > rows:
 		return nil, o.chunkBad(g, c, "the column chunk claims %d values in %d rows", m.NumValues, rows)
 	}
-	ck := &chunkCheck{start: start, end: start + m.TotalCompressedSize, rows: rows, width: c.typ.width, ra: o.ra, snappy: m.Codec == format.Snappy}
+	ck := &chunkCheck{start: start, end: start + m.TotalCompressedSize, rows: rows, width: c.typ.width, ra: o.ra, snappy: m.Codec == format.Snappy,
+		runs: true, to: rows, codec: m.Codec, typ: phys}
+	switch rep, _ := o.shard.fields[c.index-1].elem.RepetitionType.Get(); rep {
+	case format.Optional:
+		ck.maxDef = 1
+	case format.Repeated:
+		ck.maxDef, ck.maxRep = 1, 1
+	}
 	if phys == format.ByteArray {
 		ck.width = 0
 	}
@@ -665,6 +672,9 @@ func (o *pqOpen) checkChunk(g int, c *pqCol, from, to int64, useIndex bool) erro
 		}
 	}
 	if loc == nil {
+		// Without an offset index the library decodes every page up to
+		// the rows it seeks: their runs are checked, none after them.
+		ck.to = to
 		if err := checkPages(o.ra, ck, ck.start); err != nil {
 			return o.chunkBad(g, c, "%v", err)
 		}
@@ -687,10 +697,12 @@ func (o *pqOpen) checkChunk(g int, c *pqCol, from, to int64, useIndex bool) erro
 		if next <= from || l.FirstRowIndex >= to {
 			continue
 		}
-		page := &chunkCheck{start: l.Offset, end: l.Offset + int64(l.CompressedPageSize), rows: ck.rows, width: ck.width, ra: ck.ra, snappy: ck.snappy}
+		page := *ck
+		page.start, page.end = l.Offset, l.Offset+int64(l.CompressedPageSize)
+		page.from, page.to = 0, ck.rows // the page holds some of the rows: check its runs
 		h, hl, err := readPageHeader(o.ra, l.Offset, page.end)
 		if err == nil {
-			err = checkPage(h, l.Offset, hl, page)
+			err = checkPageRuns(h, l.Offset, hl, 0, &page)
 		}
 		if err != nil {
 			return o.chunkBad(g, c, "%v", err)

@@ -9,7 +9,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/bits"
 
+	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/encoding/thrift"
 	"github.com/parquet-go/parquet-go/format"
 )
@@ -340,6 +342,15 @@ type chunkCheck struct {
 	// the length that starts each page's Snappy block.
 	ra     io.ReaderAt
 	snappy bool
+	// runs, when set (with ra), has checkPage walk the run-length encoded
+	// runs of the data pages that hold rows from to to (exclusive) of the
+	// row group, decompressed with codec, whose column has the maximum
+	// repetition and definition levels maxRep and maxDef (see checkRuns).
+	runs           bool
+	from, to       int64
+	codec          format.CompressionCodec
+	maxRep, maxDef int
+	typ            format.Type
 }
 
 // checkPage checks the page header h, at off in the chunk c, against the
@@ -390,6 +401,207 @@ func checkPage(h *format.PageHeader, off, hl int64, c *chunkCheck) error {
 	return checkSnappy(h, off, hl, c)
 }
 
+// checkPageRuns checks the page as checkPage does, and then, when c.runs
+// is set and the page is a data page holding some of the rows c.from to
+// c.to (its first row row, of a column without repetition), its runs
+// (checkRuns).
+func checkPageRuns(h *format.PageHeader, off, hl, row int64, c *chunkCheck) error {
+	if err := checkPage(h, off, hl, c); err != nil {
+		return err
+	}
+	if !c.runs || c.ra == nil {
+		return nil
+	}
+	values := dataValues(h)
+	if values < 0 {
+		return nil
+	}
+	if c.maxRep == 0 && (row+values <= c.from || row >= c.to) {
+		return nil
+	}
+	return checkRuns(h, off, hl, c)
+}
+
+// checkRuns checks the run-length encoded runs of the data page h, at off
+// in the chunk c, before the library decodes them: the repetition and
+// definition levels and the dictionary indexes (or RLE booleans) of a page
+// are a sequence of runs, each a varint header that says how many values
+// it holds (a repeated value, or groups of 8 bit-packed ones), and the
+// library allocates what a header says before it finds that the page holds
+// fewer values. A byte set to 0xff in a dictionary-encoded page of 31 KB
+// made it allocate 7.0 GB (FuzzParquet). The runs of each must hold at
+// most the page's num_values (plus the 7 that pad the last bit-packed
+// group), at a bit width of at most 32.
+func checkRuns(h *format.PageHeader, off, hl int64, c *chunkCheck) error {
+	comp := int64(h.CompressedPageSize)
+	raw := make([]byte, comp)
+	if _, err := c.ra.ReadAt(raw, off+hl); err != nil && err != io.EOF {
+		return err
+	}
+	bad := func(what string, err error) error {
+		return fmt.Errorf("page at byte %d: %s: %v", off, what, err)
+	}
+	var (
+		values            int64
+		enc               format.Encoding
+		rep, def, payload []byte
+		compressed        = c.codec != format.Uncompressed
+		prefixed          bool // the levels start with their length (v1)
+	)
+	switch h.Type {
+	case format.DataPage:
+		v := h.DataPageHeader.V
+		values, enc, prefixed = int64(v.NumValues), v.Encoding, true
+		if c.maxRep > 0 && v.RepetitionLevelEncoding != format.RLE ||
+			c.maxDef > 0 && v.DefinitionLevelEncoding != format.RLE {
+			return nil // BIT_PACKED levels: no runs, their length is fixed
+		}
+		payload = raw
+	case format.DataPageV2:
+		v := h.DataPageHeaderV2.V
+		values, enc = int64(v.NumValues), v.Encoding
+		rl, dl := int64(v.RepetitionLevelsByteLength), int64(v.DefinitionLevelsByteLength)
+		if c.maxRep > 0 {
+			rep = raw[:rl]
+		}
+		if c.maxDef > 0 {
+			def = raw[rl : rl+dl]
+		}
+		payload = raw[rl+dl:]
+		if ic, ok := v.IsCompressed.Get(); ok && !ic {
+			compressed = false
+		}
+	default:
+		return nil
+	}
+	if compressed {
+		codec := parquet.LookupCompressionCodec(c.codec)
+		if codec == nil {
+			return nil // the library reports an unknown codec
+		}
+		want := int64(h.UncompressedPageSize) - int64(len(raw)-len(payload))
+		dst := make([]byte, 0, max(want, 0))
+		var err error
+		if err = safely(func() error { payload, err = codec.Decode(dst, payload); return err }); err != nil {
+			return nil // the library reports a page that does not decompress
+		}
+		if int64(len(payload)) > max(want, 0) {
+			return fmt.Errorf("page at byte %d: it decompresses to %d bytes, more than the page's %d", off, len(payload), want)
+		}
+	}
+	if prefixed {
+		var err error
+		if c.maxRep > 0 {
+			if rep, payload, err = levelsV1(payload); err != nil {
+				return bad("repetition levels", err)
+			}
+		}
+		if c.maxDef > 0 {
+			if def, payload, err = levelsV1(payload); err != nil {
+				return bad("definition levels", err)
+			}
+		}
+	}
+	if err := checkHybrid(rep, bits.Len(uint(c.maxRep)), values); err != nil {
+		return bad("repetition levels", err)
+	}
+	if err := checkHybrid(def, bits.Len(uint(c.maxDef)), values); err != nil {
+		return bad("definition levels", err)
+	}
+	switch {
+	case enc == format.RLEDictionary || enc == format.PlainDictionary:
+		if len(payload) == 0 {
+			return nil
+		}
+		if err := checkHybrid(payload[1:], int(payload[0]), values); err != nil {
+			return bad("dictionary indexes", err)
+		}
+	case enc == format.RLE && c.typ == format.Boolean:
+		b, _, err := levelsV1(payload)
+		if err == nil {
+			err = checkHybrid(b, 1, values)
+		}
+		if err != nil {
+			return bad("booleans", err)
+		}
+	}
+	return nil
+}
+
+// dataValues returns the num_values of the data page h, or −1 when h is
+// not a data page.
+func dataValues(h *format.PageHeader) int64 {
+	switch h.Type {
+	case format.DataPage:
+		return int64(h.DataPageHeader.V.NumValues)
+	case format.DataPageV2:
+		return int64(h.DataPageHeaderV2.V.NumValues)
+	}
+	return -1
+}
+
+// levelsV1 splits b into the runs that start it, after their length (4
+// bytes, little-endian), and the rest.
+func levelsV1(b []byte) (runs, rest []byte, err error) {
+	if len(b) < 4 {
+		return nil, nil, errors.New("cut short")
+	}
+	n := uint64(binary.LittleEndian.Uint32(b))
+	if n > uint64(len(b)-4) {
+		return nil, nil, fmt.Errorf("they claim %d bytes, %d are left", n, len(b)-4)
+	}
+	return b[4 : 4+n], b[4+n:], nil
+}
+
+// checkHybrid walks the runs of the RLE/bit-packed hybrid encoding in b, of
+// values of width bits, as the library decodes them, and checks that they
+// hold at most values values, and that each bit-packed run lies in b. An
+// RLE run (a count and one value) must end within values (plus 7); the
+// last bit-packed run is padded by the writers, to a multiple of 8 values
+// or, by DuckDB, of 256, so that the runs may claim up to maxRunPad values
+// more than the page holds. The library then allocates at most
+// values+maxRunPad values for them.
+func checkHybrid(b []byte, width int, values int64) error {
+	if width > 32 {
+		return fmt.Errorf("a bit width of %d, more than 32", width)
+	}
+	v := uint64(max(values, 0))
+	total := uint64(0)
+	for i := 0; i < len(b); {
+		u, k := binary.Uvarint(b[i:])
+		if k <= 0 {
+			return errors.New("a run header that does not decode")
+		}
+		i += k
+		n := u >> 1
+		switch {
+		case n == 0: // an empty run, without a value
+			continue
+		case u&1 != 0: // n groups of 8 bit-packed values
+			if n > (v+maxRunPad)/8 || total+8*n > v+maxRunPad {
+				return fmt.Errorf("a bit-packed run of %d values after %d in a page of %d", 8*n, total, values)
+			}
+			if n*uint64(width) > uint64(len(b)-i) {
+				return fmt.Errorf("a bit-packed run of %d values in %d bytes", 8*n, len(b)-i)
+			}
+			i += int(n) * width
+			n *= 8
+		default:
+			if n > v+7 || total+n > v+7 {
+				return fmt.Errorf("a run of %d values after %d in a page of %d", n, total, values)
+			}
+			i += (width + 7) / 8
+		}
+		total += n
+	}
+	return nil
+}
+
+// maxRunPad is how many values more than its page the runs of a page may
+// claim: the padding of its last bit-packed run (DuckDB pads it to 256
+// values, Arrow's runs hold up to 504).
+const maxRunPad = 511
+
 // checkSnappy checks the decoded length that starts a Snappy block (a
 // varint) against the page's uncompressed size: the decoder allocates what
 // the block says before it finds out that it is false, so that without this
@@ -425,14 +637,16 @@ func checkSnappy(h *format.PageHeader, off, hl int64, c *chunkCheck) error {
 // checkPages checks the headers of the pages of the chunk c from byte off
 // to its end (the whole chunk when off is c.start).
 func checkPages(r io.ReaderAt, c *chunkCheck, off int64) error {
+	row := int64(0) // the first row of the page at off, without repetition
 	for off < c.end {
 		h, hl, err := readPageHeader(r, off, c.end)
 		if err != nil {
 			return err
 		}
-		if err := checkPage(h, off, hl, c); err != nil {
+		if err := checkPageRuns(h, off, hl, row, c); err != nil {
 			return err
 		}
+		row += max(dataValues(h), 0)
 		off += hl + int64(h.CompressedPageSize)
 	}
 	return nil

@@ -150,7 +150,7 @@ func (j *cpJob) segment(c *cli.Context, name string, columns []string, seed uint
 
 	var points, segments, scores []*record
 	for _, ch := range res.Changes {
-		points = append(points, new(record).add("time", g.labels[ch.Time]).add("score", ch.Score).add("calibrated", ch.Calibrated).add("what", ch.What).add("strength", ch.Strength))
+		points = append(points, new(record).add("time", g.labels[ch.Time]).add("score", ch.Score).add("calibrated", ch.Calibrated).add("what", ch.What).add("strength", ch.Strength).add("rule", ch.Rule))
 	}
 	for _, sp := range res.Segments {
 		segments = append(segments, new(record).add("start", g.labels[sp.Start]).add("end", g.labels[sp.End-1]).add("rows", sp.End-sp.Start))

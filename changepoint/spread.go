@@ -1,0 +1,160 @@
+// Copyright ©2026 The pearson Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package changepoint
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+)
+
+// spreadPenaltyPerParam sets the scaled deviance a change of spread must
+// exceed (spreadChanges): spreadPenaltyPerParam·(d + 1)·ln T for d columns
+// and T rows, twice the Schwarz criterion of d spreads and a location, for
+// the autocorrelation of differences and the search over every row.
+const spreadPenaltyPerParam = 2.0
+
+// spreadMinSide is the fewest differences on either side of a change of
+// spread (or the window, if larger): below some 25 the dispersion φ and
+// the χ² law of the deviance are poor, and short series gave false alarms
+// (TestSegmentPlacement's series of 20 and 60 rows at the window alone).
+const spreadMinSide = 25
+
+// spreadChanges searches each segment between the changes kept for a change
+// of spread, by binary segmentation of the absolute first differences
+// y(r) = |x(r) − x(r−1)| of each column, whose mean a change of spread by a
+// factor f multiplies by f: a split at row b of the segment [s, e) compares
+// their means a₁ over rows s+1 … b−1 and a₂ over rows b+1 … e−1 (N₁ and N₂
+// of them; the difference that straddles b is left out, so that a change
+// of level is not one of spread) by the scaled deviance of a Gamma
+// quasi-likelihood (a GLM with Var y = φ·a²),
+//
+//	LR(b) = Σ_columns 2·[N·ln a − N₁·ln a₁ − N₂·ln a₂] / φ,
+//	φ = [Σ₁ (y − a₁)²/a₁² + Σ₂ (y − a₂)²/a₂²] / (N − 2),
+//
+// a the mean over both sides: asymptotically χ² with one degree of freedom
+// per column at a fixed b whatever the law of y, so that heavy tails, an
+// outlier (which enters two differences) or a sparse series raise φ rather
+// than the ratio; the deviance of the best split is then divided by
+// 1 + 2ρ, ρ the lag-1 autocorrelation of the relative residuals
+// (y − a₁)/a₁ and (y − a₂)/a₂ when positive (longRun), for the dependence
+// between neighbouring differences. A split is kept when its LR is the segment's highest and
+// exceeds penalty, both sides holding at least minLen differences; the two
+// halves are then searched again. Differences are blind to trends, seasons
+// of constant amplitude and random walks, and a change of spread shifts
+// their log scale over whole segments, where the windows of Segment's
+// score see only n rows: that score reads a factor 3 at 5 to 10 calibrated
+// units, under the penalty of 2·ln T. The changes found are returned in
+// time order, with Calibrated their LR and Rule RuleSpread.
+func (sg *segmenter) spreadChanges(ctx context.Context, keep []Change, minLen int, penalty float64) ([]Change, error) {
+	// abs[c][t] and sq[c][t] are the sums of y(r) and y(r)² of column c
+	// over rows 1 ≤ r ≤ t.
+	abs, sq := make([][]float64, sg.dim), make([][]float64, sg.dim)
+	for c := range sg.dim {
+		a, q := make([]float64, sg.rows), make([]float64, sg.rows)
+		for r := 1; r < sg.rows; r++ {
+			y := math.Abs(sg.x.At(r, c) - sg.x.At(r-1, c))
+			a[r], q[r] = a[r-1]+y, q[r-1]+y*y
+		}
+		abs[c], sq[c] = a, q
+	}
+	// sums returns the sums of y and y² over rows lo … hi (inclusive).
+	sums := func(c, lo, hi int) (float64, float64) {
+		return abs[c][hi] - abs[c][lo-1], sq[c][hi] - sq[c][lo-1]
+	}
+	var add []Change
+	var search func(s, e int) error
+	search = func(s, e int) error {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("changepoint: spread: %w", err)
+		}
+		best := Change{Calibrated: math.Inf(-1)}
+		for b := s + 1 + minLen; e-1-b >= minLen; b++ {
+			n1, n2 := float64(b-s-1), float64(e-1-b)
+			lr := 0.0
+			ok := true
+			for c := range sg.dim {
+				s1, q1 := sums(c, s+1, b-1)
+				s2, q2 := sums(c, b+1, e-1)
+				a1, a2 := s1/n1, s2/n2
+				if !(a1 > 0 && a2 > 0) {
+					ok = false
+					break
+				}
+				phi := ((q1/(a1*a1) - n1) + (q2/(a2*a2) - n2)) / (n1 + n2 - 2)
+				if !(phi > 0) {
+					ok = false
+					break
+				}
+				a := (n1*a1 + n2*a2) / (n1 + n2)
+				lr += 2 * ((n1+n2)*math.Log(a) - n1*math.Log(a1) - n2*math.Log(a2)) / phi
+			}
+			if ok && lr > best.Calibrated {
+				best = Change{Time: b, Calibrated: lr, Rule: RuleSpread}
+			}
+		}
+		if math.IsInf(best.Calibrated, -1) {
+			return nil
+		}
+		// Neighbouring differences share a row, and the spread of a
+		// series comes in bursts: the deviance is divided by the long-run
+		// factor 1 + 2ρ of the relative residuals (y − a)/a of the
+		// two-mean fit, ρ their lag-1 autocorrelation (when positive).
+		best.Calibrated /= sg.longRun(abs, s, best.Time, e)
+		if !(best.Calibrated > penalty) {
+			return nil
+		}
+		add = append(add, best)
+		if err := search(s, best.Time); err != nil {
+			return err
+		}
+		return search(best.Time, e)
+	}
+	start := 0
+	for i := 0; i <= len(keep); i++ {
+		end := sg.rows
+		if i < len(keep) {
+			end = keep[i].Time
+		}
+		if err := search(start, end); err != nil {
+			return nil, err
+		}
+		start = end
+	}
+	slices.SortFunc(add, func(a, b Change) int { return a.Time - b.Time })
+	return add, nil
+}
+
+// longRun returns 1 + 2ρ (at least 1), ρ the lag-1 autocorrelation, pooled
+// over the columns, of the relative residuals r(y) = (y − a)/a of the
+// absolute differences of rows s+1 … b−1 (a = a₁) and b+1 … e−1 (a = a₂),
+// pairs within one side only; abs holds their prefix sums.
+func (sg *segmenter) longRun(abs [][]float64, s, b, e int) float64 {
+	var num, den float64
+	for c := range sg.dim {
+		side := func(lo, hi int) {
+			a := (abs[c][hi] - abs[c][lo-1]) / float64(hi-lo+1)
+			if !(a > 0) {
+				return
+			}
+			prev := 0.0
+			for r := lo; r <= hi; r++ {
+				v := (math.Abs(sg.x.At(r, c)-sg.x.At(r-1, c)) - a) / a
+				den += v * v
+				if r > lo {
+					num += v * prev
+				}
+				prev = v
+			}
+		}
+		side(s+1, b-1)
+		side(b+1, e-1)
+	}
+	if !(den > 0) {
+		return 1
+	}
+	return max(1, 1+2*num/den)
+}
