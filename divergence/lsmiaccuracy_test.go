@@ -229,7 +229,7 @@ func TestLSMIBiasLevers(t *testing.T) {
 			var mean [3][3][2]float64 // [scale][order − 1][V, U]
 			for seed := range uint64(seeds) {
 				x, y := c.data(n, rand.New(rand.NewPCG(seed, 3)))
-				s := &LSMISettings{Settings: Settings{Src: rand.NewPCG(seed, 1)}}
+				s := (&LSMISettings{Settings: Settings{Src: rand.NewPCG(seed, 1)}}).resolved()
 				if err := s.validate(); err != nil {
 					t.Fatal(err)
 				}
