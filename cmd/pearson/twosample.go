@@ -5,8 +5,6 @@
 package main
 
 import (
-	"context"
-	"fmt"
 	"slices"
 
 	"github.com/urfave/cli/v2"
@@ -28,39 +26,6 @@ func sampleFlags() []cli.Flag {
 
 const twoSampleInputs = "P.csv Q.csv, or one file with --group COL ([--numerator A --denominator B] when COL has more than two values); \"-\" reads standard input.\n" +
 	"Files need a header row; columns are picked by name."
-
-func divergenceCommand() *cli.Command {
-	return &cli.Command{
-		Name:      "divergence",
-		Aliases:   []string{"pe"},
-		Usage:     "estimate the α-relative Pearson divergence PE_α(P‖Q) between two samples",
-		UsageText: "pearson divergence [options] P.csv Q.csv\n   pearson divergence [options] --group COL data.csv",
-		Description: "Estimates PE_α(P‖Q) = ½ E_{q_α}[(p/q_α − 1)²], q_α = αp + (1−α)q, in constant time: each draw\n" +
-			"takes k centres and m averaging points at random and solves the k-centre RuLSIF problem\n" +
-			"(Hayashi & Yoshida's Algorithm 1); σ and λ are chosen by cross-validation. The inputs are\n" +
-			twoSampleInputs + "\n--ratio-out writes the fitted ratio r̂_α at every row of the inputs (importance weights).",
-		Flags: append(append(sampleFlags(), estimatorFlags(kindPE, -1)...),
-			&cli.StringFlag{Name: "ratio-out", Usage: "write r̂_α at every row of the input files to `FILE` (CSV)"}),
-		Action: action(func() command { return new(peCmd) }),
-	}
-}
-
-func testCommand() *cli.Command {
-	return &cli.Command{
-		Name:      "test",
-		Usage:     "two-sample permutation test: do P and Q differ?",
-		UsageText: "pearson test [options] P.csv Q.csv\n   pearson test [options] --group COL data.csv",
-		Description: "Estimates PE_α(P‖Q) as the divergence command does, then runs an exact permutation test of\n" +
-			"P = Q on a relative Pearson divergence statistic, whose kernel width and λ do not depend on the\n" +
-			"labels (1, 2 and 4 times the median heuristic, and kλ/n = 0.01, unless --sigma or --lambda fix\n" +
-			"them), combined with the distance between the means (mean_shift, in pooled sds). Unless --m is\n" +
-			fmt.Sprintf("set, the test averages over every row of both samples up to %d together: beyond that cap its\n", divergence.TestPointsCap) +
-			"cost stays flat and its power is that of samples of that size.\n" +
-			"The verdict is in the output (p_value), not in the exit code. The inputs are\n" + twoSampleInputs,
-		Flags:  append(sampleFlags(), estimatorFlags(kindPE, divergence.DefaultPermutations)...),
-		Action: action(func() command { return new(testCmd) }),
-	}
-}
 
 // twoSampleCmd is what the divergence and test commands share: the
 // samples P and Q, α and σ.
@@ -125,80 +90,4 @@ func (t *twoSampleCmd) record(res *divergence.PEResult, seed uint64, more ...str
 	return r.add("exact", res.Exact).
 		add("seed", seed).
 		add("warnings", append(append(slices.Clone(res.Warnings), more...), t.in.warnings...))
-}
-
-// peCmd is the divergence command.
-type peCmd struct {
-	twoSampleCmd
-	ratioOut string
-	res      *divergence.PEResult
-}
-
-func (d *peCmd) parse(c *cli.Context) ([]string, []output, error) {
-	inputs, _, err := d.twoSampleCmd.parse(c)
-	if err != nil {
-		return nil, nil, err
-	}
-	d.ratioOut = c.String("ratio-out")
-	if d.ratioOut != "" && slices.Contains(inputs, "-") {
-		return nil, nil, usagef(c, "--ratio-out reads the inputs a second time: they must be files, not standard input")
-	}
-	return inputs, []output{{"--ratio-out", d.ratioOut}}, nil
-}
-
-func (d *peCmd) steps() string { return "" }
-
-func (d *peCmd) estimate(ctx context.Context, s divergence.Settings, p, q mat.Matrix) (err error) {
-	ps := d.settings(s)
-	d.res, err = divergence.RelativePE(ctx, p, q, d.alpha, &ps)
-	return err
-}
-
-func (d *peCmd) result(seed uint64) result { return d.record(d.res, seed) }
-
-func (d *peCmd) plot(path string, seed uint64) error { return plotSamples(path, d.in, d.res, seed) }
-
-func (d *peCmd) writeOutputs(r *reader, files []*outFile) error {
-	if files[0] == nil {
-		return nil
-	}
-	return writeRatio(files[0].f, d.res.Ratio, d.in, r)
-}
-
-// testCmd is the test command.
-type testCmd struct {
-	twoSampleCmd
-	noOutputs
-	permutations int
-	res          *divergence.TwoSampleResult
-}
-
-func (t *testCmd) parse(c *cli.Context) ([]string, []output, error) {
-	t.permutations = c.Int("permutations")
-	return t.twoSampleCmd.parse(c)
-}
-
-func (t *testCmd) steps() string { return "permutations" }
-
-func (t *testCmd) estimate(ctx context.Context, s divergence.Settings, p, q mat.Matrix) (err error) {
-	t.res, err = divergence.TwoSampleTest(ctx, p, q, t.alpha, &divergence.TwoSampleSettings{PESettings: t.settings(s), Permutations: t.permutations})
-	return err
-}
-
-func (t *testCmd) result(seed uint64) result {
-	return t.record(t.res.PE, seed, t.res.Warnings...).
-		add("statistic", t.res.Statistic).
-		add("p_value", t.res.PValue).
-		add("p_value_low", t.res.PValueLow).
-		add("p_value_high", t.res.PValueHigh).
-		add("permutations", t.res.Permutations).
-		add("test_sigmas", t.res.Sigmas).
-		add("width_pe", t.res.WidthPE).
-		add("mean_shift", t.res.MeanShift).
-		add("test_m", t.res.M).
-		add("test_lambda", t.res.Lambda)
-}
-
-func (t *testCmd) plot(path string, _ uint64) error {
-	return plotNull(path, fmt.Sprintf("two-sample test: %s vs %s, p = %.3g", t.in.p.name, t.in.q.name, t.res.PValue), t.res.Null, t.res.Statistic)
 }
