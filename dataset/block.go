@@ -364,9 +364,6 @@ func (sk *seeker) blocks(n int, size int64, meanLen float64) (*Table, string, er
 		}
 		t.Groups = append(t.Groups, gr)
 	}
-	if rd.mixed != nil {
-		rd.mixed.done(t)
-	}
-	rd.labelsDone(t)
+	rd.complete(t)
 	return t, "", nil
 }

@@ -219,6 +219,16 @@ func (rd *reader) parseCell(i int, s string) (float64, error) {
 	return rd.labels.cell(i, s)
 }
 
+// complete finishes t once its groups are read: the mixed-type columns'
+// summary (mixed.done) and the labels of Query.Labels' columns
+// (labelsDone). Every reader ends with it.
+func (rd *reader) complete(t *Table) {
+	if rd.mixed != nil {
+		rd.mixed.done(t)
+	}
+	rd.labelsDone(t)
+}
+
 // labelsDone records in t the labels of the columns of Query.Labels that
 // hold text, when there are any.
 func (rd *reader) labelsDone(t *Table) {

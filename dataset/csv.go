@@ -681,10 +681,7 @@ func (rd *reader) finish(dataRows int) error {
 		}
 		t.Groups = append(t.Groups, gs.g)
 	}
-	if rd.mixed != nil {
-		rd.mixed.done(t)
-	}
-	rd.labelsDone(t)
+	rd.complete(t)
 	if len(t.Groups) == 0 { // grouping, every row dropped for an empty group value
 		return &ParseError{File: rd.name, Err: ErrNoRows,
 			msg: fmt.Sprintf("no data row left: all %d were dropped for empty cells", dataRows)}

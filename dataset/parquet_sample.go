@@ -459,10 +459,7 @@ func (p *Parquet) takeRows(ctx context.Context, pl *pqPlan, rng *rand.Rand, size
 	if len(t.Groups) == 0 {
 		return nil, shortGroup{}, &ParseError{File: p.name, Err: ErrNoRows, msg: "no data row left in the units drawn: all were dropped for nulls"}
 	}
-	if rd.mixed != nil {
-		rd.mixed.done(t)
-	}
-	rd.labelsDone(t)
+	rd.complete(t)
 	return t, shortGroup{}, nil
 }
 

@@ -435,10 +435,7 @@ func (sk *seeker) table(draws int, span int64) *Table {
 		}
 		t.Groups = append(t.Groups, gr)
 	}
-	if rd.mixed != nil {
-		rd.mixed.done(t)
-	}
-	rd.labelsDone(t)
+	rd.complete(t)
 	return t
 }
 
