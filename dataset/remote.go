@@ -9,7 +9,6 @@ import (
 	"io"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 )
 
@@ -170,15 +169,11 @@ func (p *Parquet) prefetchIndexes(pl *pqPlan, rows []int64) {
 	seen := make(map[[2]int]bool)
 	rows = slices.Sorted(slices.Values(rows)) // a copy: one shard open after the other
 	for _, x := range rows {
-		k := sort.Search(len(p.shards), func(i int) bool { return p.shards[i].first > x }) - 1
+		k, g, _ := p.locate(x)
 		sh := p.shards[k]
 		pf, ok := sh.ra.(Prefetcher)
 		if !ok {
 			continue
-		}
-		first, g := sh.first, 0
-		for ; first+sh.rgRows[g] <= x; g++ {
-			first += sh.rgRows[g]
 		}
 		if seen[[2]int{k, g}] {
 			continue
