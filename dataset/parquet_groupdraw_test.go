@@ -194,4 +194,3 @@ func clusterSE(x []float64, units []int, d int) float64 {
 	}
 	return math.Sqrt(v * float64(d) / float64(d-1))
 }
-
