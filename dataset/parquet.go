@@ -352,13 +352,17 @@ func (p *Parquet) openShard(sh *pqShard) (*pqOpen, error) {
 		o.file, ra = f, f
 	}
 	o.ra = &pqCounter{r: ra, p: p}
-	n, err := checkFooter(o.ra, sh.size, sh.path)
+	// The magic bytes that start an object of a store (a Prefetcher) are
+	// not read: they would cost a request per object, and its footer, its
+	// magic bytes at the end and every page read are checked anyway.
+	_, remote := ra.(Prefetcher)
+	n, err := checkFooter(o.ra, sh.size, sh.path, !remote)
 	if err == nil {
 		o.limit = sh.size - 8 - n
 		err = safely(func() error {
 			var err error
 			o.pf, err = parquet.OpenFile(o.ra, sh.size, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true),
-				parquet.ReadBufferSize(4096))
+				parquet.ReadBufferSize(4096), parquet.SkipMagicBytes(remote))
 			return err
 		})
 		if err != nil {

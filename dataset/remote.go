@@ -67,12 +67,15 @@ func OpenObjects(name string, objs []Object, opts Options) (Source, error) {
 	}
 	if len(objs) == 1 && objs[0].Key == "" {
 		o := objs[0]
+		if strings.HasSuffix(o.Path, ".parquet") {
+			return openParquetObjects(name, objs, opts)
+		}
 		head := make([]byte, 4)
 		n, err := o.R.ReadAt(head, 0)
 		if err != nil && err != io.EOF {
 			return nil, fmt.Errorf("dataset: %s: reading: %w", o.Path, err)
 		}
-		if strings.HasSuffix(o.Path, ".parquet") || string(head[:n]) == pqMagic {
+		if string(head[:n]) == pqMagic {
 			return openParquetObjects(name, objs, opts)
 		}
 		k, err := checkCompression(o.Path, head[:n])
