@@ -12,7 +12,9 @@ import (
 	"testing"
 
 	"github.com/parquet-go/parquet-go"
+	"gonum.org/v1/gonum/mat"
 
+	"github.com/sublinear/pearson/divergence"
 	"github.com/sublinear/pearson/internal/testtier"
 )
 
@@ -72,7 +74,8 @@ func TestParquetGroupDrawsUniform(t *testing.T) {
 // about 256 rows, x in an order that makes its row groups unlike each
 // other: "sorted", standard normal values sorted (the worst case), or
 // "drift", a standard normal noise around a mean that climbs from 0 to 2
-// along the file (data written in time order). It returns the file and x.
+// along the file (data written in time order); any other kind gives
+// standard normal values in random order. It returns the file and x.
 func timeOrdered(t testing.TB, kind string) (string, []float64) {
 	const rgs, rgRows = 64, 2048
 	r := rand.New(rand.NewPCG(11, 12))
@@ -193,4 +196,67 @@ func clusterSE(x []float64, units []int, d int) float64 {
 		v += a * a
 	}
 	return math.Sqrt(v * float64(d) / float64(d-1))
+}
+
+// TestParquetGroupDrawsPECoverage measures the error bar of the estimator
+// itself, divergence.RelativePE, when the numerator sample is a two-stage
+// sample of a file in time order (its mean drifts from 0 to 2 along the
+// file) and the denominator one of a shuffled file: its StdErr, which adds
+// the variance between the row-group draws of Group.Units (the
+// ultimate-cluster estimate behind PEResult.DesignEffect), must match the
+// spread of the estimate across samples, and ±t·StdErr must cover the
+// estimates' mean about 95 % of the time (the design's own variance: the
+// mean over many samples stands for the estimate's expectation). σ and λ
+// are fixed, so that what varies is the sample, not the tuning. D = 8 (the
+// default for 64 units) beside D = 64 (the one-stage design). Long tier
+// (PEARSON_LONG=1): about 40 s.
+func TestParquetGroupDrawsPECoverage(t *testing.T) {
+	testtier.Long(t, "a coverage study of RelativePE over 200 two-stage samples per design")
+	const size, units, reps = 1000, 64, 200
+	drift, _ := timeOrdered(t, "drift")
+	shuffled, _ := timeOrdered(t, "normal")
+	q := openSeek(t, shuffled)
+	for _, d := range []int{8, 64} {
+		p := openSeek(t, drift)
+		p.groupDraws = d
+		q.groupDraws = d
+		src := rand.NewPCG(17, uint64(d))
+		pe, se, deff := make([]float64, reps), make([]float64, reps), 0.0
+		for i := range reps {
+			var m [2]divergence.Subsample
+			for k, s := range []*Parquet{p, q} {
+				tab, err := s.Sample(context.Background(), Query{}, Sampling{Size: size, Seek: true, Units: units, Src: src})
+				if err != nil {
+					t.Fatal(err)
+				}
+				g := tab.Groups[0]
+				m[k] = divergence.Subsample{Matrix: mat.NewDense(g.Len(), 1, g.Data), Rows: g.Rows, Units: g.Units, UnitDraws: tab.Draws}
+			}
+			res, err := divergence.RelativePE(context.Background(), m[0], m[1], 0.5,
+				&divergence.PESettings{Sigma: 0.5, Settings: divergence.Settings{Lambda: 1e-3, Src: rand.NewPCG(uint64(i), 3)}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			pe[i], se[i] = res.PE, res.StdErr
+			deff += res.DesignEffect / reps
+		}
+		mu, v := meanVar(pe)
+		spread := math.Sqrt(v)
+		rms, cover := 0.0, 0
+		for i := range reps {
+			rms += se[i] * se[i] / reps
+			if math.Abs(pe[i]-mu) <= tQuantile975(d-1)*se[i] {
+				cover++
+			}
+		}
+		rms = math.Sqrt(rms)
+		t.Logf("D = %2d: PE mean %.4f, spread %.4f, StdErr rms %.4f (ratio %.2f), design effect mean %.1f, coverage of the mean ±t(D−1)·StdErr %.3f (%d samples)",
+			d, mu, spread, rms, rms/spread, deff, float64(cover)/reps, reps)
+		if r := rms / spread; r < 0.8 || r > 1.4 {
+			t.Errorf("D = %d: StdErr %.4f for a spread of %.4f", d, rms, spread)
+		}
+		if c := float64(cover) / reps; c < 0.95-4*math.Sqrt(0.95*0.05/reps) {
+			t.Errorf("D = %d: coverage %.3f", d, c)
+		}
+	}
 }

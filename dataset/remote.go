@@ -5,6 +5,7 @@
 package dataset
 
 import (
+	"encoding/binary"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -123,11 +124,29 @@ func keyPartitions(key string) map[string]string {
 }
 
 // openParquetObjects opens a Parquet dataset of objects: their tails
-// prefetched at once, then each footer read and its page indexes kept.
+// prefetched at once, then the rest of the footers longer than a tail
+// (DuckDB's, of hundreds of row groups) at once, then each footer read and
+// its page indexes kept, so that opening n objects costs two round trips,
+// not n.
 func openParquetObjects(name string, objs []Object, opts Options) (*Parquet, error) {
 	for _, o := range objs {
 		if pf, ok := o.R.(Prefetcher); ok {
 			pf.Prefetch([][2]int64{{max(0, o.Size-remoteTail), o.Size}}, true)
+		}
+	}
+	for _, o := range objs {
+		pf, ok := o.R.(Prefetcher)
+		if !ok || o.Size < 12+remoteTail {
+			continue
+		}
+		var tail [8]byte
+		if _, err := o.R.ReadAt(tail[:], o.Size-8); err != nil {
+			continue // addShard reports it
+		}
+		// A length out of bounds is left to checkFooter to refuse.
+		n := int64(binary.LittleEndian.Uint32(tail[:4]))
+		if string(tail[4:]) == pqMagic && n+8 > remoteTail && n <= min(limits.footer, o.Size-12) {
+			pf.Prefetch([][2]int64{{o.Size - 8 - n, o.Size - remoteTail}}, true)
 		}
 	}
 	p := &Parquet{name: name, opts: opts}
