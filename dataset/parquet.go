@@ -104,7 +104,7 @@ type Parquet struct {
 	open   *pqOpen    // the shard being read
 
 	alwaysSeek bool // tests: sample by units however few the units
-	groupDraws int  // tests: the row-group draws of a two-stage sample; 0 means groupDraws(n)
+	rgDraws    int  // tests: the row-group draws of a two-stage sample; 0 means groupDraws(n)
 }
 
 // pqShard is one Parquet file of a Source.

@@ -132,7 +132,7 @@ func TestParquetGroupDrawsCoverage(t *testing.T) {
 		mu, _ := meanVar(xs)
 		for _, d := range []int{4, 8, 16, 64} {
 			p := openSeek(t, path)
-			p.groupDraws = d
+			p.rgDraws = d
 			src := rand.NewPCG(13, uint64(d))
 			means := make([]float64, reps)
 			se := make([]float64, reps)
@@ -219,8 +219,8 @@ func TestParquetGroupDrawsPECoverage(t *testing.T) {
 	q := openSeek(t, shuffled)
 	for _, d := range []int{8, 64} {
 		p := openSeek(t, drift)
-		p.groupDraws = d
-		q.groupDraws = d
+		p.rgDraws = d
+		q.rgDraws = d
 		src := rand.NewPCG(17, uint64(d))
 		pe, se, deff := make([]float64, reps), make([]float64, reps), 0.0
 		for i := range reps {

@@ -154,8 +154,8 @@ func (p *Parquet) locate(x int64) (k, g int, first int64) {
 // With d = n, the rows are the n uniform rows of the one-stage design.
 func (p *Parquet) drawRows(rng *rand.Rand, n int) (rows []int64, cluster []int, d int) {
 	d = groupDraws(n)
-	if p.groupDraws > 0 {
-		d = min(n, p.groupDraws)
+	if p.rgDraws > 0 {
+		d = min(n, p.rgDraws)
 	}
 	rows, cluster = make([]int64, n), make([]int, n)
 	for i := range d {
