@@ -265,3 +265,68 @@ func TestParquetGroupDrawsPECoverage(t *testing.T) {
 		}
 	}
 }
+
+// pqTimeGroupRow is a row of the grouped file of TestParquetGroupDrawsCounts.
+type pqTimeGroupRow struct {
+	X float64 `parquet:"x"`
+	G string  `parquet:"g"`
+}
+
+// TestParquetGroupDrawsCounts measures the standard error of the row
+// counts of a group column (the Hansen–Hurwitz estimate, with the
+// row-group draws as its independent draws) on a file written in time
+// order: 64 row groups of 2 048 rows whose share of group "a" falls from 1
+// to 0 along the file. The count of "a" ± t(D−1)·RowsStdErr must cover the
+// true count about 95 % of the time, and RowsStdErr match the spread of the
+// counts.
+func TestParquetGroupDrawsCounts(t *testing.T) {
+	testtier.SkipUnderRace(t)
+	reps := testtier.Pick(100, 400)
+	const rgs, rgRows, units, size = 64, 2048, 64, 400
+	r := rand.New(rand.NewPCG(19, 20))
+	groups := make([][]pqTimeGroupRow, rgs)
+	trueA := 0
+	for g := range groups {
+		groups[g] = make([]pqTimeGroupRow, rgRows)
+		for j := range groups[g] {
+			row := &groups[g][j]
+			row.X, row.G = r.NormFloat64(), "b"
+			if r.Float64() < 1-float64(g)/rgs {
+				row.G = "a"
+				trueA++
+			}
+		}
+	}
+	p := openSeek(t, writePQ(t, "g.parquet", groups, parquet.PageBufferSize(2048), parquet.Compression(&parquet.Uncompressed)))
+	src := rand.NewPCG(21, 22)
+	counts := make([]float64, reps)
+	rms, cover := 0.0, 0
+	for i := range reps {
+		tab, err := p.Sample(context.Background(), Query{Group: "g", Groups: []string{"a"}}, Sampling{Size: size, Seek: true, Units: units, Src: src})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !tab.Sampled || tab.Draws != 8 {
+			t.Fatalf("sampled %v, %d row-group draws; fallback %q", tab.Sampled, tab.Draws, tab.Fallback)
+		}
+		g := tab.Groups[0]
+		counts[i] = float64(g.Rows)
+		rms += g.RowsStdErr * g.RowsStdErr / float64(reps)
+		if math.Abs(counts[i]-float64(trueA)) <= tQuantile975(tab.Draws-1)*g.RowsStdErr {
+			cover++
+		}
+	}
+	m, v := meanVar(counts)
+	spread, se := math.Sqrt(v), math.Sqrt(rms)
+	c := float64(cover) / float64(reps)
+	t.Logf("group a: %d rows; estimates %.0f ± %.0f (spread), RowsStdErr rms %.0f; coverage ±t(7)·SE %.3f (%d samples)", trueA, m, spread, se, c, reps)
+	if math.Abs(m-float64(trueA)) > 4*spread/math.Sqrt(float64(reps)) {
+		t.Errorf("mean estimate %.0f, true count %d", m, trueA)
+	}
+	if r := se / spread; r < 0.75 || r > 1.33 {
+		t.Errorf("RowsStdErr %.0f for a spread of %.0f", se, spread)
+	}
+	if c < 0.95-4*math.Sqrt(0.95*0.05/float64(reps)) {
+		t.Errorf("coverage %.3f", c)
+	}
+}

@@ -12,6 +12,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"sort"
+
+	"github.com/sublinear/pearson/internal/summary"
 )
 
 // The constants of a two-stage sample; NewParquetAt documents the rules
@@ -433,28 +435,19 @@ func (p *Parquet) takeRows(ctx context.Context, pl *pqPlan, rng *rand.Rand, size
 	t := &rd.table
 	t.Sampled, t.Draws, t.UnitDraws, t.Units, t.RowsRead = true, d, n, distinct, read
 	// mean returns the mean of x, a value per draw, and its standard
-	// error with the row-group draws as the independent observations (the
-	// ultimate-cluster estimator): with zᵢ the sum of (xⱼ − x̄)/n over
-	// the draws j of row-group draw i, SE² = d/(d−1)·Σᵢ zᵢ².
-	z := make([]float64, d)
+	// error with the row-group draws as the independent observations: the
+	// ultimate-cluster estimator of internal/summary over the sums, per
+	// row-group draw, of (xⱼ − x̄)/n.
 	mean := func(x []float64) (float64, float64) {
 		m := 0.0
 		for _, a := range x {
 			m += a
 		}
 		m /= float64(len(x))
-		clear(z)
-		for j, a := range x {
-			z[cluster[j]] += (a - m) / float64(len(x))
-		}
-		if d < 2 {
-			return m, 0
-		}
-		v := 0.0
-		for _, a := range z {
-			v += a * a
-		}
-		return m, math.Sqrt(v * float64(d) / float64(d-1))
+		e := summary.Centre(slices.Clone(x))
+		z := make([]float64, d)
+		summary.AddByCluster(z, e, cluster)
+		return m, math.Sqrt(summary.ClusterVariance(z))
 	}
 	frac := make([]float64, n)
 	N := float64(p.rows)
