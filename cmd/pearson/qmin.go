@@ -46,7 +46,7 @@ func qminCommand() *cli.Command {
 }
 
 func runQmin(c *cli.Context) error {
-	format, err := checkFormat(c)
+	format, err := checkFormat(c, formatNames)
 	if err != nil {
 		return err
 	}
