@@ -104,7 +104,7 @@ type cpJob struct {
 	alpha   float64
 	s       changepoint.Settings
 	format  writer
-	out     stream // the streaming detector's output; nil when segmenting
+	out     stream  // the streaming detector's output; nil when segmenting
 	plot    *cpPlot // nil unless --plot
 
 	// timeAt is the index of the time column among the values of a row,
