@@ -45,6 +45,8 @@ func changepointCommand() *cli.Command {
 			"changed at each (level, spread, dependence between columns, or shape), and the segments. The\n" +
 			"series is held in memory (refused beyond --max-memory). A missing value (an empty cell or line)\n" +
 			"is an error naming its row; --drop-missing leaves such rows out, and times keep their row numbers.\n" +
+			"An s3:// or http(s):// URL is read whole, in order, by ranged requests of 8 MiB, a few in flight;\n" +
+			"objects larger than what --max-memory leaves for the data are refused before any is fetched.\n" +
 			"\n" +
 			"Output: text prints the run's details, a table of the change points and one of the segments;\n" +
 			"json one object with \"scores\", \"change_points\", \"segments\" and the details; csv and jsonl a\n" +
@@ -153,6 +155,14 @@ func runChangepoint(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	// A URL is read whole, by a stream of requests in order: objects
+	// larger than the memory budget leaves beside the run's base are
+	// refused before their first byte.
+	budget, err := memoryBudget(c)
+	if err != nil {
+		return err
+	}
+	r.scanBytes = max(budget-baseMemory, 1)
 	var q dataset.Query
 	switch {
 	case len(j.columns) > 0 && j.timeCol != "":
