@@ -15,8 +15,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/urfave/cli/v2"
