@@ -7,6 +7,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"slices"
 
 	"gonum.org/v1/gonum/mat"
@@ -24,8 +25,11 @@ import (
 // distinct labels, refused at the first beyond.
 
 // categoryUsage is what the flags that name feature columns say of text
-// columns.
-var categoryUsage = fmt.Sprintf("; a named column of text or booleans is read as categories, scored with the delta kernel, at most %d of them", divergence.MaxCategories)
+// columns, and defaultTextUsage what they say of the default selection's.
+var (
+	categoryUsage    = fmt.Sprintf("; a column of text or booleans is read as categories, scored with the delta kernel, at most %d of them", divergence.MaxCategories)
+	defaultTextUsage = "; a CSV column is text when its first non-empty cell is not a number; a text column whose labels nearly tell the rows apart (an identifier) or that holds too many labels is left out with a warning; from standard input, numeric columns only; the columns left out are named on standard error"
+)
 
 // categoryColumns returns the indices, among names (columns of t), of the
 // columns t read as text labels.
@@ -138,4 +142,82 @@ func categoryHint(err error, bound int, targets ...string) error {
 		return fmt.Errorf("%w: column %q is read as categories (its cells are text), and a category column holds at most %d distinct labels%s: leave it out, or recode it", err, pe.Column, bound, why)
 	}
 	return err
+}
+
+// The default selection (no --columns, no --features) takes the columns
+// of text or booleans as categories too, as a named one is: textColumns
+// finds them by a look at the header and the first rows, readText reads
+// them as labels, leaving out with a warning a column with too many
+// labels for a category column, and idText leaves out one whose labels
+// nearly tell the rows apart (an identifier, a name): neither is taken
+// silently.
+
+// textColumns returns the columns of text or booleans that the default
+// selection of q (no Columns) leaves out of the table at path, less those
+// excluded, from a look at its header and its first rows. Standard input,
+// which cannot be read twice, gives none (its numeric columns only); so
+// does a look that fails: the read then says why.
+func (r *reader) textColumns(path string, q dataset.Query, exclude []string) []string {
+	if path == "-" {
+		return nil
+	}
+	src, done, err := r.open(path)
+	if err != nil {
+		return nil
+	}
+	t, err := src.Sample(r.ctx, dataset.Query{Group: q.Group, MaxGroups: 1, DropMissing: r.drop}, dataset.Sampling{Size: 1, Seek: true, Src: rand.NewPCG(r.seed, 0x74657874)})
+	done()
+	if err != nil {
+		return nil
+	}
+	var text []string
+	for _, s := range t.Skipped {
+		// Left out: a column with no name, one empty in every row (CSV:
+		// no line, no value), one excluded. A Parquet column (no line,
+		// its type as value) of a type that is not text or booleans
+		// stays left out by the read.
+		if s.Column == "" || s.Line == 0 && s.Value == "" || slices.Contains(exclude, s.Column) {
+			continue
+		}
+		text = append(text, s.Column)
+	}
+	return text
+}
+
+// readText reads with read, which takes the columns text as categories,
+// and, when a column of text holds more distinct labels than the read
+// takes, reads again without it, with a warning: the default selection
+// does not stop on a column the user did not name.
+func readText(text []string, flag string, read func(text []string) (*dataset.Table, error)) (*dataset.Table, []string, error) {
+	var warnings []string
+	for {
+		t, err := read(text)
+		var pe *dataset.ParseError
+		if err == nil || !errors.As(err, &pe) || !errors.Is(err, dataset.ErrTooManyLabels) || !slices.Contains(text, pe.Column) {
+			return t, warnings, err
+		}
+		text = slices.DeleteFunc(slices.Clone(text), func(s string) bool { return s == pe.Column })
+		warnings = append(warnings, fmt.Sprintf("column %s left out: its cells are text with more distinct labels than a category column holds (an identifier or free text?); name the columns to read with --%s, or leave it out with --exclude %s", quoteShort(pe.Column), flag, pe.Column))
+	}
+}
+
+// idText returns the columns of text, among text, that t read as
+// categories with distinct labels on more than half its rows (an
+// identifier, a name: as a category it tells the rows apart and measures
+// nothing), and a warning for each that says it is left out.
+func idText(t *dataset.Table, text []string, flag string) (ids, warnings []string) {
+	rows := 0
+	for _, g := range t.Groups {
+		rows += g.Len()
+	}
+	for i, name := range t.Columns {
+		if t.Categories == nil || t.Categories[i] == nil || !slices.Contains(text, name) {
+			continue
+		}
+		if n := len(t.Categories[i]); n > 1 && 2*n > rows {
+			ids = append(ids, name)
+			warnings = append(warnings, fmt.Sprintf("column %s left out: its %d text labels over %d rows nearly tell the rows apart, like an identifier; name the columns to read with --%s, or leave it out with --exclude %s", quoteShort(name), n, rows, flag, name))
+		}
+	}
+	return ids, warnings
 }

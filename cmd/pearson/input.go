@@ -314,7 +314,7 @@ func readColumns(r *reader, path string, names []string, label string, maxLabels
 	if label != "" {
 		q.Labels, q.MaxLabels = []string{label}, maxLabels
 	}
-	if len(features) > 0 && len(names) > 0 {
+	if len(features) > 0 {
 		q.Labels = append(q.Labels, features...)
 		q.MaxLabels = featureLabels(label, maxLabels)
 	}
