@@ -398,10 +398,11 @@ func (j *cpJob) summary(name string, columns []string, seed uint64) *record {
 	if threshold == 0 {
 		threshold = changepoint.DefaultThreshold
 	}
-	return new(record).
+	r := new(record).
 		add("input", name).
-		add("columns", columns).
-		add("time", timeName).
+		add("columns", columns)
+	addWindowScale(r, columns)
+	return r.add("time", timeName).
 		add("rows", j.rows).
 		add("embed", resolve.OrDefault(j.s.Embed, changepoint.DefaultEmbed)).
 		add("window", window).
@@ -412,6 +413,22 @@ func (j *cpJob) summary(name string, columns []string, seed uint64) *record {
 		add("min_distance", resolve.OrDefault(j.s.MinDistance, window)).
 		add("seed", seed).
 		add("detected", j.found)
+}
+
+// windowScale says how the columns of a series are scaled: by the
+// detector and the segmentation themselves, each coordinate of the
+// subsequences over the two windows of each time, so that columns on
+// different scales weigh alike (and a column multiplied by a constant
+// gives the same scores, TestChangepointScaleFree); the output says so,
+// as divergence's "scaled" does, when there are several columns.
+const windowScale = "(x − mean)/sd per column, over the two windows of each time"
+
+// addWindowScale adds the "scaled" key to the summary r of a series of
+// several columns.
+func addWindowScale(r *record, columns []string) {
+	if len(columns) > 1 {
+		r.add("scaled", windowScale)
+	}
 }
 
 // streamLayout is how the formats write the streaming detector's output:

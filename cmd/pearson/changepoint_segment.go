@@ -129,8 +129,9 @@ func (j *cpJob) segment(c *cli.Context, name string, columns []string, seed uint
 	p := res.Params
 	summary := new(record).
 		add("input", name).
-		add("columns", columns).
-		add("time", timeName).
+		add("columns", columns)
+	addWindowScale(summary, columns)
+	summary.add("time", timeName).
 		add("rows", j.rows).
 		add("rows_used", len(g.labels)).
 		add("method", "segmentation").
