@@ -7,7 +7,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"slices"
 
 	"gonum.org/v1/gonum/mat"
@@ -145,43 +144,43 @@ func categoryHint(err error, bound int, targets ...string) error {
 }
 
 // The default selection (no --columns, no --features) takes the columns
-// of text or booleans as categories too, as a named one is: textColumns
-// finds them by a look at the header and the first rows, readText reads
-// them as labels, leaving out with a warning a column with too many
-// labels for a category column, and idText leaves out one whose labels
-// nearly tell the rows apart (an identifier, a name): neither is taken
-// silently.
+// of text or booleans as categories too, as a named one is: readDefault
+// reads the default selection and, when it left out columns of text,
+// reads again taking them as labels (readText), leaving out with a warning
+// a column with too many labels for a category column, and idText one
+// whose labels nearly tell the rows apart (an identifier, a name): neither
+// is taken silently. Data without text columns is read once, as before.
 
-// textColumns returns the columns of text or booleans that the default
-// selection of q (no Columns) leaves out of the table at path, less those
-// excluded, from a look at its header and its first rows. Standard input,
-// which cannot be read twice, gives none (its numeric columns only); so
-// does a look that fails: the read then says why.
-func (r *reader) textColumns(path string, q dataset.Query, exclude []string) []string {
-	if path == "-" {
-		return nil
-	}
-	src, done, err := r.open(path)
+// readDefault reads the table at path with read(nil), the default
+// selection, and, when that left out columns of text (or, in Parquet, of
+// another type than numbers) not excluded, reads it again with read(text),
+// which takes them as categories (readText). It returns the table, the
+// columns of text it took, and the warnings of those it left out. The
+// notes of the first read are printed only when it is the last.
+func (r *reader) readDefault(path string, exclude []string, flag string, read func(text []string) (*dataset.Table, error)) (*dataset.Table, []string, []string, error) {
+	r.quiet = true
+	t, err := read(nil)
+	r.quiet = false
 	if err != nil {
-		return nil
-	}
-	t, err := src.Sample(r.ctx, dataset.Query{Group: q.Group, MaxGroups: 1, DropMissing: r.drop}, dataset.Sampling{Size: 1, Seek: true, Src: rand.NewPCG(r.seed, 0x74657874)})
-	done()
-	if err != nil {
-		return nil
+		return nil, nil, nil, err
 	}
 	var text []string
 	for _, s := range t.Skipped {
-		// Left out: a column with no name, one empty in every row (CSV:
-		// no line, no value), one excluded. A Parquet column (no line,
-		// its type as value) of a type that is not text or booleans
-		// stays left out by the read.
+		// Not text: a column with no name, one empty in every row (CSV:
+		// no line, no value). A Parquet column (no line, its type as
+		// value) of another type than text or booleans stays left out
+		// by the second read.
 		if s.Column == "" || s.Line == 0 && s.Value == "" || slices.Contains(exclude, s.Column) {
 			continue
 		}
 		text = append(text, s.Column)
 	}
-	return text
+	if len(text) == 0 {
+		t, err = r.noted(path, t, nil)
+		return t, nil, nil, err
+	}
+	t, warnings, err := readText(text, flag, read)
+	return t, text, warnings, err
 }
 
 // readText reads with read, which takes the columns text as categories,

@@ -98,6 +98,7 @@ type reader struct {
 	// whole (0: no bound); see remote.
 	scanBytes float64
 	whole     bool // the reads are scans: every byte in order
+	quiet     bool // read leaves the notes of a read to its caller (readDefault)
 	prog      *progress.Bars
 	stderr    io.Writer
 }
@@ -176,6 +177,9 @@ func (r *reader) read(path string, q dataset.Query) (*dataset.Table, error) {
 	closeFn()
 	if errors.Is(err, dataset.ErrEmptyCell) {
 		err = fmt.Errorf("%w; --drop-missing skips such rows", err)
+	}
+	if r.quiet && err == nil {
+		return t, nil
 	}
 	return r.noted(path, t, err)
 }

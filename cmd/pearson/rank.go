@@ -85,17 +85,21 @@ func (k *rankCmd) read(c *cli.Context, r *reader) (mat.Matrix, mat.Matrix, error
 		want = append(slices.Clone(k.features), k.target)
 	}
 	// Without --features the columns of text are features too, as
-	// categories (categories.go), the target left aside.
-	var text, warnings []string
-	if k.features == nil {
-		text = slices.DeleteFunc(r.textColumns(k.path, dataset.Query{}, k.exclude), func(s string) bool { return s == k.target })
-	}
+	// categories (readDefault), the target left aside.
 	var all sample
-	t, warnings, err := readText(text, "features", func(text []string) (*dataset.Table, error) {
+	read := func(text []string) (*dataset.Table, error) {
 		t, s, err := readColumns(r, k.path, want, k.label([]string{k.target}), k.maxLabels(r), append(slices.Clone(k.features), text...)...)
 		all = s
 		return t, err
-	})
+	}
+	var t *dataset.Table
+	var text, warnings []string
+	var err error
+	if k.features != nil {
+		t, err = read(nil)
+	} else {
+		t, text, warnings, err = r.readDefault(k.path, append(slices.Clone(k.exclude), k.target), "features", read)
+	}
 	if err != nil {
 		return nil, nil, categoryHint(k.textHint(err, []string{k.target}, "target-type", r), featureLabels(k.label([]string{k.target}), k.maxLabels(r)), k.target)
 	}

@@ -49,32 +49,37 @@ func readTwoSamples(c *cli.Context, r *reader) (*twoSamples, error) {
 	ts := &twoSamples{paths: args, group: group}
 	var skipped []dataset.Skipped // the columns the default selection left out
 	// Named columns may hold text: categories (categories.go); so may the
-	// default selection's, found by a look at the first file.
+	// default selection's (readDefault).
 	var text, warnings []string
-	maxLabels := 0
-	if len(columns) == 0 {
-		text = r.textColumns(args[0], dataset.Query{Group: group}, exclude)
-	}
-	if len(columns) > 0 || len(text) > 0 {
-		maxLabels = divergence.MaxCategories
-	}
-	labels := func(text []string) []string {
+	query := func(text []string) dataset.Query {
 		if len(columns) > 0 {
-			return columns
+			return dataset.Query{Columns: columns, Labels: columns, MaxLabels: divergence.MaxCategories}
 		}
-		return text
+		if len(text) > 0 {
+			return dataset.Query{Labels: text, MaxLabels: divergence.MaxCategories}
+		}
+		return dataset.Query{}
+	}
+	// first reads the first (or only) file, with the query q of its
+	// columns.
+	first := func(read func(text []string) (*dataset.Table, error)) (*dataset.Table, error) {
+		if len(columns) > 0 {
+			return read(nil)
+		}
+		t, txt, w, err := r.readDefault(args[0], exclude, "columns", read)
+		text, warnings = txt, w
+		return t, err
 	}
 	if len(args) == 2 {
-		tp, w, err := readText(text, "columns", func(text []string) (*dataset.Table, error) {
-			return r.read(args[0], dataset.Query{Columns: columns, Labels: labels(text), MaxLabels: maxLabels})
-		})
+		tp, err := first(func(text []string) (*dataset.Table, error) { return r.read(args[0], query(text)) })
 		if err != nil {
-			return nil, categoryHint(err, maxLabels)
+			return nil, categoryHint(err, divergence.MaxCategories)
 		}
-		warnings = w
-		tq, err := r.read(args[1], dataset.Query{Columns: tp.Columns, Labels: labels(namesOf(tp.Columns, categoryColumns(tp, tp.Columns))), MaxLabels: maxLabels})
+		q := query(namesOf(tp.Columns, categoryColumns(tp, tp.Columns)))
+		q.Columns = tp.Columns
+		tq, err := r.read(args[1], q)
 		if err != nil {
-			return nil, categoryHint(err, maxLabels)
+			return nil, categoryHint(err, divergence.MaxCategories)
 		}
 		ts.columns, skipped = tp.Columns, tp.Skipped
 		ts.p = groupSample(displayPath(args[0]), tp, tp.Groups[0])
@@ -87,17 +92,17 @@ func readTwoSamples(c *cli.Context, r *reader) (*twoSamples, error) {
 	} else {
 		// Only the rows of two values are kept: the two named, or the first
 		// two met (a third is an error then).
-		t, w, err := readText(text, "columns", func(text []string) (*dataset.Table, error) {
-			q := dataset.Query{Group: group, Columns: columns, MaxGroups: 2, Labels: labels(text), MaxLabels: maxLabels}
+		t, err := first(func(text []string) (*dataset.Table, error) {
+			q := query(text)
+			q.Group, q.MaxGroups = group, 2
 			if num != "" && den != "" {
 				q.Groups = []string{num, den}
 			}
 			return r.read(args[0], q)
 		})
 		if err != nil {
-			return nil, categoryHint(err, maxLabels)
+			return nil, categoryHint(err, divergence.MaxCategories)
 		}
-		warnings = w
 		ts.columns, skipped = t.Columns, t.Skipped
 		ts.cats = categoryColumns(t, t.Columns)
 		ids, w := idText(t, text, "columns")
