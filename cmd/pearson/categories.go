@@ -157,7 +157,7 @@ func categoryHint(err error, bound int, targets ...string) error {
 // which takes them as categories (readText). It returns the table, the
 // columns of text it took, and the warnings of those it left out. The
 // notes of the first read are printed only when it is the last.
-func (r *reader) readDefault(path string, exclude []string, flag string, read func(text []string) (*dataset.Table, error)) (*dataset.Table, []string, []string, error) {
+func (r *reader) readDefault(path string, exclude []string, flag string, bound int, read func(text []string) (*dataset.Table, error)) (*dataset.Table, []string, []string, error) {
 	r.quiet = true
 	t, err := read(nil)
 	r.quiet = false
@@ -179,15 +179,15 @@ func (r *reader) readDefault(path string, exclude []string, flag string, read fu
 		t, err = r.noted(path, t, nil)
 		return t, nil, nil, err
 	}
-	t, warnings, err := readText(text, flag, read)
+	t, warnings, err := readText(text, flag, bound, read)
 	return t, text, warnings, err
 }
 
 // readText reads with read, which takes the columns text as categories,
 // and, when a column of text holds more distinct labels than the read
-// takes, reads again without it, with a warning: the default selection
-// does not stop on a column the user did not name.
-func readText(text []string, flag string, read func(text []string) (*dataset.Table, error)) (*dataset.Table, []string, error) {
+// takes (bound), reads again without it, with a warning: the default
+// selection does not stop on a column the user did not name.
+func readText(text []string, flag string, bound int, read func(text []string) (*dataset.Table, error)) (*dataset.Table, []string, error) {
 	var warnings []string
 	for {
 		t, err := read(text)
@@ -196,7 +196,7 @@ func readText(text []string, flag string, read func(text []string) (*dataset.Tab
 			return t, warnings, err
 		}
 		text = slices.DeleteFunc(slices.Clone(text), func(s string) bool { return s == pe.Column })
-		warnings = append(warnings, fmt.Sprintf("column %s left out: its cells are text with more distinct labels than a category column holds (an identifier or free text?); name the columns to read with --%s, or leave it out with --exclude %s", quoteShort(pe.Column), flag, pe.Column))
+		warnings = append(warnings, fmt.Sprintf("column %s left out: its cells are text with more than %d distinct labels, too many for a category column (an identifier or free text?); name the columns to read with --%s, or leave it out with --exclude %s", quoteShort(pe.Column), bound, flag, pe.Column))
 	}
 }
 

@@ -98,7 +98,7 @@ func (k *rankCmd) read(c *cli.Context, r *reader) (mat.Matrix, mat.Matrix, error
 	if k.features != nil {
 		t, err = read(nil)
 	} else {
-		t, text, warnings, err = r.readDefault(k.path, append(slices.Clone(k.exclude), k.target), "features", read)
+		t, text, warnings, err = r.readDefault(k.path, append(slices.Clone(k.exclude), k.target), "features", featureLabels(k.label([]string{k.target}), k.maxLabels(r)), read)
 	}
 	if err != nil {
 		return nil, nil, categoryHint(k.textHint(err, []string{k.target}, "target-type", r), featureLabels(k.label([]string{k.target}), k.maxLabels(r)), k.target)

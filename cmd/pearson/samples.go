@@ -66,7 +66,7 @@ func readTwoSamples(c *cli.Context, r *reader) (*twoSamples, error) {
 		if len(columns) > 0 {
 			return read(nil)
 		}
-		t, txt, w, err := r.readDefault(args[0], exclude, "columns", read)
+		t, txt, w, err := r.readDefault(args[0], exclude, "columns", divergence.MaxCategories, read)
 		text, warnings = txt, w
 		return t, err
 	}
