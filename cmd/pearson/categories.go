@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -187,9 +188,16 @@ func (r *reader) readDefault(path string, exclude []string, flag string, bound i
 // and, when a column of text holds more distinct labels than the read
 // takes (bound), reads again without it, with a warning: the default
 // selection does not stop on a column the user did not name.
+//
+// Each such column costs a read: after maxTextRereads of them, the
+// remaining text columns are left out together, with one warning.
 func readText(text []string, flag string, bound int, read func(text []string) (*dataset.Table, error)) (*dataset.Table, []string, error) {
 	var warnings []string
 	for {
+		if len(warnings) == maxTextRereads && len(text) > 0 {
+			warnings = append(warnings, fmt.Sprintf("columns %s left out: after %d text columns with too many labels, the others are not tried; name the columns to read with --%s", strings.Join(quoteAll(text), ", "), maxTextRereads, flag))
+			text = nil
+		}
 		t, err := read(text)
 		var pe *dataset.ParseError
 		if err == nil || !errors.As(err, &pe) || !errors.Is(err, dataset.ErrTooManyLabels) || !slices.Contains(text, pe.Column) {
@@ -199,6 +207,10 @@ func readText(text []string, flag string, bound int, read func(text []string) (*
 		warnings = append(warnings, fmt.Sprintf("column %s left out: its cells are text with more than %d distinct labels, too many for a category column (an identifier or free text?); name the columns to read with --%s, or leave it out with --exclude %s", quoteShort(pe.Column), bound, flag, pe.Column))
 	}
 }
+
+// maxTextRereads is how many text columns with too many labels the
+// default selection leaves out one by one, each by a read again.
+const maxTextRereads = 4
 
 // idText returns the columns of text, among text, that t read as
 // categories with distinct labels on more than half its rows (an

@@ -248,4 +248,30 @@ func TestDefaultTakesText(t *testing.T) {
 			t.Errorf("ids %d: rank: exit %d, stderr %q: want the identifier left out, said on standard error", n, code, stderr)
 		}
 	}
+
+	// Seven identifiers: four are left out one read at a time, the other
+	// three together, so that the reads are bounded.
+	var b strings.Builder
+	b.WriteString("a,b,c,d,e,f,g,country,x\n")
+	for i := range 300 {
+		for j := range 7 {
+			fmt.Fprintf(&b, "u%d_%d,", j, i)
+		}
+		fmt.Fprintf(&b, "%s,%g\n", []string{"FR", "DE"}[i%2], rnd.NormFloat64())
+	}
+	path := filepath.Join(dir, "many.csv")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, stderr := run(t, "divergence", "--format", "json", "--group", "country", path)
+	var r struct {
+		Columns  []string `json:"columns"`
+		Warnings []string `json:"warnings"`
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &r) != nil {
+		t.Fatalf("seven identifiers: exit %d: %s", code, stderr)
+	}
+	if !slices.Equal(r.Columns, []string{"x"}) || len(r.Warnings) != maxTextRereads+1 || !strings.Contains(r.Warnings[maxTextRereads], `columns "e", "f", "g" left out`) {
+		t.Errorf("seven identifiers: columns %v, warnings %q", r.Columns, r.Warnings)
+	}
 }
