@@ -67,7 +67,10 @@ type PEResult struct {
 	Exact bool
 	// CV is the cross-validation table (the first draw's when each draw
 	// tuned its own): rows are kernel widths σ, columns all-centre
-	// regularisations λ. Nil when both were fixed.
+	// regularisations λ. BestRow and BestCol mark the choice: the width of
+	// least held-out score and, at it, the smallest λ within one standard
+	// error of the least score (see peLowRidge), which need not be the
+	// least itself. Nil when both were fixed.
 	CV *crossval.Table[float64]
 	// Warnings describe doubts about the result, such as a cross-validated
 	// optimum on the edge of its grid.
