@@ -268,8 +268,11 @@ const drawCVShare = 4
 // (the opposite of the usual one-standard-error rule, which shrinks more).
 // PE = ½hᵀθ − ½ shrinks with λ, and the noisy held-out scores of a
 // per-draw search on a quarter of the budget favoured λ 10 to 100 times
-// too large on small divergences: −24% on a bimodal P, −15% to −27% for
-// PE₀ of a shift in 5 and 10 dimensions, at no cost (docs/results/multicol.md).
+// too large on small divergences: −23% on a bimodal P, −16% and −28% for
+// PE₀ of a shift in 5 and 10 dimensions; −6%, −6% and −16% with it, at no
+// extra cost (TestPEAccuracySeeds, docs/results/multicol.md). One standard
+// error, not the smallest λ: with too little regularisation the noise of
+// the averages biases ½hᵀθ upwards.
 const peLowRidge = 1
 
 // coarse returns every other value of g, the first and last included, when
