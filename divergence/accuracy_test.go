@@ -118,3 +118,16 @@ func TestPEAccuracySeeds(t *testing.T) {
 		}
 	}
 }
+
+// TestShiftPERotation checks shiftPE's reduction to one dimension against
+// the two-dimensional quadrature of truePE: P = N((0.3, 0.4), I₂) against
+// N(0, I₂), ‖μ‖ = 0.5, for α = 0 (also the closed form) and α = ½.
+func TestShiftPERotation(t *testing.T) {
+	p := normal{[]float64{0.3, 0.4}, []float64{1, 1}}
+	q := normal{[]float64{0, 0}, []float64{1, 1}}
+	for _, alpha := range []float64{0, 0.5} {
+		if got, want := shiftPE(alpha, 0.5), truePE(alpha, p, q); math.Abs(got-want) > 1e-9 {
+			t.Errorf("α = %g: shiftPE %.12f, two-dimensional quadrature %.12f", alpha, got, want)
+		}
+	}
+}
