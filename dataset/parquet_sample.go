@@ -54,21 +54,25 @@ func (p *Parquet) unitSample(ctx context.Context, pl *pqPlan, s Sampling) (*Tabl
 	if p.rows == 0 {
 		return nil, "", nil
 	}
-	if !p.alwaysSeek {
-		u, err := p.countUnits(pl)
-		if err != nil {
-			return nil, "", err
-		}
-		if u <= unitsPerDraw*int64(n) {
-			return nil, "", nil
-		}
+	u, err := p.countUnits(pl)
+	if err != nil {
+		return nil, "", err
+	}
+	if !p.alwaysSeek && u <= unitsPerDraw*int64(n) {
+		return nil, "", nil
 	}
 	src := s.Src
 	if src == nil {
 		src = rand.NewPCG(1, 2)
 	}
 	rng := rand.New(src)
-	rows, cluster, d, strata := p.drawRows(rng, n)
+	d := groupDraws(n)
+	if p.rgDraws > 0 {
+		d = min(n, p.rgDraws)
+	} else {
+		d = max(d, p.smallUnitDraws(n, u, s.Size))
+	}
+	rows, cluster, strata := p.drawRows(rng, n, d)
 	units, draws, err := p.drawUnits(ctx, pl, rows)
 	if err != nil {
 		return nil, "", err
@@ -135,6 +139,28 @@ func groupDraws(n int) int {
 	return max(min(n, rowGroupDraws), (n+unitsPerGroupDraw-1)/unitsPerGroupDraw)
 }
 
+// smallUnitDraws returns the row-group draws that a two-stage sample of n
+// unit draws needs when a row group holds fewer than unitsPerGroupDraw
+// units (a file without a page index, or of small row groups): a
+// row-group draw then reaches at most that many distinct units, so there
+// must be enough draws for their rows to hold twice the size rows wanted,
+// at most n (the one-stage design, every draw its own row group). It is 0
+// when a row group holds unitsPerGroupDraw units or more.
+func (p *Parquet) smallUnitDraws(n int, units int64, size int) int {
+	var groups int64
+	for _, sh := range p.shards {
+		groups += int64(len(sh.rgRows))
+	}
+	perGroup := units / max(1, groups) // units per row group
+	if perGroup >= unitsPerGroupDraw || units == 0 {
+		return 0
+	}
+	rowsPerUnit := max(1, p.rows/units)
+	need := (2*int64(size) + rowsPerUnit - 1) / rowsPerUnit // distinct units wanted
+	d := (need + perGroup - 1) / max(1, perGroup)
+	return int(min(int64(n), d))
+}
+
 // locate returns the shard k holding row x of the dataset, the row group g
 // of it holding the row, and the row group's first row in the dataset.
 func (p *Parquet) locate(x int64) (k, g int, first int64) {
@@ -158,7 +184,7 @@ const (
 )
 
 // drawRows draws the rows of stage one of a two-stage sample of n unit
-// draws in d = groupDraws(n) row-group draws: draw j is the j-th row, and
+// draws in d row-group draws: draw j is the j-th row, and
 // cluster[j] its row-group draw, which holds the draws from i·n/d to
 // (i+1)·n/d − 1. Row-group draw i draws a row of the dataset, whose row
 // group it takes (with probability proportional to its rows there).
@@ -185,11 +211,7 @@ const (
 // conservative by the squared differences of paired strata's means.
 // (designStrataTwo, two draws in each of d/2 strata, is unbiased, and
 // designPPS the independent draws: docs/results/s3.md compares them.)
-func (p *Parquet) drawRows(rng *rand.Rand, n int) (rows []int64, cluster []int, d int, strata []int) {
-	d = groupDraws(n)
-	if p.rgDraws > 0 {
-		d = min(n, p.rgDraws)
-	}
+func (p *Parquet) drawRows(rng *rand.Rand, n, d int) (rows []int64, cluster []int, strata []int) {
 	design := p.rgDesign
 	if design == 0 {
 		design = defaultDesign
@@ -233,7 +255,7 @@ func (p *Parquet) drawRows(rng *rand.Rand, n int) (rows []int64, cluster []int, 
 			}
 		}
 	}
-	return rows, cluster, d, strata
+	return rows, cluster, strata
 }
 
 // stratumRow returns ⌊(i·N + v)/s⌋ (in 128 bits): for v uniform in
