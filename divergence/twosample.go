@@ -127,7 +127,7 @@ func TwoSampleTest(ctx context.Context, p, q mat.Matrix, alpha float64, s *TwoSa
 		return nil, err
 	}
 	rnd := rand.New(sPE.Src)
-	res, err := twoSample(ctx, pp, qq, pe.Alpha, s, testM, rand.New(rand.NewPCG(rnd.Uint64(), rnd.Uint64())))
+	res, err := twoSample(ctx, pp, qq, pe.Alpha, s, testM, 0, rand.New(rand.NewPCG(rnd.Uint64(), rnd.Uint64())))
 	if err != nil {
 		return nil, err
 	}
@@ -135,10 +135,40 @@ func TwoSampleTest(ctx context.Context, p, q mat.Matrix, alpha float64, s *TwoSa
 	return res, nil
 }
 
+// SequentialTwoSampleTest is the permutation test of TwoSampleTest without
+// the estimate (the result's PE is nil), whose permutations, with α > 0,
+// stop at the exceedances-th one whose statistic reaches the observed
+// (exceedances > 0): Besag and Clifford's (1991) sequential p-value, h/L
+// when the h-th exceedance comes at the L-th permutation, otherwise
+// (1 + g)/(1 + B) for g < h exceedances in all B. It is as valid as the
+// p-value of B permutations, and a sample pair far from significance stops
+// after about h/p permutations: Permutations and Null report those run.
+// With exceedances ≤ 0, or α = 0, all B permutations run. The statistic,
+// the design and the permutations are TwoSampleTest's for the same source.
+func SequentialTwoSampleTest(ctx context.Context, p, q mat.Matrix, alpha float64, s *TwoSampleSettings, exceedances int) (*TwoSampleResult, error) {
+	if s == nil {
+		s = &TwoSampleSettings{}
+	}
+	if err := s.validate(); err != nil {
+		return nil, err
+	}
+	if !(alpha >= 0 && alpha < 1) {
+		return nil, fmt.Errorf("divergence: %w: α = %g is outside [0, 1)", ErrSettings, alpha)
+	}
+	testM := s.M
+	s = s.resolved()
+	pp, qq, err := newTwoSamples(p, q)
+	if err != nil {
+		return nil, err
+	}
+	return twoSample(ctx, pp, qq, alpha, s, testM, max(exceedances, 0), rand.New(s.Src))
+}
+
 // twoSample is the permutation test of TwoSampleTest on validated samples
 // and resolved settings, without the estimate; testM is the caller's
-// Settings.M before resolution (zero: TestPoints' rule).
-func twoSample(ctx context.Context, pp, qq *points, alpha float64, s *TwoSampleSettings, testM int, rnd *rand.Rand) (*TwoSampleResult, error) {
+// Settings.M before resolution (zero: TestPoints' rule), stop the
+// exceedances at which the permutations end (0: never early).
+func twoSample(ctx context.Context, pp, qq *points, alpha float64, s *TwoSampleSettings, testM, stop int, rnd *rand.Rand) (*TwoSampleResult, error) {
 	// Internal units: the data divided by the median heuristic (or the
 	// fixed σ, the only width then).
 	widths := PermutationSigmaScales()
@@ -151,9 +181,10 @@ func twoSample(ctx context.Context, pp, qq *points, alpha float64, s *TwoSampleS
 	// design), a function of the pooled sample as a set that no seed
 	// moves, so that a rerun gives the same design.
 	pick := func(cnt int) []int { return indices.Sample(np+nq, cnt, false, rnd) }
+	var order []int // the pooled rows in increasing order, for one column and every row
 	if pp.dim == 1 && mp == np && mq == nq {
-		order, err := pooledOrder(pp, qq)
-		if err != nil {
+		var err error
+		if order, err = pooledOrder(pp, qq); err != nil {
 			return nil, err
 		}
 		pick = func(cnt int) []int { return evenlyRanked(order, cnt) }
@@ -211,16 +242,23 @@ func twoSample(ctx context.Context, pp, qq *points, alpha float64, s *TwoSampleS
 	// width is its own statistic, with the mean component beside them.
 	sums := &groupSums{mp: len(ep), mq: len(eq)}
 	var stats []permStats
-	// H's points: with α > 0, up to testGramPoints of the averaging points,
-	// chosen whatever their labels, so that H is the same for every
-	// labelling.
+	// The features' points: with one column and every row (α > 0), the
+	// pooled values' bins (testBins), whose points share one row of
+	// features; otherwise the averaging points, P's first.
+	x := mat.NewDense(m, pp.dim, nil)
+	x.Slice(0, len(ep), 0, pp.dim).(*mat.Dense).Copy(xe)
+	x.Slice(len(ep), m, 0, pp.dim).(*mat.Dense).Copy(ye)
 	var gramRows []int
+	if alpha > 0 && order != nil {
+		x = sums.binValues(x, order)
+	} else if alpha > 0 {
+		// H's points: up to testGramPoints of the averaging points, chosen
+		// whatever their labels, so that H is the same for every labelling.
+		gramRows = indices.AllOrSample(m, testGramPoints, rnd)
+	}
+	dist := new(mat.Dense)
 	if alpha > 0 {
-		if m == np+nq { // every row, in pooled order: pick's rows are positions
-			gramRows = pick(min(m, testGramPoints))
-		} else {
-			gramRows = indices.AllOrSample(m, testGramPoints, rnd)
-		}
+		kernel.SqDistTo(dist, x, c)
 	}
 	for _, w := range widths {
 		g := kernel.Gaussian{Sigma: w}
@@ -237,31 +275,36 @@ func twoSample(ctx context.Context, pp, qq *points, alpha float64, s *TwoSampleS
 			continue
 		}
 		// With m_P : m_Q = α : 1−α, H = αG_P/m_P + (1−α)G_Q/m_Q = G/m
-		// for every labelling, estimated here from the rows gramRows:
-		// decompose it once and whiten (groupSums). (With rounding, the
-		// statistic is that of α′ = m_P/m.)
-		phi := mat.NewDense(m, k, nil)
-		g.MatrixTo(phi.Slice(0, len(ep), 0, k).(*mat.Dense), xe, c)
-		g.MatrixTo(phi.Slice(len(ep), m, 0, k).(*mat.Dense), ye, c)
-		sub := mat.NewDense(len(gramRows), k, nil)
-		for i, r := range gramRows {
-			copy(sub.RawRowView(i), phi.RawRowView(r))
+		// for every labelling, from every point (bins weighted by their
+		// points) or from the rows gramRows: decompose it once and whiten
+		// (groupSums). (With rounding, the statistic is that of α′ = m_P/m.)
+		rows, _ := x.Dims()
+		phi := mat.NewDense(rows, k, nil)
+		g.FromSqDistTo(phi, dist)
+		var h *mat.SymDense
+		if gramRows == nil {
+			h = weightedCov(phi, sums.weights(rows))
+		} else {
+			sub := mat.NewDense(len(gramRows), k, nil)
+			for i, r := range gramRows {
+				copy(sub.RawRowView(i), phi.RawRowView(r))
+			}
+			h = mat.NewSymDense(k, nil)
+			h.SymRankK(h, 1/float64(len(gramRows)), sub.T())
 		}
-		h := mat.NewSymDense(k, nil)
-		h.SymRankK(h, 1/float64(len(gramRows)), sub.T())
 		psi, ok := whitened(phi, h, ridge, whitenFloor, whitenDirections)
 		if !ok {
 			return nil, fmt.Errorf("divergence: %w: the test's regularised matrix is not positive definite (kλ/n = %g)", ErrNonFinite, ridge)
 		}
 		sums.add(psi, true)
 	}
-	if err := sums.addMean(xe, ye); err != nil {
+	if err := sums.addMean(x); err != nil {
 		return nil, err
 	}
 	sums.finish()
 	stats = append(stats, sums)
 	var observed []float64
-	res.Statistic, res.Null, observed, err = permutationTest(ctx, s.Permutations, &s.Settings, rnd, stats, m, func(prnd *rand.Rand, perm []int) {
+	res.Statistic, res.Null, observed, err = permutationTest(ctx, s.Permutations, &s.Settings, rnd, stats, m, stop, func(prnd *rand.Rand, perm []int) {
 		drawGroups(prnd, perm, len(ep))
 	})
 	if err != nil {
@@ -269,7 +312,8 @@ func twoSample(ctx context.Context, pp, qq *points, alpha float64, s *TwoSampleS
 	}
 	res.WidthPE = observed[:len(widths)]
 	res.MeanShift = math.Sqrt(max(0, observed[len(widths)]))
-	res.PValue = pValue(res.Statistic, res.Null)
+	res.Permutations = len(res.Null)
+	res.PValue = sequentialPValue(res.Statistic, res.Null, stop)
 	res.PValueLow, res.PValueHigh = pValueInterval(res.Statistic, res.Null)
 	return res, nil
 }

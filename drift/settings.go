@@ -33,9 +33,10 @@ const (
 	// DefaultDriftShare is the share of drifted columns at which the data
 	// set drifts, evidently's drift_share.
 	DefaultDriftShare = 0.5
-	// DefaultScreenPermutations is the number of permutations of the
-	// first stage of a column's test (see Settings.ScreenPermutations).
-	DefaultScreenPermutations = 99
+	// DefaultExceedances is the number of permutations reaching the
+	// observed statistic at which a numeric column's test stops (see
+	// Settings.Exceedances).
+	DefaultExceedances = 10
 	// DefaultPermutations is the least number of permutations of a column
 	// that passes the screen, and of categorical columns: with more
 	// columns the default grows (see Settings.Permutations).
@@ -101,13 +102,16 @@ type Settings struct {
 	// twice m for the missing-value tests: 999 up to 24 columns at level
 	// 0.05, 4000 at 100; at most divergence.MaxPermutations.
 	Permutations int
-	// ScreenPermutations is the number of permutations of the first stage
-	// of a numeric column's test. A column whose first-stage p-value is
-	// above max(0.1, 2·Level) cannot drift, whatever its exact p-value:
-	// it keeps its first-stage p-value, which is exact; the others are
-	// tested again with Permutations, and report that p-value. Zero means
-	// DefaultScreenPermutations; a negative value means no screen.
-	ScreenPermutations int
+	// Exceedances is h of a numeric column's sequential p-value: its
+	// permutations stop at the h-th whose statistic reaches the observed
+	// one, with the p-value h/L after L permutations, or run all
+	// Permutations (Besag and Clifford 1991; see
+	// divergence.SequentialTwoSampleTest). The p-value is valid either way;
+	// a column far from significance stops after about h/p permutations,
+	// and its p-value is then known to about ±1/√h relative. Zero means
+	// DefaultExceedances; a negative value means every column runs all
+	// Permutations.
+	Exceedances int
 
 	// SampleRows bounds the rows kept of a table, reference or current:
 	// a larger sample is cut down to a uniform random sample of SampleRows
@@ -154,18 +158,12 @@ func (s *Settings) forColumns(m int) *Settings {
 	return &c
 }
 
-func (s *Settings) screen() int {
-	if s.ScreenPermutations < 0 {
+func (s *Settings) exceedances() int {
+	if s.Exceedances < 0 {
 		return 0
 	}
-	return resolve.OrDefault(s.ScreenPermutations, DefaultScreenPermutations)
+	return resolve.OrDefault(s.Exceedances, DefaultExceedances)
 }
-
-// screenCut is the first-stage p-value above which a column cannot drift:
-// no adjustment passes a p-value above Level, and 99 permutations estimate a
-// p-value of 0.05 within 0.022, so a column whose exact p-value is below 0.05
-// rarely shows one above 0.1.
-func (s *Settings) screenCut() float64 { return math.Max(0.1, 2*s.level()) }
 
 // SampleSize returns the rows NewReference and Compare keep of a table:
 // SampleRows, or its default. A caller that samples a large file while
@@ -196,8 +194,8 @@ func (s *Settings) check() error {
 		return bad("Adjust", s.Adjust, "BenjaminiHochberg, Holm or NoAdjustment")
 	case s.Permutations < 0 || s.Permutations > divergence.MaxPermutations:
 		return bad("Permutations", s.Permutations, fmt.Sprintf("in [0, %d]", divergence.MaxPermutations))
-	case s.ScreenPermutations > divergence.MaxPermutations:
-		return bad("ScreenPermutations", s.ScreenPermutations, fmt.Sprintf("at most %d", divergence.MaxPermutations))
+	case s.Exceedances > divergence.MaxPermutations:
+		return bad("Exceedances", s.Exceedances, fmt.Sprintf("at most %d", divergence.MaxPermutations))
 	case s.SampleRows < 0 || s.SampleRows == 1:
 		return bad("SampleRows", s.SampleRows, "at least 2, or 0 for the default")
 	}
