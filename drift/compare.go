@@ -185,6 +185,7 @@ func (r *Reference) Compare(ctx context.Context, cur []Column, s *Settings) (*Re
 	if len(pairs) == 0 {
 		return nil, fmt.Errorf("%w: no column of the current table is in the reference", ErrNoColumns)
 	}
+	jointB := s.jointPermutations()
 	s = s.forColumns(len(pairs))
 	res.Permutations = s.permutations()
 
@@ -224,7 +225,7 @@ func (r *Reference) Compare(ctx context.Context, cur []Column, s *Settings) (*Re
 		rnd := rand.New(rand.NewPCG(seeds[i][0], seeds[i][1]))
 		switch {
 		case jointRef != nil && i == 0:
-			jointRes, errs[i] = compareJoint(ctx, jointRef, jointCur, s, rnd)
+			jointRes, errs[i] = compareJoint(ctx, jointRef, jointCur, s, jointB, rnd)
 		default:
 			j := i
 			if jointRef != nil {
@@ -527,7 +528,7 @@ func estimate(ctx context.Context, p, q mat.Matrix, s *Settings, rnd *rand.Rand)
 }
 
 // compareJoint compares the joint distribution of the numeric columns.
-func compareJoint(ctx context.Context, ref, cur mat.Matrix, s *Settings, rnd *rand.Rand) (ColumnResult, error) {
+func compareJoint(ctx context.Context, ref, cur mat.Matrix, s *Settings, b int, rnd *rand.Rand) (ColumnResult, error) {
 	nr, _ := ref.Dims()
 	nc, _ := cur.Dims()
 	c := ColumnResult{Name: "(joint)", Kind: Numeric, Divergence: math.NaN(), StdErr: math.NaN(), PValue: math.NaN(),
@@ -543,7 +544,7 @@ func compareJoint(ctx context.Context, ref, cur mat.Matrix, s *Settings, rnd *ra
 		c.Note = "too few rows without missing values"
 		return c, nil
 	}
-	test, err := twoStage(ctx, cur, ref, s, s.permutations(), rnd)
+	test, err := twoStage(ctx, cur, ref, s, b, rnd)
 	if errors.Is(err, divergence.ErrConstant) || errors.Is(err, divergence.ErrTooFew) {
 		c.Note = err.Error()
 		return c, nil
