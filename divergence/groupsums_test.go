@@ -6,8 +6,10 @@ package divergence
 
 import (
 	"context"
+	"errors"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -250,5 +252,47 @@ func TestSequentialTwoSampleTestLevel(t *testing.T) {
 	}
 	if avg := float64(perms) / trials; avg > 80 {
 		t.Errorf("%.1f permutations on average under the null hypothesis; with 10 exceedances about 30 expected", avg)
+	}
+}
+
+// TestExtendContinuesTheSequence checks that a sequential test that stopped
+// early, extended to B permutations, is the test of B permutations without
+// an early stop: the same null distribution and p-value; and that a test
+// with α = 0 refuses to be extended.
+func TestExtendContinuesTheSequence(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(10, 10))
+	const n = 200
+	p, q := mat.NewDense(n, 1, nil), mat.NewDense(n, 1, nil)
+	for i := range n {
+		p.Set(i, 0, rnd.NormFloat64())
+		q.Set(i, 0, rnd.NormFloat64())
+	}
+	run := func(stop int) *TwoSampleResult {
+		s := &TwoSampleSettings{Permutations: 300}
+		s.K, s.Src, s.Workers = 30, rand.NewPCG(1, 2), 2
+		res, err := SequentialTwoSampleTest(context.Background(), p, q, DefaultAlpha, s, stop)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	full, short := run(0), run(5)
+	if short.Permutations >= 300 {
+		t.Fatalf("equal samples: no early stop in %d permutations (p = %v)", short.Permutations, full.PValue)
+	}
+	if err := short.Extend(context.Background(), 300); err != nil {
+		t.Fatal(err)
+	}
+	if short.Permutations != 300 || short.PValue != full.PValue || !slices.Equal(short.Null, full.Null) {
+		t.Errorf("extended: %d permutations, p = %v; the full test: %d, p = %v", short.Permutations, short.PValue, full.Permutations, full.PValue)
+	}
+	s := &TwoSampleSettings{Permutations: 20}
+	s.K, s.Src = 30, rand.NewPCG(1, 2)
+	res, err := SequentialTwoSampleTest(context.Background(), p, q, 0, s, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := res.Extend(context.Background(), 40); !errors.Is(err, ErrSettings) {
+		t.Errorf("α = 0: Extend returned %v, want ErrSettings", err)
 	}
 }

@@ -69,10 +69,11 @@ type nullMoments interface {
 // σ_j > 0 (0 when there is none): a fixed function of the pooled sample and
 // the labels. Then stop > 0 ends the permutations at the stop-th one whose
 // statistic reaches the observed (Besag and Clifford 1991, see
-// sequentialPValue): null holds the permutations run. Otherwise the
-// components are standardised by the other labellings' values (combine) and
-// all b permutations run.
-func permutationTest(ctx context.Context, b int, s *Settings, rnd *rand.Rand, stats []permStats, n int, stop int, shuffle func(prnd *rand.Rand, perm []int)) (statistic float64, null []float64, observed []float64, err error) {
+// sequentialPValue): null holds the permutations run, and more computes the
+// statistic under the permutations from, …, to−1 of the same sequence (to
+// extend it). Otherwise the components are standardised by the other
+// labellings' values (combine), all b permutations run, and more is nil.
+func permutationTest(ctx context.Context, b int, s *Settings, rnd *rand.Rand, stats []permStats, n int, stop int, shuffle func(prnd *rand.Rand, perm []int)) (statistic float64, null []float64, observed []float64, more func(ctx context.Context, from, to int) ([]float64, error), err error) {
 	size := 0
 	fixed := true
 	for _, st := range stats {
@@ -124,14 +125,25 @@ func permutationTest(ctx context.Context, b int, s *Settings, rnd *rand.Rand, st
 	if !fixed {
 		perms, err := permutations(ctx, 0, b, b, seed, s, stat, newScratch)
 		if err != nil {
-			return 0, nil, nil, err
+			return 0, nil, nil, nil, err
 		}
 		statistic, null = combine(observed, perms)
-		return statistic, null, observed, nil
+		return statistic, null, observed, nil, nil
 	}
 	statistic = standardised(observed, mean, sd)
 	z := func(prnd *rand.Rand, sc any) []float64 {
 		return []float64{standardised(stat(prnd, sc), mean, sd)}
+	}
+	more = func(ctx context.Context, from, to int) ([]float64, error) {
+		perms, err := permutations(ctx, from, to, to, seed, s, z, newScratch)
+		if err != nil {
+			return nil, err
+		}
+		out := make([]float64, len(perms))
+		for i, t := range perms {
+			out[i] = t[0]
+		}
+		return out, nil
 	}
 	// In batches, doubling from 2·stop (at least 8 per worker), until the
 	// stop-th exceedance in permutation order: which permutations run
@@ -143,22 +155,22 @@ func permutationTest(ctx context.Context, b int, s *Settings, rnd *rand.Rand, st
 	exceed := 0
 	for from < b {
 		to := min(b, from+batch)
-		perms, err := permutations(ctx, from, to, b, seed, s, z, newScratch)
+		perms, err := more(ctx, from, to)
 		if err != nil {
-			return 0, nil, nil, err
+			return 0, nil, nil, nil, err
 		}
 		for _, t := range perms {
-			null = append(null, t[0])
-			if t[0] >= statistic {
+			null = append(null, t)
+			if t >= statistic {
 				exceed++
 				if stop > 0 && exceed == stop {
-					return statistic, null, observed, nil
+					return statistic, null, observed, more, nil
 				}
 			}
 		}
 		from, batch = to, 2*batch
 	}
-	return statistic, null, observed, nil
+	return statistic, null, observed, more, nil
 }
 
 // standardised returns max_j (t_j − μ_j)/σ_j over the j with σ_j > 0, or 0

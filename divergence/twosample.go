@@ -62,6 +62,45 @@ type TwoSampleResult struct {
 	// Warnings note conditions that weaken the test, such as an averaging
 	// budget cut down by unbalanced samples.
 	Warnings []string
+
+	// more computes the statistic under further permutations of the same
+	// sequence (see Extend); nil when the statistic is not a fixed
+	// function of the data and the labels (α = 0).
+	more func(ctx context.Context, from, to int) ([]float64, error)
+}
+
+// Extend runs more permutations of the test, continuing its sequence, until
+// b have run in all (nothing when as many have): Null, Permutations,
+// PValue, now (1 + #{T_b ≥ T})/(1 + b), and its interval PValueLow,
+// PValueHigh are those of the same test run with b permutations and no
+// early stop. It serves a caller that wants a p-value known more precisely,
+// for example one whose interval straddles a decision's cut. When b is
+// chosen after looking at the p-value, the new p-value is valid up to the
+// Monte Carlo risk of that choice: a decision taken on it agrees with that
+// of the p-value of infinitely many permutations (which is exact) except
+// with the probability that the interval misses it. A test with α = 0,
+// whose statistic is standardised by the permutations drawn, or a result
+// this package did not make, cannot be extended: an error wrapping
+// ErrSettings.
+func (r *TwoSampleResult) Extend(ctx context.Context, b int) error {
+	if r.more == nil {
+		return fmt.Errorf("divergence: %w: only a two-sample test with α > 0 made by this package can be extended", ErrSettings)
+	}
+	if b > MaxPermutations {
+		return fmt.Errorf("divergence: %w: %d permutations, at most %d", ErrSettings, b, MaxPermutations)
+	}
+	if b <= len(r.Null) {
+		return nil
+	}
+	more, err := r.more(ctx, len(r.Null), b)
+	if err != nil {
+		return err
+	}
+	r.Null = append(r.Null, more...)
+	r.Permutations = len(r.Null)
+	r.PValue = pValue(r.Statistic, r.Null)
+	r.PValueLow, r.PValueHigh = pValueInterval(r.Statistic, r.Null)
+	return nil
 }
 
 // TwoSampleTest tests whether the rows of p and q come from the same
@@ -304,7 +343,7 @@ func twoSample(ctx context.Context, pp, qq *points, alpha float64, s *TwoSampleS
 	sums.finish()
 	stats = append(stats, sums)
 	var observed []float64
-	res.Statistic, res.Null, observed, err = permutationTest(ctx, s.Permutations, &s.Settings, rnd, stats, m, stop, func(prnd *rand.Rand, perm []int) {
+	res.Statistic, res.Null, observed, res.more, err = permutationTest(ctx, s.Permutations, &s.Settings, rnd, stats, m, stop, func(prnd *rand.Rand, perm []int) {
 		drawGroups(prnd, perm, len(ep))
 	})
 	if err != nil {

@@ -252,7 +252,10 @@ func TestOneDriftedAmongMany(t *testing.T) {
 			t.Errorf("column %s: drifted %v (p %.3g, q %.3g, divergence %.3g)", c.Name, c.Drifted, c.PValue, c.QValue, c.Divergence)
 		}
 	}
-	if c := res.Columns[shifted]; c.Permutations != 2400 {
-		t.Errorf("the shifted column's p-value rests on %d permutations, want 2400", c.Permutations)
+	// With no exceedance in 2400 permutations the p-value's interval
+	// reaches 0.0015, whose q-value 0.092 would not pass: the column is
+	// settled with more (Settings.SettlePermutations).
+	if c := res.Columns[shifted]; c.Permutations < 2400 {
+		t.Errorf("the shifted column's p-value rests on %d permutations, want at least 2400", c.Permutations)
 	}
 }

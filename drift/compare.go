@@ -131,6 +131,8 @@ func Compare(ctx context.Context, ref, cur []Column, s *Settings) (*Result, erro
 //   - columns with missing values also by their missing shares (see
 //     ColumnResult.MissingDivergence).
 //
+// A numeric column whose p-value's Monte Carlo interval straddles the
+// adjustment's cut gets more permutations (Settings.SettlePermutations).
 // The p-values of all these tests are adjusted together (Settings.Adjust);
 // a column drifts when a test's q-value is below Level and its divergence
 // above Threshold. The data set drifts when the share of drifted columns
@@ -244,6 +246,11 @@ func (r *Reference) Compare(ctx context.Context, cur []Column, s *Settings) (*Re
 		return nil, err
 	}
 	res.Columns = cols
+	if b := s.settlePermutations(); b > 0 {
+		if err := res.settle(ctx, s, b); err != nil {
+			return nil, err
+		}
+	}
 	if jointRef != nil {
 		jointRes.QValue = jointRes.PValue
 		jointRes.applyRule(res.Level, res.Threshold)

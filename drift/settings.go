@@ -113,6 +113,14 @@ type Settings struct {
 	// DefaultExceedances; a negative value means every column runs all
 	// Permutations.
 	Exceedances int
+	// SettlePermutations bounds the permutations of a numeric column whose
+	// p-value is too uncertain for the verdict: one whose Monte Carlo
+	// interval, at either end, would change which tests are significant
+	// after the adjustment. Such columns get 4 times more permutations,
+	// round after round, up to SettlePermutations, so that the same data
+	// at different seeds flag the same columns. Zero means 10·Permutations
+	// (at most divergence.MaxPermutations); a negative value means none.
+	SettlePermutations int
 
 	// SampleRows bounds the rows kept of a table, reference or current:
 	// a larger sample is cut down to a uniform random sample of SampleRows
@@ -172,6 +180,18 @@ func (s *Settings) jointPermutations() int {
 	return int(max(199, math.Ceil(10/s.level())-1))
 }
 
+// settlePermutations is SettlePermutations resolved (0: none), after
+// forColumns.
+func (s *Settings) settlePermutations() int {
+	switch {
+	case s.SettlePermutations < 0:
+		return 0
+	case s.SettlePermutations > 0:
+		return s.SettlePermutations
+	}
+	return min(10*s.permutations(), divergence.MaxPermutations)
+}
+
 func (s *Settings) exceedances() int {
 	if s.Exceedances < 0 {
 		return 0
@@ -208,6 +228,8 @@ func (s *Settings) check() error {
 		return bad("Adjust", s.Adjust, "BenjaminiHochberg, Holm or NoAdjustment")
 	case s.Permutations < 0 || s.Permutations > divergence.MaxPermutations:
 		return bad("Permutations", s.Permutations, fmt.Sprintf("in [0, %d]", divergence.MaxPermutations))
+	case s.SettlePermutations > divergence.MaxPermutations:
+		return bad("SettlePermutations", s.SettlePermutations, fmt.Sprintf("at most %d", divergence.MaxPermutations))
 	case s.Exceedances > divergence.MaxPermutations:
 		return bad("Exceedances", s.Exceedances, fmt.Sprintf("at most %d", divergence.MaxPermutations))
 	case s.SampleRows < 0 || s.SampleRows == 1:
