@@ -409,7 +409,7 @@ func compareColumn(ctx context.Context, ref, cur *table, s *Settings, rnd *rand.
 	c.Shift, c.SDRatio = shiftEffect(rv, cv)
 	test, err := twoStage(ctx,
 		divergence.Subsample{Matrix: divergence.Column(cv), Rows: cur.presentRows()},
-		divergence.Subsample{Matrix: divergence.Column(rv), Rows: ref.presentRows()}, s, s.permutations(), rnd)
+		divergence.Subsample{Matrix: divergence.Column(rv), Rows: ref.presentRows()}, s, s.permutations(), s.M, rnd)
 	if errors.Is(err, divergence.ErrConstant) {
 		// Too many ties for a kernel width: the values are categories.
 		c.Note = "most values are equal: compared by value frequencies"
@@ -461,17 +461,19 @@ func valueCodes(ref, cur []float64) ([]int32, []string) {
 // twoStage estimates PE_½(p‖q) by divergence.RelativePE with the
 // estimator's settings, and tests p = q by
 // divergence.SequentialTwoSampleTest with b permutations that stop at the
-// Settings.Exceedances-th exceedance: a column far from significance stops
+// Settings.Exceedances-th exceedance, averaging over testM points (zero:
+// divergence.TestPoints' rule): a column far from significance stops
 // after about h/p permutations, one that may drift runs all b, and the
 // p-value stays valid (Besag and Clifford 1991). The test's statistic does
 // not use the estimate (its kernel widths are the median heuristic's, its
 // regularisation fixed), so the estimate is computed once, beside it.
-func twoStage(ctx context.Context, p, q mat.Matrix, s *Settings, b int, rnd *rand.Rand) (*divergence.TwoSampleResult, error) {
+func twoStage(ctx context.Context, p, q mat.Matrix, s *Settings, b, testM int, rnd *rand.Rand) (*divergence.TwoSampleResult, error) {
 	pe, err := estimate(ctx, p, q, s, rnd)
 	if err != nil {
 		return nil, err
 	}
 	ts := divergence.TwoSampleSettings{PESettings: divergence.PESettings{Settings: s.Settings}, Permutations: b}
+	ts.M = testM
 	ts.Workers, ts.Progress = 1, nil
 	ts.Src = rand.NewPCG(rnd.Uint64(), rnd.Uint64())
 	res, err := divergence.SequentialTwoSampleTest(ctx, p, q, Alpha, &ts, s.exceedances())
@@ -566,7 +568,7 @@ func compareJoint(ctx context.Context, ref, cur mat.Matrix, s *Settings, b int, 
 		c.Note = "too few rows without missing values"
 		return c, nil
 	}
-	test, err := twoStage(ctx, cur, ref, s, b, rnd)
+	test, err := twoStage(ctx, cur, ref, s, b, s.jointM(), rnd)
 	if errors.Is(err, divergence.ErrConstant) || errors.Is(err, divergence.ErrTooFew) {
 		c.Note = err.Error()
 		return c, nil

@@ -7,6 +7,7 @@ package drift
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"slices"
 
@@ -24,21 +25,36 @@ const settleGrowth = 4
 // the interval, the others' as they are. Such a column's test is extended
 // (divergence.TwoSampleResult.Extend), continuing its own sequence of
 // permutations, to settleGrowth times its permutations, at most max; the
-// round repeats until no column is ambiguous or each ambiguous one has max.
-// Without it, a column whose p-value sits at the adjustment's cut flips
-// with the seed; with it, the verdict follows the p-value of infinitely
-// many permutations except when that lies within the interval of max
-// permutations of the cut. Each column extends its own seeded sequence, so
+// round repeats until no column is ambiguous or each ambiguous one has max;
+// those then report the upper end of their interval, a conservative
+// p-value (with a Note). Without it, a column whose p-value sits at the
+// adjustment's cut flips with the seed; with it, the verdict follows the
+// p-value of infinitely many permutations, and a column within the
+// interval of max permutations of the cut is not flagged, at any seed. Each column extends its own seeded sequence, so
 // the result does not depend on Workers.
 func (res *Result) settle(ctx context.Context, s *Settings, max int) error {
 	for {
-		amb := res.ambiguous(max)
-		if len(amb) == 0 {
+		amb := res.ambiguous()
+		var more []int
+		for _, i := range amb {
+			if res.Columns[i].Test.Permutations < max {
+				more = append(more, i)
+			}
+		}
+		if len(more) == 0 {
+			// Still at the cut with max permutations: the upper end of the
+			// interval, a conservative p-value, decides the same way at
+			// every seed.
+			for _, i := range amb {
+				c := &res.Columns[i]
+				c.PValue = c.Test.PValueHigh
+				c.Note = fmt.Sprintf("p-value at the adjustment's cut after %d permutations: the upper end of its Monte Carlo interval is reported", c.Permutations)
+			}
 			return nil
 		}
-		errs := make([]error, len(amb))
-		parallel.For(len(amb), parallel.Workers(s.Workers), func(i int) {
-			c := &res.Columns[amb[i]]
+		errs := make([]error, len(more))
+		parallel.For(len(more), parallel.Workers(s.Workers), func(i int) {
+			c := &res.Columns[more[i]]
 			b := min(max, settleGrowth*c.Test.Permutations)
 			if errs[i] = c.Test.Extend(ctx, b); errs[i] == nil {
 				c.PValue, c.Permutations = c.Test.PValue, c.Test.Permutations
@@ -50,10 +66,10 @@ func (res *Result) settle(ctx context.Context, s *Settings, max int) error {
 	}
 }
 
-// ambiguous returns the numeric columns with fewer than max permutations
-// whose p-value at the low or the high end of its interval changes which
-// of the tests (values and missing shares) have q < Level.
-func (res *Result) ambiguous(max int) []int {
+// ambiguous returns the numeric columns whose p-value at the low or the
+// high end of its interval changes which of the tests (values and missing
+// shares) have q < Level.
+func (res *Result) ambiguous() []int {
 	n := len(res.Columns)
 	p := make([]float64, 2*n)
 	for i, c := range res.Columns {
@@ -70,7 +86,7 @@ func (res *Result) ambiguous(max int) []int {
 	var amb []int
 	for i, c := range res.Columns {
 		t := c.Test
-		if t == nil || t.Permutations >= max || math.IsNaN(c.PValue) {
+		if t == nil || math.IsNaN(c.PValue) {
 			continue
 		}
 		lo, hi := slices.Clone(p), slices.Clone(p)
