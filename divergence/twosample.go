@@ -281,14 +281,21 @@ func twoSample(ctx context.Context, pp, qq *points, alpha float64, s *TwoSampleS
 	// width is its own statistic, with the mean component beside them.
 	sums := &groupSums{mp: len(ep), mq: len(eq)}
 	var stats []permStats
-	// The features' points: with one column and every row (α > 0), the
-	// pooled values' bins (testBins), whose points share one row of
+	// The features' points: with one column (α > 0), the bins (testBins)
+	// of the averaging points' values, whose points share one row of
 	// features; otherwise the averaging points, P's first.
 	x := mat.NewDense(m, pp.dim, nil)
 	x.Slice(0, len(ep), 0, pp.dim).(*mat.Dense).Copy(xe)
 	x.Slice(len(ep), m, 0, pp.dim).(*mat.Dense).Copy(ye)
 	var gramRows []int
-	if alpha > 0 && order != nil {
+	if alpha > 0 && pp.dim == 1 {
+		// The bins of the averaging points' values: with every row, order
+		// is theirs already.
+		if order == nil {
+			vals := x.RawMatrix().Data
+			order = indices.Range(m)
+			slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(vals[a], vals[b]) })
+		}
 		x = sums.binValues(x, order)
 	} else if alpha > 0 {
 		// H's points: up to testGramPoints of the averaging points, chosen
