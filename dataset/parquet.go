@@ -104,6 +104,7 @@ type Parquet struct {
 	open   *pqOpen    // the shard being read
 
 	alwaysSeek bool // tests: sample by units however few the units
+	rgDraws    int  // tests: the row-group draws of a two-stage sample; 0 means groupDraws(n)
 }
 
 // pqShard is one Parquet file of a Source.
@@ -198,14 +199,23 @@ func OpenParquet(path string, opts Options) (*Parquet, error) {
 // reads a number of pages that depends on Sampling.Size and
 // Sampling.Units, not on the size of the file:
 //
-//   - Stage one draws n = Sampling.Units units (DefaultUnits when zero)
-//     independently, with replacement, each with probability proportional
-//     to its rows: a row of the dataset is drawn uniformly at random, and
-//     its unit is the row group holding it or, when the chunk of the first
-//     column read has an offset index, the page of that chunk holding it
-//     (its rows, with the pages of the other columns covering them).
+//   - Stage one draws n = Sampling.Units units (DefaultUnits when zero),
+//     each with probability proportional to its rows, in d row-group
+//     draws: d = max(min(n, 8), ⌈n/8⌉), 8 for the default 64 units. Each
+//     row-group draw draws a row of the dataset uniformly at random (its
+//     row group, with probability proportional to its rows, with
+//     replacement), then n/d rows of that row group uniformly at random
+//     (the first is the row already drawn); the unit of each row drawn is
+//     its row group or, when the chunk of the first column read has an
+//     offset index, the page of that chunk holding it (its rows, with the
+//     pages of the other columns covering them). A unit is still drawn by
+//     each draw with probability N_u/N, but the sample touches at most d
+//     row groups, and so at most d offset indexes, whatever the size of
+//     the dataset: what a remote object costs in requests and bytes stays
+//     flat in its rows. With n ≤ 8, d = n and each unit draw is a
+//     row-group draw of its own.
 //   - Stage two takes, for each draw, r rows of its unit uniformly at
-//     random without replacement (d·r rows of a unit drawn d times, all of
+//     random without replacement (k·r rows of a unit drawn k times, all of
 //     them if it has fewer), with r = ⌈Size/n⌉ without grouping. With a
 //     group column, the group values of the drawn units are read first, and
 //     r is raised so that each group kept expects at least Size rows: r =
@@ -216,7 +226,7 @@ func OpenParquet(path string, opts Options) (*Parquet, error) {
 // Every row of the dataset is then equally likely to be kept (the
 // expected number of draws of a unit of N_u rows is n·N_u/N, each taking a
 // given row of it with probability r/N_u: n·r/N, the same for every row,
-// as long as d·r does not exceed N_u), so means and other statistics of the
+// as long as k·r does not exceed N_u), so means and other statistics of the
 // kept rows estimate those of the dataset without weights. But the kept
 // rows are not independent: rows of the same unit resemble each other when
 // the file is ordered (by time, by a key, by the value itself), and then
@@ -229,16 +239,23 @@ func OpenParquet(path string, opts Options) (*Parquet, error) {
 // and σ_w² the mean variance within a unit: the design effect is
 // 1 + (r − 1)·σ_b²/(σ_b² + σ_w²), near 1 for a shuffled file and near r
 // for a file sorted by the value. It can be estimated from the sample
-// itself, because the draws are independent: Group.Units gives the draw
-// (0 to n − 1) that each kept row came from, and a jackknife over the
-// draws (or the spread of the estimate across random groups of draws)
-// measures the whole variance, within and between units. A caller that
-// reports an error bar must use it.
+// itself, because the row-group draws are independent: Group.Units gives
+// the row-group draw (0 to d − 1, Table.Draws = d) that each kept row came
+// from, and a jackknife over them (or the ultimate-cluster variance of
+// divergence.PEResult.DesignEffect) measures the whole variance, within
+// and between units and row groups. The unit draws of one row-group draw
+// are not independent (they share its row group), so the row groups, not
+// the units, are the clusters: with row groups unlike each other (a file
+// written in time order), σ_b² above is between row groups and the mean
+// of the sample has the variance of d draws, not n. A caller that reports
+// an error bar must use them; with d − 1 degrees of freedom, Student's t
+// gives the interval (docs/results/s3.md measures its coverage).
 //
 // The row counts are exact without grouping (Group.Rows is the footer's
 // count, less Table.Dropped); with a group column, they are estimated as
-// N̂_g = (N/n)·Σⱼ pⱼ (the Hansen–Hurwitz estimator), with standard error
-// N·s_p/√n for the standard deviation s_p of the pⱼ over the draws, except
+// N̂_g = (N/n)·Σⱼ pⱼ (the Hansen–Hurwitz estimator), with the standard
+// error of the mean of the pⱼ taken over the d row-group draws (the
+// ultimate-cluster estimator, N·s_p/√n when d = n), except
 // for a partition key, whose counts are exact. Table.Dropped is estimated
 // alike.
 //
@@ -351,13 +368,17 @@ func (p *Parquet) openShard(sh *pqShard) (*pqOpen, error) {
 		o.file, ra = f, f
 	}
 	o.ra = &pqCounter{r: ra, p: p}
-	n, err := checkFooter(o.ra, sh.size, sh.path)
+	// The magic bytes that start an object of a store (a Prefetcher) are
+	// not read: they would cost a request per object, and its footer, its
+	// magic bytes at the end and every page read are checked anyway.
+	_, remote := ra.(Prefetcher)
+	n, err := checkFooter(o.ra, sh.size, sh.path, !remote)
 	if err == nil {
 		o.limit = sh.size - 8 - n
 		err = safely(func() error {
 			var err error
 			o.pf, err = parquet.OpenFile(o.ra, sh.size, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true),
-				parquet.ReadBufferSize(4096))
+				parquet.ReadBufferSize(4096), parquet.SkipMagicBytes(remote))
 			return err
 		})
 		if err != nil {

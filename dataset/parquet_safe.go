@@ -62,20 +62,24 @@ const pqMagic = "PAR1"
 // length must fit in the file and in limits.footer, and the footer must be
 // a well-formed thrift structure whose lists and strings fit in it and whose
 // decoding allocates at most limits.thriftRatio bytes per byte of it. It
-// returns the length of the footer.
-func checkFooter(r io.ReaderAt, size int64, name string) (int64, error) {
+// returns the length of the footer. With head false, the magic bytes at
+// the start are not read: an object of a store, where reading them costs a
+// request of its own.
+func checkFooter(r io.ReaderAt, size int64, name string, head bool) (int64, error) {
 	corrupt := func(format string, args ...any) (int64, error) {
 		return 0, &ParseError{File: name, Err: ErrCorrupt, msg: "not a valid Parquet file: " + fmt.Sprintf(format, args...)}
 	}
 	if size < 12 {
 		return corrupt("%d bytes, too short for one", size)
 	}
-	var head [4]byte
-	if _, err := r.ReadAt(head[:], 0); err != nil {
-		return 0, fmt.Errorf("dataset: %s: reading: %w", name, err)
-	}
-	if string(head[:]) != pqMagic {
-		return corrupt("it does not start with %q", pqMagic)
+	if head {
+		var magic [4]byte
+		if _, err := r.ReadAt(magic[:], 0); err != nil {
+			return 0, fmt.Errorf("dataset: %s: reading: %w", name, err)
+		}
+		if string(magic[:]) != pqMagic {
+			return corrupt("it does not start with %q", pqMagic)
+		}
 	}
 	var tail [8]byte
 	if _, err := r.ReadAt(tail[:], size-8); err != nil {

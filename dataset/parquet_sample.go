@@ -12,6 +12,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"sort"
+
+	"github.com/sublinear/pearson/internal/summary"
 )
 
 // The constants of a two-stage sample; NewParquetAt documents the rules
@@ -21,6 +23,9 @@ const (
 	groupMargin   = 1.2 // rows expected per row wanted of the rarest group
 	unitAttempts  = 3   // samples drawn, with a doubled margin each time, before a group short of rows means a full read
 	maxUnitGroups = 256 // group values met before the groups are read in full
+
+	rowGroupDraws     = 8 // the fewest row-group draws (or n, when fewer): the independent draws of the error bar
+	unitsPerGroupDraw = 8 // the most unit draws within one row-group draw
 )
 
 // pqUnit is a unit of a two-stage sample: the rows [start, end) of a row
@@ -62,7 +67,8 @@ func (p *Parquet) unitSample(ctx context.Context, pl *pqPlan, s Sampling) (*Tabl
 		src = rand.NewPCG(1, 2)
 	}
 	rng := rand.New(src)
-	units, draws, err := p.drawUnits(ctx, pl, rng, n)
+	rows, cluster, d := p.drawRows(rng, n)
+	units, draws, err := p.drawUnits(ctx, pl, rows)
 	if err != nil {
 		return nil, "", err
 	}
@@ -78,7 +84,7 @@ func (p *Parquet) unitSample(ctx context.Context, pl *pqPlan, s Sampling) (*Tabl
 	for range unitAttempts {
 		var t *Table
 		var err error
-		t, short, err := p.takeRows(ctx, pl, rng, s.Size, units, draws, keys, boost)
+		t, short, err := p.takeRows(ctx, pl, rng, s.Size, units, draws, cluster, d, keys, boost)
 		if err != nil || t != nil {
 			return t, "", err
 		}
@@ -121,14 +127,60 @@ func (p *Parquet) countUnits(pl *pqPlan) (int64, error) {
 	return u * int64(max(1, len(loc))), nil
 }
 
-// drawUnits draws n units with probability proportional to their rows, by
-// drawing n rows of the dataset uniformly; it returns the distinct units
-// in file order and the unit of each draw.
-func (p *Parquet) drawUnits(ctx context.Context, pl *pqPlan, rng *rand.Rand, n int) ([]*pqUnit, []*pqUnit, error) {
-	rows := make([]int64, n)
-	for j := range rows {
-		rows[j] = rng.Int64N(p.rows)
+// groupDraws returns the number d of row-group draws of a two-stage
+// sample of n unit draws: at least rowGroupDraws (or n, when fewer), and
+// enough for at most unitsPerGroupDraw unit draws in each.
+func groupDraws(n int) int {
+	return max(min(n, rowGroupDraws), (n+unitsPerGroupDraw-1)/unitsPerGroupDraw)
+}
+
+// locate returns the shard k holding row x of the dataset, the row group g
+// of it holding the row, and the row group's first row in the dataset.
+func (p *Parquet) locate(x int64) (k, g int, first int64) {
+	k = sort.Search(len(p.shards), func(i int) bool { return p.shards[i].first > x }) - 1
+	sh := p.shards[k]
+	first = sh.first
+	for ; first+sh.rgRows[g] <= x; g++ {
+		first += sh.rgRows[g]
 	}
+	return k, g, first
+}
+
+// drawRows draws the rows of stage one of a two-stage sample of n unit
+// draws in d = groupDraws(n) row-group draws: draw j is the j-th row, and
+// cluster[j] its row-group draw. Row-group draw i draws a row of the
+// dataset uniformly (its row group, with probability proportional to its
+// rows) and keeps it as its first unit draw; its other unit draws, the
+// draws from i·n/d to (i+1)·n/d − 1, draw a row of that row group
+// uniformly. Every row is then drawn by each draw with probability 1/N.
+// With d = n, the rows are the n uniform rows of the one-stage design.
+func (p *Parquet) drawRows(rng *rand.Rand, n int) (rows []int64, cluster []int, d int) {
+	d = groupDraws(n)
+	if p.rgDraws > 0 {
+		d = min(n, p.rgDraws)
+	}
+	rows, cluster = make([]int64, n), make([]int, n)
+	for i := range d {
+		rows[i*n/d] = rng.Int64N(p.rows)
+	}
+	for i := range d {
+		lo, hi := i*n/d, (i+1)*n/d
+		k, g, first := p.locate(rows[lo])
+		for j := lo; j < hi; j++ {
+			cluster[j] = i
+			if j > lo {
+				rows[j] = first + rng.Int64N(p.shards[k].rgRows[g])
+			}
+		}
+	}
+	return rows, cluster, d
+}
+
+// drawUnits draws the units of the rows drawn (drawRows), each the unit
+// holding its row; it returns the distinct units in file order and the
+// unit of each draw.
+func (p *Parquet) drawUnits(ctx context.Context, pl *pqPlan, rows []int64) ([]*pqUnit, []*pqUnit, error) {
+	n := len(rows)
 	p.prefetchIndexes(pl, rows) // remote objects: the offset indexes of the row groups drawn, fetched concurrently
 	draws := make([]*pqUnit, n)
 	order := make([]int, n)
@@ -148,12 +200,8 @@ func (p *Parquet) drawUnits(ctx context.Context, pl *pqPlan, rng *rand.Rand, n i
 		if err := ctx.Err(); err != nil {
 			return nil, nil, fmt.Errorf("dataset: %s: drawing units: %w", p.name, err)
 		}
-		k := sort.Search(len(p.shards), func(i int) bool { return p.shards[i].first > x }) - 1
+		k, g, first := p.locate(x)
 		sh := p.shards[k]
-		first, g := sh.first, 0
-		for ; first+sh.rgRows[g] <= x; g++ {
-			first += sh.rgRows[g]
-		}
 		u := &pqUnit{shard: sh, rg: g, start: 0, end: sh.rgRows[g], first: first}
 		o, err := p.shard(sh)
 		if err != nil {
@@ -294,9 +342,10 @@ type unitGroup struct {
 
 // takeRows takes the rows of each draw from its unit (stage two) and
 // returns the table, or a nil table and the group kept that has fewer than
-// size rows. boost multiplies the rows taken per draw.
+// size rows. boost multiplies the rows taken per draw. cluster gives the
+// row-group draw, of d, of each draw: the independent observations.
 func (p *Parquet) takeRows(ctx context.Context, pl *pqPlan, rng *rand.Rand, size int, units, draws []*pqUnit,
-	keys []string, boost float64) (*Table, shortGroup, error) {
+	cluster []int, d int, keys []string, boost float64) (*Table, shortGroup, error) {
 	n := len(draws)
 	kept := keptGroups(pl.q, keys)
 	// r: rows per draw.
@@ -384,20 +433,21 @@ func (p *Parquet) takeRows(ctx context.Context, pl *pqPlan, rng *rand.Rand, size
 		return nil, shortGroup{}, err
 	}
 	t := &rd.table
-	t.Sampled, t.Draws, t.Units, t.RowsRead = true, n, distinct, read
-	mean := func(x []float64) (float64, float64) { // the mean of x and its standard error
-		m, v := 0.0, 0.0
+	t.Sampled, t.Draws, t.UnitDraws, t.Units, t.RowsRead = true, d, n, distinct, read
+	// mean returns the mean of x, a value per draw, and its standard
+	// error with the row-group draws as the independent observations: the
+	// ultimate-cluster estimator of internal/summary over the sums, per
+	// row-group draw, of (xⱼ − x̄)/n.
+	mean := func(x []float64) (float64, float64) {
+		m := 0.0
 		for _, a := range x {
 			m += a
 		}
 		m /= float64(len(x))
-		for _, a := range x {
-			v += (a - m) * (a - m)
-		}
-		if len(x) < 2 {
-			return m, 0
-		}
-		return m, math.Sqrt(v / float64(len(x)-1) / float64(len(x)))
+		e := summary.Centre(slices.Clone(x))
+		z := make([]float64, d)
+		summary.AddByCluster(z, e, cluster)
+		return m, math.Sqrt(summary.ClusterVariance(z))
 	}
 	frac := make([]float64, n)
 	N := float64(p.rows)
@@ -449,7 +499,7 @@ func (p *Parquet) takeRows(ctx context.Context, pl *pqPlan, rng *rand.Rand, size
 		gr.Units = make([]int, len(rows))
 		for i, x := range rows {
 			gr.Data = append(gr.Data, g.data[x.off:x.off+c]...)
-			gr.Lines[i], gr.Units[i] = x.line, x.draw
+			gr.Lines[i], gr.Units[i] = x.line, cluster[x.draw]
 		}
 		if rd.mixed != nil {
 			rd.mixed.estimate(&gr, c)

@@ -5,11 +5,11 @@
 package dataset
 
 import (
+	"encoding/binary"
 	"fmt"
 	"io"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 )
 
@@ -68,12 +68,15 @@ func OpenObjects(name string, objs []Object, opts Options) (Source, error) {
 	}
 	if len(objs) == 1 && objs[0].Key == "" {
 		o := objs[0]
+		if strings.HasSuffix(o.Path, ".parquet") {
+			return openParquetObjects(name, objs, opts)
+		}
 		head := make([]byte, 4)
 		n, err := o.R.ReadAt(head, 0)
 		if err != nil && err != io.EOF {
 			return nil, fmt.Errorf("dataset: %s: reading: %w", o.Path, err)
 		}
-		if strings.HasSuffix(o.Path, ".parquet") || string(head[:n]) == pqMagic {
+		if string(head[:n]) == pqMagic {
 			return openParquetObjects(name, objs, opts)
 		}
 		k, err := checkCompression(o.Path, head[:n])
@@ -121,11 +124,29 @@ func keyPartitions(key string) map[string]string {
 }
 
 // openParquetObjects opens a Parquet dataset of objects: their tails
-// prefetched at once, then each footer read and its page indexes kept.
+// prefetched at once, then the rest of the footers longer than a tail
+// (DuckDB's, of hundreds of row groups) at once, then each footer read and
+// its page indexes kept, so that opening n objects costs two round trips,
+// not n.
 func openParquetObjects(name string, objs []Object, opts Options) (*Parquet, error) {
 	for _, o := range objs {
 		if pf, ok := o.R.(Prefetcher); ok {
 			pf.Prefetch([][2]int64{{max(0, o.Size-remoteTail), o.Size}}, true)
+		}
+	}
+	for _, o := range objs {
+		pf, ok := o.R.(Prefetcher)
+		if !ok || o.Size < 12+remoteTail {
+			continue
+		}
+		var tail [8]byte
+		if _, err := o.R.ReadAt(tail[:], o.Size-8); err != nil {
+			continue // addShard reports it
+		}
+		// A length out of bounds is left to checkFooter to refuse.
+		n := int64(binary.LittleEndian.Uint32(tail[:4]))
+		if string(tail[4:]) == pqMagic && n+8 > remoteTail && n <= min(limits.footer, o.Size-12) {
+			pf.Prefetch([][2]int64{{o.Size - 8 - n, o.Size - remoteTail}}, true)
 		}
 	}
 	p := &Parquet{name: name, opts: opts}
@@ -170,15 +191,11 @@ func (p *Parquet) prefetchIndexes(pl *pqPlan, rows []int64) {
 	seen := make(map[[2]int]bool)
 	rows = slices.Sorted(slices.Values(rows)) // a copy: one shard open after the other
 	for _, x := range rows {
-		k := sort.Search(len(p.shards), func(i int) bool { return p.shards[i].first > x }) - 1
+		k, g, _ := p.locate(x)
 		sh := p.shards[k]
 		pf, ok := sh.ra.(Prefetcher)
 		if !ok {
 			continue
-		}
-		first, g := sh.first, 0
-		for ; first+sh.rgRows[g] <= x; g++ {
-			first += sh.rgRows[g]
 		}
 		if seen[[2]int{k, g}] {
 			continue

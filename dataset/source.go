@@ -210,9 +210,15 @@ type Table struct {
 	RowsRead int
 	// Draws is how many random positions a sampled read drew (rows drawn,
 	// including those rejected to keep the sample uniform), or, for a
-	// Parquet input, how many units its two-stage sample drew; 0 when every
-	// row was read.
+	// Parquet input, how many row groups its two-stage sample drew (the
+	// independent draws that Group.Units numbers; see NewParquetAt), or, for
+	// a CSV input sampled in blocks, how many blocks; 0 when every row was
+	// read.
 	Draws int
+	// UnitDraws is how many units (pages or row groups) a two-stage sample
+	// of a Parquet input drew in its Draws row-group draws (Sampling.Units);
+	// 0 otherwise.
+	UnitDraws int
 	// Units is how many distinct units (row groups or pages) a two-stage
 	// sample of a Parquet input read (see NewParquetAt), or how many
 	// blocks a CSV input sampled in blocks read (see NewCSVBlocks); 0
@@ -264,11 +270,11 @@ type Group struct {
 	// the file of each kept row, increasing; nil otherwise.
 	Offsets []int64
 	// Units is, for a Parquet input sampled in two stages (Table.Sampled
-	// and Table.Units > 0), the draw (0 to Table.Draws − 1) whose unit
-	// each kept row was taken from; nil otherwise. The draws are
-	// independent, the rows of one draw are not: an error bar must treat
-	// the draws, not the rows, as the independent observations (see
-	// NewParquetAt).
+	// and Table.Units > 0), the row-group draw (0 to Table.Draws − 1) whose
+	// row group each kept row was taken from, or for a CSV input sampled in
+	// blocks its block; nil otherwise. The draws are independent, the rows
+	// of one draw are not: an error bar must treat the draws, not the
+	// rows, as the independent observations (see NewParquetAt).
 	Units []int
 	// Missing is, for a mixed table (Query.Mixed), the number of the
 	// group's Rows in which each kept column is empty: counted when every

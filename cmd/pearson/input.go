@@ -230,7 +230,7 @@ func sampledRead(t *dataset.Table) string {
 	case t.BlockBytes > 0:
 		return fmt.Sprintf("%d blocks of about %s drawn, %d rows read and validated", t.Units, formatSize(float64(t.BlockBytes)), t.RowsRead)
 	case t.Units > 0:
-		return fmt.Sprintf("%d draws of a unit (a page or a row group) in two stages, %d distinct units and %d rows read and validated", t.Draws, t.Units, t.RowsRead)
+		return fmt.Sprintf("%d units (pages or row groups) drawn in %d draws of a row group, %d distinct units and %d rows read and validated", t.UnitDraws, t.Draws, t.Units, t.RowsRead)
 	}
 	return fmt.Sprintf("%d rows read at random positions and validated", t.RowsRead)
 }

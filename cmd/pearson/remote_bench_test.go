@@ -67,12 +67,17 @@ func benchFixture(t *testing.T, dir string, n int) string {
 	return p
 }
 
-// TestRemoteDelayBench measures pearson divergence on a Parquet dataset in
-// a real S3-compatible server behind a proxy that delays each request by
-// 20 ms: requests, bytes and wall time at 10⁶, 10⁸ and 10⁹ rows (ten
-// objects of 10⁸, hard links of one file). It runs only
-// with PEARSON_S3_BENCH set (the 10⁸-row file, 1.6 GB, is written once
-// into $PEARSON_S3_BENCH, a directory); see docs/results/s3.md.
+// TestRemoteDelayBench measures pearson divergence on a dataset in a real
+// S3-compatible server behind a proxy that delays each request by 20 ms:
+// requests, bytes and wall time at 10⁶, 10⁸ and 10⁹ rows (ten objects of
+// 10⁸, hard links of one file), beside the time of the same command on the
+// same files on disk. It runs only with PEARSON_S3_BENCH set to a
+// directory: the Parquet files of parquet-go (row groups of 10⁶ rows,
+// pages of 1 024 rows with offset indexes) are written there once (the
+// 10⁸-row file is 1.6 GB); when DIR/duckdb/xy-N.parquet and xy-N.csv
+// written by DuckDB are there (node scripts/bench-data.mjs DIR), they are
+// measured too, the CSV objects at 10⁶ and 10⁸ rows. See
+// docs/results/s3.md.
 func TestRemoteDelayBench(t *testing.T) {
 	dir := os.Getenv("PEARSON_S3_BENCH")
 	if dir == "" {
@@ -85,6 +90,10 @@ func TestRemoteDelayBench(t *testing.T) {
 			n, _ := strconv.Atoi(f)
 			sizes = append(sizes, n)
 		}
+	}
+	writers := []string{"parquet-go", "duckdb", "duckdb-csv"}
+	if s := os.Getenv("PEARSON_S3_BENCH_WRITERS"); s != "" {
+		writers = strings.Split(s, ",")
 	}
 	logRanges := os.Getenv("PEARSON_S3_BENCH_LOG") != ""
 	reps := 3
@@ -107,59 +116,79 @@ func TestRemoteDelayBench(t *testing.T) {
 	defer proxy.Close()
 	t.Setenv("AWS_ENDPOINT_URL", proxy.URL)
 	fetched := regexp.MustCompile(`(\d+) requests, (\d+) bytes fetched`)
-	for _, n := range sizes {
-		// Beyond 10⁸ rows, a dataset of objects of 10⁸ rows (hard links
-		// of one file), as a partitioned dataset of Parquet files is.
-		const most = 100000000
-		objs := max(1, n/most)
-		p := benchFixture(t, dir, n/objs)
-		urls := make([]string, 2)
-		for i, k := range []string{"p", "q"} {
-			urls[i] = fmt.Sprintf("s3://bench/%d/%s.parquet", n, k)
-			if objs > 1 {
-				urls[i] = fmt.Sprintf("s3://bench/%d/%s/", n, k)
-			}
-			for j := range objs {
-				dst := filepath.Join(srv.Dir, "bench", fmt.Sprint(n), k+".parquet")
-				if objs > 1 {
-					dst = filepath.Join(srv.Dir, "bench", fmt.Sprint(n), k, fmt.Sprintf("part=%d", j), "data.parquet")
+	for _, writer := range writers {
+		for _, n := range sizes {
+			// Beyond 10⁸ rows, a dataset of objects of 10⁸ rows (hard
+			// links of one file), as a partitioned dataset of Parquet
+			// files is.
+			const most = 100000000
+			objs := max(1, n/most)
+			ext := "parquet"
+			var p string
+			switch writer {
+			case "parquet-go":
+				p = benchFixture(t, dir, n/objs)
+			case "duckdb", "duckdb-csv":
+				if writer == "duckdb-csv" {
+					ext = "csv"
+					if objs > 1 {
+						continue // a CSV dataset is one object
+					}
 				}
-				os.MkdirAll(filepath.Dir(dst), 0o755)
-				if err := os.Link(p, dst); err != nil {
-					t.Fatal(err)
+				p = filepath.Join(dir, "duckdb", fmt.Sprintf("xy-%d.%s", n/objs, ext))
+				if _, err := os.Stat(p); err != nil {
+					t.Logf("%s: no %s (node scripts/bench-data.mjs %s %d)", writer, p, dir, n/objs)
+					continue
 				}
+			default:
+				t.Fatalf("PEARSON_S3_BENCH_WRITERS: %q: want parquet-go, duckdb or duckdb-csv", writer)
 			}
-		}
-		fi, _ := os.Stat(p)
-		// The same files on disk, for the time of the estimate itself.
-		local := []string{p, p}
-		if objs > 1 {
+			urls := make([]string, 2)
+			local := make([]string, 2) // the same files on disk, for the time of the estimate itself
 			for i, k := range []string{"p", "q"} {
-				local[i] = filepath.Join(srv.Dir, "bench", fmt.Sprint(n), k)
+				key := fmt.Sprintf("%s/%d/%s", writer, n, k)
+				urls[i], local[i] = "s3://bench/"+key+"."+ext, p
+				if objs > 1 {
+					urls[i], local[i] = "s3://bench/"+key+"/", filepath.Join(srv.Dir, "bench", key)
+				}
+				for j := range objs {
+					dst := filepath.Join(srv.Dir, "bench", key+"."+ext)
+					if objs > 1 {
+						dst = filepath.Join(srv.Dir, "bench", key, fmt.Sprintf("part=%d", j), "data."+ext)
+					}
+					os.MkdirAll(filepath.Dir(dst), 0o755)
+					if err := os.Link(p, dst); err != nil {
+						t.Fatal(err)
+					}
+				}
 			}
-		}
-		for rep := range reps {
-			var lout, lerr bytes.Buffer
-			start := time.Now()
-			if code := Run(context.Background(), []string{"pearson", "divergence", local[0], local[1]}, nil, &lout, &lerr); code != 0 {
-				t.Fatal(lerr.String())
+			fi, _ := os.Stat(p)
+			for rep := range reps {
+				var lout, lerr bytes.Buffer
+				start := time.Now()
+				if code := Run(context.Background(), []string{"pearson", "divergence", local[0], local[1]}, nil, &lout, &lerr); code != 0 {
+					t.Fatal(lerr.String())
+				}
+				localWall := time.Since(start)
+				proxied.Store(0)
+				var out, errb bytes.Buffer
+				start = time.Now()
+				code := Run(context.Background(), []string{"pearson", "divergence", urls[0], urls[1]}, nil, &out, &errb)
+				wall := time.Since(start)
+				if code != 0 {
+					t.Fatal(errb.String())
+				}
+				var req, byt int64
+				for _, m := range fetched.FindAllStringSubmatch(errb.String(), -1) {
+					a, _ := strconv.ParseInt(m[1], 10, 64)
+					b, _ := strconv.ParseInt(m[2], 10, 64)
+					req, byt = req+a, byt+b
+				}
+				if rep == 0 {
+					t.Logf("%s rows %d: %s", writer, n, strings.TrimSpace(errb.String()))
+				}
+				t.Logf("%s rows %d (%d objects of %d bytes per sample) run %d: %d requests (%d through the proxy), %d bytes, wall %.2f s (the same files on disk: %.2f s)", writer, n, objs, fi.Size(), rep, req, proxied.Load(), byt, wall.Seconds(), localWall.Seconds())
 			}
-			localWall := time.Since(start)
-			proxied.Store(0)
-			var out, errb bytes.Buffer
-			start = time.Now()
-			code := Run(context.Background(), []string{"pearson", "divergence", urls[0], urls[1]}, nil, &out, &errb)
-			wall := time.Since(start)
-			if code != 0 {
-				t.Fatal(errb.String())
-			}
-			var req, byt int64
-			for _, m := range fetched.FindAllStringSubmatch(errb.String(), -1) {
-				a, _ := strconv.ParseInt(m[1], 10, 64)
-				b, _ := strconv.ParseInt(m[2], 10, 64)
-				req, byt = req+a, byt+b
-			}
-			t.Logf("rows %d (%d objects of %d bytes per sample) run %d: %d requests (%d through the proxy), %d bytes, wall %.2f s (the same files on disk: %.2f s)", n, objs, fi.Size(), rep, req, proxied.Load(), byt, wall.Seconds(), localWall.Seconds())
 		}
 	}
 }
