@@ -36,6 +36,12 @@ import (
 // D² = (x̄_P − x̄_Q)ᵀS⁻¹(x̄_P − x̄_Q) = (m/m_Q)²‖ψ̄_P‖², the squared
 // Mahalanobis distance between the two groups' means (Hotelling's T² up to
 // a constant factor). Neither x̄, S nor H depends on the labels.
+//
+// Each value's mean and standard deviation over the uniformly random
+// labellings (moments, from quadMoments) standardise it in the combined
+// statistic: functions of the pooled points alone. With bin set, the rows
+// are those of bins of points that share their features (one column's
+// values, binValues), weighted by their counts.
 type groupSums struct {
 	rows   []float64 // a row of width values per point, P's first (or per bin, see bin)
 	width  int

@@ -28,10 +28,11 @@ type TwoSampleResult struct {
 	// Statistic is the test statistic on the observed labels. With one
 	// kernel width it is the PE of a model with K centres drawn from the
 	// pooled sample, averaged over M points; with several (the default) it
-	// is the largest of their PEs, each standardised by the mean and
-	// standard deviation of its values over the permuted labellings: a
-	// z-score against the permutation null, which converges as the number
-	// of permutations grows (see WidthPE for the divergences themselves).
+	// is the largest of their components, each standardised by its mean
+	// and standard deviation over the uniformly random labellings (in
+	// closed form with α > 0, over the permuted labellings with α = 0): a
+	// z-score against the permutation null (see WidthPE for the
+	// divergences themselves).
 	Statistic float64
 	// Sigmas are the kernel widths of the statistic, Lambda its all-centre
 	// regularisation.
@@ -118,9 +119,14 @@ func (r *TwoSampleResult) Extend(ctx context.Context, b int) error {
 // MeanShift), and each width's T with the roles of the groups exchanged
 // (h the mean over Q's points: the relative divergence is not symmetric,
 // and a normal P against a peaked Q is seen far better one way than the
-// other). Each component is standardised by the mean and standard
-// deviation of its values over the other labellings (the permuted ones,
-// for the observed labels), and the statistic is the largest of them. It
+// other). Each component is standardised, and the statistic is the
+// largest of them: with α > 0 by its exact mean and normal-theory standard
+// deviation over the uniformly random labellings, computed in closed form
+// from the pooled averaging points (groupSums), so that the statistic is a
+// fixed function of the data and the labels, whatever the permutations
+// (which lets SequentialTwoSampleTest stop early and Extend add more); with
+// α = 0 by the mean and standard deviation of its values over the other
+// labellings (the permuted ones, for the observed labels). It
 // uses k centres drawn from the pooled sample and held fixed, and averages
 // over M points of the pooled sample (TestPoints: every row up to
 // TestPointsCap unless Settings.M is set), M_P of them labelled P and M_Q
@@ -128,7 +134,10 @@ func (r *TwoSampleResult) Extend(ctx context.Context, b int) error {
 // (1−α)G_Q/M_Q = G/M is the same for every labelling: it is computed once,
 // from up to 4000 of the averaging points drawn whatever their labels,
 // and a permutation only sums the whitened kernel rows of one group (see
-// groupSums; for α = 0, H is rebuilt for each labelling). A permutation
+// groupSums; for α = 0, H is rebuilt for each labelling). For one column
+// the features are computed on at most testBins bins of the averaging
+// points' values (runs of consecutive ranks; H from every point), and a
+// permutation counts the group's points per bin. A permutation
 // reassigns the labels of those points at random, keeping M_P and M_Q.
 // Under the null hypothesis the pooled points are exchangeable, so the
 // observed T is one draw from the permutation distribution of a fixed
@@ -141,8 +150,9 @@ func (r *TwoSampleResult) Extend(ctx context.Context, b int) error {
 // unbalanced, keeping the proportion α : 1−α limits M to about n_P/α: a
 // warning says so, and α = 0 uses the whole budget. With α > 0 a
 // permutation costs O(min(M_P, M_Q)·(w·r + d)) for w widths of at most
-// r = 32 whitened directions and d columns (a few dozen values per row in
-// one dimension); with α = 0, O(M·k) and a factorisation. Neither grows
+// r = 32 whitened directions and d columns (in one dimension, a count per
+// point and testBins rows of a few dozen values); with α = 0, O(M·k) and a
+// factorisation. Neither grows
 // with the number of rows beyond the cap.
 func TwoSampleTest(ctx context.Context, p, q mat.Matrix, alpha float64, s *TwoSampleSettings) (*TwoSampleResult, error) {
 	if s == nil {
