@@ -37,9 +37,10 @@ const (
 	// observed statistic at which a numeric column's test stops (see
 	// Settings.Exceedances).
 	DefaultExceedances = 10
-	// DefaultPermutations is the least number of permutations of a column
-	// that passes the screen, and of categorical columns: with more
-	// columns the default grows (see Settings.Permutations).
+	// DefaultPermutations is the least number of permutations of a numeric
+	// column that may drift (one far from drifting stops earlier, see
+	// Settings.Exceedances), and of categorical columns: with more columns
+	// the default grows (see Settings.Permutations).
 	DefaultPermutations = 999
 	// Alpha is the α of the relative divergence PE_α every column is
 	// compared by: with α = ½ the relative ratio is bounded by 2 and PE_½
