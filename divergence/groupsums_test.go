@@ -296,3 +296,31 @@ func TestExtendContinuesTheSequence(t *testing.T) {
 		t.Errorf("α = 0: Extend returned %v, want ErrSettings", err)
 	}
 }
+
+// TestSequentialTwoSampleTestMisuse checks that bad input to
+// SequentialTwoSampleTest is an error, not a panic: α out of range, too few
+// rows, a NaN.
+func TestSequentialTwoSampleTestMisuse(t *testing.T) {
+	ok := mat.NewDense(50, 1, nil)
+	for i := range 50 {
+		ok.Set(i, 0, float64(i))
+	}
+	nan := mat.DenseCopyOf(ok)
+	nan.Set(3, 0, math.NaN())
+	for _, tc := range []struct {
+		name  string
+		p, q  mat.Matrix
+		alpha float64
+		want  error
+	}{
+		{"alpha 1", ok, ok, 1, ErrSettings},
+		{"alpha NaN", ok, ok, math.NaN(), ErrSettings},
+		{"one row", mat.NewDense(1, 1, nil), ok, 0.5, ErrTooFew},
+		{"NaN", nan, ok, 0.5, nil},
+	} {
+		_, err := SequentialTwoSampleTest(context.Background(), tc.p, tc.q, tc.alpha, nil, 10)
+		if err == nil || (tc.want != nil && !errors.Is(err, tc.want)) {
+			t.Errorf("%s: error %v, want %v", tc.name, err, tc.want)
+		}
+	}
+}

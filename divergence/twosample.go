@@ -201,8 +201,8 @@ func SequentialTwoSampleTest(ctx context.Context, p, q mat.Matrix, alpha float64
 	if err := s.validate(); err != nil {
 		return nil, err
 	}
-	if !(alpha >= 0 && alpha < 1) {
-		return nil, fmt.Errorf("divergence: %w: α = %g is outside [0, 1)", ErrSettings, alpha)
+	if err := checkAlpha(alpha); err != nil {
+		return nil, err
 	}
 	testM := s.M
 	s = s.resolved()
