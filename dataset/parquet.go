@@ -104,7 +104,7 @@ type Parquet struct {
 	open   *pqOpen    // the shard being read
 
 	alwaysSeek bool // tests: sample by units however few the units
-	rgDraws    int  // tests: the row-group draws of a two-stage sample; 0 means groupDraws(n)
+	rgDraws    int  // tests: the row-group draws of a two-stage sample; 0 means the rule of unitSample
 }
 
 // pqShard is one Parquet file of a Source.
@@ -213,7 +213,12 @@ func OpenParquet(path string, opts Options) (*Parquet, error) {
 //     row groups, and so at most d offset indexes, whatever the size of
 //     the dataset: what a remote object costs in requests and bytes stays
 //     flat in its rows. With n ≤ 8, d = n and each unit draw is a
-//     row-group draw of its own.
+//     row-group draw of its own. When a row group holds fewer than 8
+//     units (no offset index, or small row groups), a row-group draw
+//     reaches at most that many distinct units, and d is raised (up to
+//     n, the one-stage design) until the distinct units can hold twice
+//     Size rows: d = max(d, ⌈⌈2·Size/(rows per unit)⌉/(units per row
+//     group)⌉).
 //   - Stage two takes, for each draw, r rows of its unit uniformly at
 //     random without replacement (k·r rows of a unit drawn k times, all of
 //     them if it has fewer), with r = ⌈Size/n⌉ without grouping. With a

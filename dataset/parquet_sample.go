@@ -53,21 +53,25 @@ func (p *Parquet) unitSample(ctx context.Context, pl *pqPlan, s Sampling) (*Tabl
 	if p.rows == 0 {
 		return nil, "", nil
 	}
-	if !p.alwaysSeek {
-		u, err := p.countUnits(pl)
-		if err != nil {
-			return nil, "", err
-		}
-		if u <= unitsPerDraw*int64(n) {
-			return nil, "", nil
-		}
+	u, err := p.countUnits(pl)
+	if err != nil {
+		return nil, "", err
+	}
+	if !p.alwaysSeek && u <= unitsPerDraw*int64(n) {
+		return nil, "", nil
 	}
 	src := s.Src
 	if src == nil {
 		src = rand.NewPCG(1, 2)
 	}
 	rng := rand.New(src)
-	rows, cluster, d := p.drawRows(rng, n)
+	d := groupDraws(n)
+	if p.rgDraws > 0 {
+		d = min(n, p.rgDraws)
+	} else {
+		d = max(d, p.smallUnitDraws(n, u, s.Size))
+	}
+	rows, cluster := p.drawRows(rng, n, d)
 	units, draws, err := p.drawUnits(ctx, pl, rows)
 	if err != nil {
 		return nil, "", err
@@ -134,6 +138,28 @@ func groupDraws(n int) int {
 	return max(min(n, rowGroupDraws), (n+unitsPerGroupDraw-1)/unitsPerGroupDraw)
 }
 
+// smallUnitDraws returns the row-group draws that a two-stage sample of n
+// unit draws needs when a row group holds fewer than unitsPerGroupDraw
+// units (a file without a page index, or of small row groups): a
+// row-group draw then reaches at most that many distinct units, so there
+// must be enough draws for their rows to hold twice the size rows wanted,
+// at most n (the one-stage design, every draw its own row group). It is 0
+// when a row group holds unitsPerGroupDraw units or more.
+func (p *Parquet) smallUnitDraws(n int, units int64, size int) int {
+	var groups int64
+	for _, sh := range p.shards {
+		groups += int64(len(sh.rgRows))
+	}
+	perGroup := units / max(1, groups) // units per row group
+	if perGroup >= unitsPerGroupDraw || units == 0 {
+		return 0
+	}
+	rowsPerUnit := max(1, p.rows/units)
+	need := (2*int64(size) + rowsPerUnit - 1) / rowsPerUnit // distinct units wanted
+	d := (need + perGroup - 1) / max(1, perGroup)
+	return int(min(int64(n), d))
+}
+
 // locate returns the shard k holding row x of the dataset, the row group g
 // of it holding the row, and the row group's first row in the dataset.
 func (p *Parquet) locate(x int64) (k, g int, first int64) {
@@ -147,18 +173,14 @@ func (p *Parquet) locate(x int64) (k, g int, first int64) {
 }
 
 // drawRows draws the rows of stage one of a two-stage sample of n unit
-// draws in d = groupDraws(n) row-group draws: draw j is the j-th row, and
+// draws in d row-group draws: draw j is the j-th row, and
 // cluster[j] its row-group draw. Row-group draw i draws a row of the
 // dataset uniformly (its row group, with probability proportional to its
 // rows) and keeps it as its first unit draw; its other unit draws, the
 // draws from i·n/d to (i+1)·n/d − 1, draw a row of that row group
 // uniformly. Every row is then drawn by each draw with probability 1/N.
 // With d = n, the rows are the n uniform rows of the one-stage design.
-func (p *Parquet) drawRows(rng *rand.Rand, n int) (rows []int64, cluster []int, d int) {
-	d = groupDraws(n)
-	if p.rgDraws > 0 {
-		d = min(n, p.rgDraws)
-	}
+func (p *Parquet) drawRows(rng *rand.Rand, n, d int) (rows []int64, cluster []int) {
 	rows, cluster = make([]int64, n), make([]int, n)
 	for i := range d {
 		rows[i*n/d] = rng.Int64N(p.rows)
@@ -173,7 +195,7 @@ func (p *Parquet) drawRows(rng *rand.Rand, n int) (rows []int64, cluster []int, 
 			}
 		}
 	}
-	return rows, cluster, d
+	return rows, cluster
 }
 
 // drawUnits draws the units of the rows drawn (drawRows), each the unit

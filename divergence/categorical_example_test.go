@@ -42,5 +42,5 @@ func ExampleCategorical() {
 	}
 	fmt.Printf("PE = %.3f ± %.3f\n", res.PE, res.StdErr)
 	// Output:
-	// PE = 0.028 ± 0.002
+	// PE = 0.029 ± 0.002
 }

@@ -71,7 +71,8 @@ func ExampleColumn() {
 }
 
 // Two-dimensional points as a [][]float64: the second sample is rotated by
-// 90 degrees, which changes neither marginal's spread.
+// 90 degrees, which changes neither marginal's spread. PE_½ = 0.303 by
+// quadrature.
 func ExampleRows() {
 	rnd := rand.New(rand.NewPCG(1, 2))
 	p, q := make([][]float64, 1000), make([][]float64, 1000)
@@ -88,7 +89,7 @@ func ExampleRows() {
 	}
 	fmt.Printf("PE = %.2f ± %.2f\n", res.PE, res.StdErr)
 	// Output:
-	// PE = 0.29 ± 0.01
+	// PE = 0.30 ± 0.01
 }
 
 // The squared-loss mutual information of a bivariate normal with
@@ -112,7 +113,7 @@ func ExampleLSMI() {
 }
 
 // A shift of a third of a standard deviation, detected by the permutation
-// test at level 0.05.
+// test at level 0.05 (PE_½ = 0.0133 by quadrature; 500 rows each).
 func ExampleTwoSampleTest() {
 	rnd := rand.New(rand.NewPCG(1, 2))
 	p, q := make([]float64, 500), make([]float64, 500)
@@ -128,7 +129,7 @@ func ExampleTwoSampleTest() {
 	}
 	fmt.Printf("PE = %.3f, p-value %.3f over %d permutations: reject at 0.05: %v\n", res.PE.PE, res.PValue, res.Permutations, res.PValue <= 0.05)
 	// Output:
-	// PE = 0.008, p-value 0.005 over 200 permutations: reject at 0.05: true
+	// PE = 0.010, p-value 0.005 over 200 permutations: reject at 0.05: true
 }
 
 // Dependence through the spread only: y = x·z, uncorrelated with x.

@@ -67,7 +67,10 @@ type PEResult struct {
 	Exact bool
 	// CV is the cross-validation table (the first draw's when each draw
 	// tuned its own): rows are kernel widths σ, columns all-centre
-	// regularisations λ. Nil when both were fixed.
+	// regularisations λ. BestRow and BestCol mark the choice: the width of
+	// least held-out score and, at it, the smallest λ within one standard
+	// error of the least score (see peLowRidge), which need not be the
+	// least itself. Nil when both were fixed.
 	CV *crossval.Table[float64]
 	// Warnings describe doubts about the result, such as a cross-validated
 	// optimum on the edge of its grid.
@@ -259,6 +262,18 @@ func (m *peModel) addDataError(res *PEResult, rnd *rand.Rand) error {
 // default grids (see coarse), tuning every draw costs about what one full
 // search did.
 const drawCVShare = 4
+
+// peLowRidge is searchGrid.lowRidge for RelativePE: the λ chosen is the
+// smallest whose held-out score is within one standard error of the best
+// (the opposite of the usual one-standard-error rule, which shrinks more).
+// PE = ½hᵀθ − ½ shrinks with λ, and the noisy held-out scores of a
+// per-draw search on a quarter of the budget favoured λ 10 to 100 times
+// too large on small divergences: −23% on a bimodal P, −16% and −28% for
+// PE₀ of a shift in 5 and 10 dimensions; −6%, −6% and −16% with it, at no
+// extra cost (TestPEAccuracySeeds, docs/results/multicol.md). One standard
+// error, not the smallest λ: with too little regularisation the noise of
+// the averages biases ½hᵀθ upwards.
+const peLowRidge = 1
 
 // coarse returns every other value of g, the first and last included, when
 // thin is set (a per-draw search of a default grid), and g otherwise. The
@@ -474,6 +489,7 @@ func (m *peModel) crossValidate(ctx context.Context, s *PESettings, rnd *rand.Ra
 		lambdas:     lambdas,
 		widenLambda: s.LambdaScales == nil,
 		ridgeFactor: float64(kcv), // the kcv-centre problem's own regularisation is kcv·λ/N
+		lowRidge:    peLowRidge,
 	}
 	return g.search(ctx, s.Workers, func(ctx context.Context, w []float64) (func(float64) []float64, error) {
 		st, err := m.foldStats(ctx, kernel.Gaussian{Sigma: w[0]}, c, xp, xq)

@@ -14,6 +14,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/sublinear/pearson/errs"
 	"github.com/sublinear/pearson/internal/indices"
 	"github.com/sublinear/pearson/internal/parallel"
 	"github.com/sublinear/pearson/internal/summary"
@@ -106,7 +107,7 @@ func (s *Settings) source() rand.Source {
 
 func (s *Settings) validateBox() error {
 	if s.Box < 0 || math.IsNaN(s.Box) || math.IsInf(s.Box, 0) {
-		return fmt.Errorf("qmin: %w: box half-width %v is not a finite number ≥ 0", ErrSettings, s.Box)
+		return &errs.SettingsError{Package: "qmin", Field: "Box", Value: s.Box, Allowed: "the half-width of the box must be a finite number ≥ 0 (0: no box)"}
 	}
 	if s.Restarts < 0 {
 		return fmt.Errorf("qmin: %w: restarts %d < 0", ErrSettings, s.Restarts)
@@ -122,7 +123,7 @@ func (s *Settings) validate(n int) error {
 	k := s.k()
 	switch {
 	case k < 1:
-		return fmt.Errorf("qmin: %w: k = %d < 1", ErrSettings, k)
+		return &errs.SettingsError{Package: "qmin", Field: "K", Value: s.K, Allowed: "need at least 1 sampled index", Default: "DefaultK"}
 	case k > MaxK:
 		return fmt.Errorf("qmin: %w: k = %d exceeds MaxK = %d: its k×k block alone would take %.1f GB", ErrTooLarge, k, MaxK, 8*float64(k)*float64(k)/1e9)
 	case s.WithoutReplacement && k > n:
@@ -130,7 +131,7 @@ func (s *Settings) validate(n int) error {
 	}
 	d := s.draws()
 	if d < 1 || d > MaxDraws {
-		return fmt.Errorf("qmin: %w: draws = %d: need 1 to MaxDraws = %d", ErrSettings, d, MaxDraws)
+		return &errs.SettingsError{Package: "qmin", Field: "Draws", Value: s.Draws, Allowed: fmt.Sprintf("need 1 to %d draws", MaxDraws), Default: "DefaultDraws"}
 	}
 	if d*k > MaxDrawEntries {
 		return fmt.Errorf("qmin: %w: draws × k = %d × %d exceeds MaxDrawEntries = %d: the draws' indices and minimisers alone would take %.1f GB", ErrTooLarge, d, k, MaxDrawEntries, 16*float64(d)*float64(k)/1e9)

@@ -282,12 +282,12 @@ func TestEstimateErrors(t *testing.T) {
 		want error
 		text string
 	}{
-		{"k < 1", good, Settings{K: -3}, ErrSettings, "k = -3"},
+		{"k < 1", good, Settings{K: -3}, ErrSettings, "K = -3"},
 		{"k too large", good, Settings{K: MaxK + 1}, ErrTooLarge, "MaxK"},
 		{"k > n without replacement", good, Settings{K: 11, WithoutReplacement: true}, ErrSettings, "distinct"},
-		{"draws < 1", good, Settings{Draws: -1}, ErrSettings, "draws"},
+		{"draws < 1", good, Settings{Draws: -1}, ErrSettings, "Draws = -1"},
 		{"n < 1", Funcs{N: 0}, Settings{}, ErrShape, "n = 0"},
-		{"negative box", good, Settings{Box: -1}, ErrSettings, "box"},
+		{"negative box", good, Settings{Box: -1}, ErrSettings, "Box = -1"},
 		{"NaN box", good, Settings{Box: math.NaN()}, ErrSettings, "box"},
 		{"NaN entry", nan, Settings{K: 10, WithoutReplacement: true}, ErrNonFinite, "A[3,3]"},
 		{"Inf entry of b", infB, Settings{K: 2}, ErrNonFinite, "b["},

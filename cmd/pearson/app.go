@@ -274,13 +274,14 @@ func exitCode(err error, stderr io.Writer) int {
 // seedSource returns the source of randomness of a run with the given seed.
 func seedSource(seed uint64) rand.Source { return rand.NewPCG(seed, 0x70656172736f6e) }
 
-// checkFormat returns the writer --format names, or a usage error.
-func checkFormat(c *cli.Context) (writer, error) {
+// checkFormat returns the writer --format names among the command's
+// formats, or a usage error.
+func checkFormat(c *cli.Context, names []string) (writer, error) {
 	f := c.String("format")
-	if w, ok := writers[f]; ok {
-		return w, nil
+	if slices.Contains(names, f) {
+		return writers[f], nil
 	}
-	return nil, usagef(c, "unknown --format %q: use %s", f, strings.Join(formatNames, ", "))
+	return nil, usagef(c, "unknown --format %q: use %s", f, strings.Join(names, ", "))
 }
 
 // delimiter returns the field delimiter given by --delimiter: one character,

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -24,8 +25,11 @@ import (
 // distinct labels, refused at the first beyond.
 
 // categoryUsage is what the flags that name feature columns say of text
-// columns.
-var categoryUsage = fmt.Sprintf("; a named column of text or booleans is read as categories, scored with the delta kernel, at most %d of them", divergence.MaxCategories)
+// columns, and defaultTextUsage what they say of the default selection's.
+var (
+	categoryUsage    = fmt.Sprintf("; a column of text or booleans is read as categories, scored with the delta kernel, at most %d of them", divergence.MaxCategories)
+	defaultTextUsage = "; a CSV column is text when its first non-empty cell is not a number; a text column whose labels nearly tell the rows apart (an identifier) or that holds too many labels is left out with a warning; from standard input, numeric columns only; the columns left out are named on standard error"
+)
 
 // categoryColumns returns the indices, among names (columns of t), of the
 // columns t read as text labels.
@@ -138,4 +142,93 @@ func categoryHint(err error, bound int, targets ...string) error {
 		return fmt.Errorf("%w: column %q is read as categories (its cells are text), and a category column holds at most %d distinct labels%s: leave it out, or recode it", err, pe.Column, bound, why)
 	}
 	return err
+}
+
+// The default selection (no --columns, no --features) takes the columns
+// of text or booleans as categories too, as a named one is: readDefault
+// reads the default selection and, when it left out columns of text,
+// reads again taking them as labels (readText), leaving out with a warning
+// a column with too many labels for a category column, and idText one
+// whose labels nearly tell the rows apart (an identifier, a name): neither
+// is taken silently. Data without text columns is read once, as before.
+
+// readDefault reads the table at path with read(nil), the default
+// selection, and, when that left out columns of text (or, in Parquet, of
+// another type than numbers) not excluded, reads it again with read(text),
+// which takes them as categories (readText). It returns the table, the
+// columns of text it took, and the warnings of those it left out. The
+// notes of the first read are printed only when it is the last.
+func (r *reader) readDefault(path string, exclude []string, flag string, bound int, read func(text []string) (*dataset.Table, error)) (*dataset.Table, []string, []string, error) {
+	r.quiet = true
+	t, err := read(nil)
+	r.quiet = false
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	var text []string
+	for _, s := range t.Skipped {
+		// Not text: a column with no name, one empty in every row (CSV:
+		// no line, no value). A Parquet column (no line, its type as
+		// value) of another type than text or booleans stays left out
+		// by the second read.
+		if s.Column == "" || s.Line == 0 && s.Value == "" || slices.Contains(exclude, s.Column) {
+			continue
+		}
+		text = append(text, s.Column)
+	}
+	if len(text) == 0 {
+		t, err = r.noted(path, t, nil)
+		return t, nil, nil, err
+	}
+	t, warnings, err := readText(text, flag, bound, read)
+	return t, text, warnings, err
+}
+
+// readText reads with read, which takes the columns text as categories,
+// and, when a column of text holds more distinct labels than the read
+// takes (bound), reads again without it, with a warning: the default
+// selection does not stop on a column the user did not name.
+//
+// Each such column costs a read: after maxTextRereads of them, the
+// remaining text columns are left out together, with one warning.
+func readText(text []string, flag string, bound int, read func(text []string) (*dataset.Table, error)) (*dataset.Table, []string, error) {
+	var warnings []string
+	for {
+		if len(warnings) == maxTextRereads && len(text) > 0 {
+			warnings = append(warnings, fmt.Sprintf("columns %s left out: after %d text columns with too many labels, the others are not tried; name the columns to read with --%s", strings.Join(quoteAll(text), ", "), maxTextRereads, flag))
+			text = nil
+		}
+		t, err := read(text)
+		var pe *dataset.ParseError
+		if err == nil || !errors.As(err, &pe) || !errors.Is(err, dataset.ErrTooManyLabels) || !slices.Contains(text, pe.Column) {
+			return t, warnings, err
+		}
+		text = slices.DeleteFunc(slices.Clone(text), func(s string) bool { return s == pe.Column })
+		warnings = append(warnings, fmt.Sprintf("column %s left out: its cells are text with more than %d distinct labels, too many for a category column (an identifier or free text?); name the columns to read with --%s, or leave it out with --exclude %s", quoteShort(pe.Column), bound, flag, pe.Column))
+	}
+}
+
+// maxTextRereads is how many text columns with too many labels the
+// default selection leaves out one by one, each by a read again.
+const maxTextRereads = 4
+
+// idText returns the columns of text, among text, that t read as
+// categories with distinct labels on more than half its rows (an
+// identifier, a name: as a category it tells the rows apart and measures
+// nothing), and a warning for each that says it is left out.
+func idText(t *dataset.Table, text []string, flag string) (ids, warnings []string) {
+	rows := 0
+	for _, g := range t.Groups {
+		rows += g.Len()
+	}
+	for i, name := range t.Columns {
+		if t.Categories == nil || t.Categories[i] == nil || !slices.Contains(text, name) {
+			continue
+		}
+		if n := len(t.Categories[i]); n > 1 && 2*n > rows {
+			ids = append(ids, name)
+			warnings = append(warnings, fmt.Sprintf("column %s left out: its %d text labels over %d rows nearly tell the rows apart, like an identifier; name the columns to read with --%s, or leave it out with --exclude %s", quoteShort(name), n, rows, flag, name))
+		}
+	}
+	return ids, warnings
 }

@@ -172,3 +172,106 @@ func TestUnifyCategories(t *testing.T) {
 		t.Errorf("text in p, numbers in q: %v", err)
 	}
 }
+
+// withoutJSONTiming returns a JSON output without its "timing" member.
+func withoutJSONTiming(s string) string {
+	i := strings.Index(s, `"timing":{`)
+	if i < 0 {
+		return s
+	}
+	j := strings.Index(s[i:], "}")
+	return s[:i] + s[i+j+1:]
+}
+
+// TestDefaultTakesText: with no --columns or --features, divergence, test
+// and rank take the text and boolean columns as categories, from CSV and
+// Parquet alike, as they take them named: the outputs are those of the
+// columns named in header order. A column of text that tells the rows
+// apart (an identifier) is left out with a warning naming --exclude, both
+// when it holds more labels than a category column may and when its
+// labels are fewer but nearly one per row.
+func TestDefaultTakesText(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(7, 8))
+	pc, pp := writePeople(t, "p", people(1000, 0, rnd))
+	qc, _ := writePeople(t, "q", people(1000, 0.3, rnd))
+	for _, tc := range [][2][]string{
+		{{"rank", "--target", "score", "--permutations", "20", pc}, {"rank", "--target", "score", "--permutations", "20", "--features", "country,member,age", pc}},
+		{{"rank", "--target", "score", pp}, {"rank", "--target", "score", "--features", "country,member,age", pp}},
+		{{"divergence", pc, qc}, {"divergence", "--columns", "country,member,age,score", pc, qc}},
+		{{"test", "--permutations", "20", pc, qc}, {"test", "--permutations", "20", "--columns", "country,member,age,score", pc, qc}},
+	} {
+		var outs [2]string
+		for i, args := range tc {
+			code, out, stderr := run(t, append(args, "--format", "json")...)
+			if code != 0 {
+				t.Fatalf("%v: exit %d: %s", args, code, stderr)
+			}
+			outs[i] = withoutJSONTiming(out)
+		}
+		if outs[0] != outs[1] {
+			t.Errorf("%v: the default selection differs from the columns named:\n%s\nnamed:\n%s", tc[0], outs[0], outs[1])
+		}
+		if !strings.Contains(outs[0], `"categorical`) || !strings.Contains(outs[0], `["country","member"]`) {
+			t.Errorf("%v: country and member not said to be categories:\n%s", tc[0], outs[0])
+		}
+	}
+
+	// Identifiers: u0, u1, … on 1000 rows (more labels than a category
+	// column holds) and on 60 rows (fewer, one per row).
+	dir := t.TempDir()
+	for _, n := range []int{1000, 60} {
+		var b strings.Builder
+		b.WriteString("id,country,x\n")
+		for i := range n {
+			fmt.Fprintf(&b, "u%d,%s,%g\n", i, []string{"FR", "DE"}[i%2], rnd.NormFloat64())
+		}
+		path := filepath.Join(dir, fmt.Sprintf("ids%d.csv", n))
+		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, out, stderr := run(t, "divergence", "--format", "json", "--group", "country", path)
+		if code != 0 {
+			t.Fatalf("ids %d: exit %d: %s", n, code, stderr)
+		}
+		var r struct {
+			Columns  []string `json:"columns"`
+			Warnings []string `json:"warnings"`
+		}
+		if err := json.Unmarshal([]byte(out), &r); err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(r.Columns, []string{"x"}) || len(r.Warnings) != 1 || !strings.Contains(r.Warnings[0], `column "id" left out`) || !strings.Contains(r.Warnings[0], "--exclude id") {
+			t.Errorf("ids %d: columns %v, warnings %q: want x alone and a warning naming --exclude id", n, r.Columns, r.Warnings)
+		}
+		code, _, stderr = run(t, "rank", "--target", "x", path)
+		if code != 0 || !strings.Contains(stderr, `column "id" left out`) {
+			t.Errorf("ids %d: rank: exit %d, stderr %q: want the identifier left out, said on standard error", n, code, stderr)
+		}
+	}
+
+	// Seven identifiers: four are left out one read at a time, the other
+	// three together, so that the reads are bounded.
+	var b strings.Builder
+	b.WriteString("a,b,c,d,e,f,g,country,x\n")
+	for i := range 300 {
+		for j := range 7 {
+			fmt.Fprintf(&b, "u%d_%d,", j, i)
+		}
+		fmt.Fprintf(&b, "%s,%g\n", []string{"FR", "DE"}[i%2], rnd.NormFloat64())
+	}
+	path := filepath.Join(dir, "many.csv")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, stderr := run(t, "divergence", "--format", "json", "--group", "country", path)
+	var r struct {
+		Columns  []string `json:"columns"`
+		Warnings []string `json:"warnings"`
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &r) != nil {
+		t.Fatalf("seven identifiers: exit %d: %s", code, stderr)
+	}
+	if !slices.Equal(r.Columns, []string{"x"}) || len(r.Warnings) != maxTextRereads+1 || !strings.Contains(r.Warnings[maxTextRereads], `columns "e", "f", "g" left out`) {
+		t.Errorf("seven identifiers: columns %v, warnings %q", r.Columns, r.Warnings)
+	}
+}

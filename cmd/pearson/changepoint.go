@@ -7,7 +7,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/csv"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -46,6 +45,8 @@ func changepointCommand() *cli.Command {
 			"changed at each (level, spread, dependence between columns, or shape), and the segments. The\n" +
 			"series is held in memory (refused beyond --max-memory). A missing value (an empty cell or line)\n" +
 			"is an error naming its row; --drop-missing leaves such rows out, and times keep their row numbers.\n" +
+			"An s3:// or http(s):// URL is read whole, in order, by ranged requests of 8 MiB, a few in flight;\n" +
+			"objects larger than what --max-memory leaves for the data are refused before any is fetched.\n" +
 			"\n" +
 			"Output: text prints the run's details, a table of the change points and one of the segments;\n" +
 			"json one object with \"scores\", \"change_points\", \"segments\" and the details; csv and jsonl a\n" +
@@ -104,7 +105,8 @@ type cpJob struct {
 	timeCol string   // --time; empty: times are rows
 	alpha   float64
 	s       changepoint.Settings
-	out     cpWriter
+	format  writer
+	out     stream  // the streaming detector's output; nil when segmenting
 	plot    *cpPlot // nil unless --plot
 
 	// timeAt is the index of the time column among the values of a row,
@@ -153,6 +155,14 @@ func runChangepoint(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	// A URL is read whole, by a stream of requests in order: objects
+	// larger than the memory budget leaves beside the run's base are
+	// refused before their first byte.
+	budget, err := memoryBudget(c)
+	if err != nil {
+		return err
+	}
+	r.scanBytes = max(budget-baseMemory, 1)
 	var q dataset.Query
 	switch {
 	case len(j.columns) > 0 && j.timeCol != "":
@@ -235,25 +245,15 @@ func newCPJob(c *cli.Context) (*cpJob, error) {
 			MinDistance: c.Int("min-distance"),
 		},
 	}
-	format := c.String("format")
-	switch format {
-	case "text":
-		j.out = &cpText{w: c.App.Writer}
-	case "json":
-		j.out = &cpJSON{w: c.App.Writer}
-	case "jsonl":
-		j.out = &cpJSON{w: c.App.Writer, lines: true}
-	case "csv":
-		j.out = &cpCSV{w: csv.NewWriter(c.App.Writer)}
-	default:
-		return nil, usagef(c, "unknown --format %q: use %s", format, strings.Join(changepointFormats, ", "))
+	var err error
+	if j.format, err = checkFormat(c, changepointFormats); err != nil {
+		return nil, err
 	}
 	if p := c.String("plot"); p != "" {
 		if err := plots.CheckPath(p); err != nil {
 			return nil, usagef(c, "--plot: %v", err)
 		}
 	}
-	var err error
 	if j.path, err = oneInput(c); err != nil {
 		return nil, err
 	}
@@ -286,6 +286,7 @@ func newCPJob(c *cli.Context) (*cpJob, error) {
 		return nil, err
 	}
 	j.s.Src = seedSource(c.Uint64("seed"))
+	j.out = j.format.stream(c.App.Writer, streamLayout)
 	return j, nil
 }
 
@@ -358,7 +359,7 @@ func (j *cpJob) row(_ string, line int, v []float64) error {
 	if j.plot != nil {
 		j.plot.scores.add(j.label(s.Time), []float64{s.Value})
 	}
-	if err := j.out.score(j.label(s.Time), s); err != nil {
+	if err := j.out.put("score", scoreRecord(j.label(s.Time), s)); err != nil {
 		return err
 	}
 	for _, p := range j.d.ChangePoints() {
@@ -375,7 +376,7 @@ func (j *cpJob) point(p changepoint.Score) error {
 	if j.plot != nil {
 		j.plot.points = append(j.plot.points, j.label(p.Time))
 	}
-	return j.out.point(j.label(p.Time), p)
+	return j.out.put("change_point", scoreRecord(j.label(p.Time), p))
 }
 
 // label returns the time of a row: its --time label, or the row itself.
@@ -397,10 +398,11 @@ func (j *cpJob) summary(name string, columns []string, seed uint64) *record {
 	if threshold == 0 {
 		threshold = changepoint.DefaultThreshold
 	}
-	return new(record).
+	r := new(record).
 		add("input", name).
-		add("columns", columns).
-		add("time", timeName).
+		add("columns", columns)
+	addWindowScale(r, columns)
+	return r.add("time", timeName).
 		add("rows", j.rows).
 		add("embed", resolve.OrDefault(j.s.Embed, changepoint.DefaultEmbed)).
 		add("window", window).
@@ -413,144 +415,35 @@ func (j *cpJob) summary(name string, columns []string, seed uint64) *record {
 		add("detected", j.found)
 }
 
-// cpWriter writes changepoint's output in one format, as the scores
-// arrive.
-type cpWriter interface {
-	// score writes the score of a time.
-	score(time float64, s changepoint.Score) error
-	// point writes a change point, once confirmed.
-	point(time float64, s changepoint.Score) error
-	// end writes what is left: the run's details.
-	end(summary *record) error
+// windowScale says how the columns of a series are scaled: by the
+// detector and the segmentation themselves, each coordinate of the
+// subsequences over the two windows of each time, so that columns on
+// different scales weigh alike (and a column multiplied by a constant
+// gives the same scores, TestChangepointScaleFree); the output says so,
+// as divergence's "scaled" does, when there are several columns.
+const windowScale = "(x − mean)/sd per column, over the two windows of each time"
+
+// addWindowScale adds the "scaled" key to the summary r of a series of
+// several columns.
+func addWindowScale(r *record, columns []string) {
+	if len(columns) > 1 {
+		r.add("scaled", windowScale)
+	}
+}
+
+// streamLayout is how the formats write the streaming detector's output:
+// a score per scored time (text leaves them out) and the change points as
+// they are confirmed.
+var streamLayout = &layout{
+	kinds:   []string{"score", "change_point"},
+	quiet:   []string{"score"},
+	none:    "no change point: no score above the threshold is the highest within min_distance rows",
+	columns: []string{"time", "score", "before", "after"},
 }
 
 // scoreRecord is a score or a change point as the formats write it.
 func scoreRecord(time float64, s changepoint.Score) *record {
 	return new(record).add("time", time).add("score", s.Value).add("before", s.Before).add("after", s.After)
-}
-
-// cpText keeps the change points and prints them, with the run's details,
-// at the end.
-type cpText struct {
-	w      io.Writer
-	points []*record
-}
-
-func (t *cpText) score(float64, changepoint.Score) error { return nil }
-
-func (t *cpText) point(time float64, s changepoint.Score) error {
-	t.points = append(t.points, scoreRecord(time, s))
-	return nil
-}
-
-func (t *cpText) end(summary *record) error {
-	if err := (textWriter{}).record(t.w, summary); err != nil {
-		return err
-	}
-	if len(t.points) == 0 {
-		_, err := fmt.Fprintln(t.w, "\nno change point: no score above the threshold is the highest within min_distance rows")
-		return err
-	}
-	if _, err := fmt.Fprintln(t.w); err != nil {
-		return err
-	}
-	return (textWriter{}).table(t.w, &table{rows: t.points})
-}
-
-// cpCSV writes a header and then a row per score and per change point, as
-// they arrive, with a kind column: "score" or "change_point".
-type cpCSV struct {
-	w      *csv.Writer
-	header bool
-}
-
-func (c *cpCSV) write(kind string, time float64, s changepoint.Score) error {
-	if !c.header {
-		c.w.Write([]string{"kind", "time", "score", "before", "after"})
-		c.header = true
-	}
-	c.w.Write([]string{kind, formatFloat(time), formatFloat(s.Value), formatFloat(s.Before), formatFloat(s.After)})
-	c.w.Flush()
-	return c.w.Error()
-}
-
-func (c *cpCSV) score(time float64, s changepoint.Score) error {
-	return c.write("score", time, s)
-}
-
-func (c *cpCSV) point(time float64, s changepoint.Score) error {
-	return c.write("change_point", time, s)
-}
-
-// end writes the header if no row came: the run's details are not part of
-// the CSV output.
-func (c *cpCSV) end(*record) error {
-	if c.header {
-		return nil
-	}
-	c.w.Write([]string{"kind", "time", "score", "before", "after"})
-	c.w.Flush()
-	return c.w.Error()
-}
-
-// cpJSON writes JSON Lines (lines), a line per score and per change point
-// as they arrive, with a "kind" key, and a last line of kind "summary" with
-// the run's details; or one object whose "scores" array is written as the
-// scores arrive, followed by "change_points" and the run's details.
-type cpJSON struct {
-	w      io.Writer
-	lines  bool
-	scores int
-	points []*record // for the object: written at the end
-}
-
-func (j *cpJSON) line(kind string, r *record) error { return jsonWriter{}.line(j.w, kind, r) }
-
-func (j *cpJSON) score(time float64, s changepoint.Score) error {
-	if j.lines {
-		return j.line("score", scoreRecord(time, s))
-	}
-	b, err := scoreRecord(time, s).MarshalJSON()
-	if err != nil {
-		return err
-	}
-	sep := ","
-	if j.scores == 0 {
-		sep = `{"scores":[`
-	}
-	j.scores++
-	_, err = fmt.Fprintf(j.w, "%s%s", sep, b)
-	return err
-}
-
-func (j *cpJSON) point(time float64, s changepoint.Score) error {
-	if j.lines {
-		return j.line("change_point", scoreRecord(time, s))
-	}
-	j.points = append(j.points, scoreRecord(time, s))
-	return nil
-}
-
-func (j *cpJSON) end(summary *record) error {
-	if j.lines {
-		return j.line("summary", summary)
-	}
-	if j.scores == 0 {
-		if _, err := io.WriteString(j.w, `{"scores":[`); err != nil {
-			return err
-		}
-	}
-	rest := &record{keys: append([]string{"change_points"}, summary.keys...), vals: append([]any{j.points}, summary.vals...)}
-	if j.points == nil {
-		rest.vals[0] = []*record{}
-	}
-	b, err := rest.MarshalJSON()
-	if err != nil {
-		return err
-	}
-	// b is {"change_points":…}: it closes the scores and goes on.
-	_, err = fmt.Fprintf(j.w, "],%s\n", b[1:])
-	return err
 }
 
 // cpPlot keeps what the picture of a run shows: at most 2·plotPoints

@@ -5,11 +5,8 @@
 package main
 
 import (
-	"encoding/csv"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 
 	"github.com/urfave/cli/v2"
 	"gonum.org/v1/gonum/mat"
@@ -132,8 +129,9 @@ func (j *cpJob) segment(c *cli.Context, name string, columns []string, seed uint
 	p := res.Params
 	summary := new(record).
 		add("input", name).
-		add("columns", columns).
-		add("time", timeName).
+		add("columns", columns)
+	addWindowScale(summary, columns)
+	summary.add("time", timeName).
 		add("rows", j.rows).
 		add("rows_used", len(g.labels)).
 		add("method", "segmentation").
@@ -168,94 +166,27 @@ func (j *cpJob) segment(c *cli.Context, name string, columns []string, seed uint
 			j.plot.points = append(j.plot.points, g.labels[ch.Time])
 		}
 	}
-	w := c.App.Writer
-	switch c.String("format") {
-	case "text":
-		tw := textWriter{}
-		if err := tw.record(w, summary); err != nil {
-			return err
-		}
-		if len(points) == 0 {
-			_, err := fmt.Fprintln(w, "\nno change point: no calibrated score above the penalty is the highest within min_distance rows")
-			return err
-		}
-		fmt.Fprintln(w)
-		if err := tw.table(w, &table{rows: points}); err != nil {
-			return err
-		}
-		fmt.Fprintln(w)
-		return tw.table(w, &table{rows: segments})
-	case "csv":
-		return writeSegmentCSV(w, scores, points, segments)
-	case "jsonl":
-		for _, part := range []struct {
-			kind string
-			recs []*record
-		}{{"score", scores}, {"change_point", points}, {"segment", segments}, {"summary", []*record{summary}}} {
-			for _, r := range part.recs {
-				b, err := (&record{keys: append([]string{"kind"}, r.keys...), vals: append([]any{part.kind}, r.vals...)}).MarshalJSON()
-				if err != nil {
-					return err
-				}
-				if _, err := fmt.Fprintf(w, "%s\n", b); err != nil {
-					return err
-				}
+	out := j.format.stream(c.App.Writer, segmentLayout)
+	for _, part := range []struct {
+		kind string
+		recs []*record
+	}{{"score", scores}, {"change_point", points}, {"segment", segments}} {
+		for _, r := range part.recs {
+			if err := out.put(part.kind, r); err != nil {
+				return err
 			}
 		}
-		return nil
-	default: // json
-		obj := &record{keys: append([]string{"scores", "change_points", "segments"}, summary.keys...), vals: append([]any{nonNil(scores), nonNil(points), nonNil(segments)}, summary.vals...)}
-		b, err := json.Marshal(obj)
-		if err != nil {
-			return err
-		}
-		_, err = fmt.Fprintf(w, "%s\n", b)
-		return err
 	}
+	return out.end(summary)
 }
 
-func nonNil(r []*record) []*record {
-	if r == nil {
-		return []*record{}
-	}
-	return r
-}
-
-// writeSegmentCSV writes a row per score, change point and segment, with a
-// kind column; the columns a kind has no value for are empty.
-func writeSegmentCSV(w io.Writer, scores, points, segments []*record) error {
-	cw := csv.NewWriter(w)
-	header := []string{"kind", "time", "end", "score", "before", "after", "calibrated", "what", "strength"}
-	cw.Write(header)
-	put := func(kind string, r *record, rename map[string]string) {
-		row := make([]string, len(header))
-		row[0] = kind
-		for i, k := range r.keys {
-			if n, ok := rename[k]; ok {
-				k = n
-			}
-			for h, name := range header {
-				if name == k {
-					switch v := r.vals[i].(type) {
-					case float64:
-						row[h] = formatFloat(v)
-					default:
-						row[h] = fmt.Sprint(v)
-					}
-				}
-			}
-		}
-		cw.Write(row)
-	}
-	for _, r := range scores {
-		put("score", r, nil)
-	}
-	for _, r := range points {
-		put("change_point", r, nil)
-	}
-	for _, r := range segments {
-		put("segment", r, map[string]string{"start": "time", "rows": ""})
-	}
-	cw.Flush()
-	return cw.Error()
+// segmentLayout is how the formats write a segmentation: the scores (text
+// leaves them out), the change points and the segments; CSV writes a
+// segment's start as its time, and no count of rows.
+var segmentLayout = &layout{
+	kinds:   []string{"score", "change_point", "segment"},
+	quiet:   []string{"score"},
+	none:    "no change point: no calibrated score above the penalty is the highest within min_distance rows",
+	columns: []string{"time", "end", "score", "before", "after", "calibrated", "what", "strength"},
+	alias:   map[string]string{"start": "time", "rows": ""},
 }

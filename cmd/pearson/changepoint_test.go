@@ -556,3 +556,68 @@ func TestChangepointSegment(t *testing.T) {
 		t.Error("two runs with the same seed differ")
 	}
 }
+
+// TestChangepointScaleFree: the columns of a series are weighed alike
+// whatever their units, since each coordinate is standardised over the two
+// windows of every time: a column multiplied by 10⁵ (or 10⁻³) gives the
+// same change points and the same scores to rounding, in both modes, and
+// the output says how the columns were scaled.
+func TestChangepointScaleFree(t *testing.T) {
+	dir := t.TempDir()
+	rnd := rand.New(rand.NewPCG(11, 12))
+	var rows [][2]float64
+	for i := range 400 {
+		m := 0.0
+		if i >= 200 {
+			m = 3 // a change in the column a
+		}
+		rows = append(rows, [2]float64{m + rnd.NormFloat64(), rnd.NormFloat64()})
+	}
+	write := func(name string, fa, fb float64) string {
+		var b strings.Builder
+		b.WriteString("a,b\n")
+		for _, r := range rows {
+			fmt.Fprintf(&b, "%s,%s\n", strconv.FormatFloat(r[0]*fa, 'g', -1, 64), strconv.FormatFloat(r[1]*fb, 'g', -1, 64))
+		}
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	type out struct {
+		Scaled string `json:"scaled"`
+		Points []struct {
+			Time  float64 `json:"time"`
+			Score float64 `json:"score"`
+		} `json:"change_points"`
+	}
+	for _, mode := range [][]string{{"changepoint", "--format", "json"}, {"changepoint", "--format", "json", "--stream", "--window", "30", "--step", "4"}} {
+		var ref *out
+		for _, f := range [][3]any{{"unit.csv", 1.0, 1.0}, {"b1e5.csv", 1.0, 1e5}, {"a1e-3.csv", 1e-3, 1e5}} {
+			code, stdout, stderr := run(t, append(mode, write(f[0].(string), f[1].(float64), f[2].(float64)))...)
+			if code != 0 {
+				t.Fatalf("%v %s: %s", mode, f[0], stderr)
+			}
+			var o out
+			if err := json.Unmarshal([]byte(stdout), &o); err != nil {
+				t.Fatal(err)
+			}
+			if o.Scaled != windowScale || len(o.Points) == 0 {
+				t.Fatalf("%v %s: scaled %q, %d change points: %s", mode, f[0], o.Scaled, len(o.Points), stdout[len(stdout)-400:])
+			}
+			if ref == nil {
+				ref = &o
+				continue
+			}
+			if len(o.Points) != len(ref.Points) {
+				t.Fatalf("%v %s: %d change points, %d in units", mode, f[0], len(o.Points), len(ref.Points))
+			}
+			for i, p := range o.Points {
+				if q := ref.Points[i]; p.Time != q.Time || math.Abs(p.Score-q.Score) > 1e-9*math.Abs(q.Score) {
+					t.Errorf("%v %s: change point %d at %v score %v; in units at %v score %v", mode, f[0], i, p.Time, p.Score, q.Time, q.Score)
+				}
+			}
+		}
+	}
+}

@@ -191,7 +191,7 @@ func TestParquetTextClasses(t *testing.T) {
 		t.Errorf("Parquet nulls dropped: %+v", r)
 	}
 	code, out, stderr := run(t, "rank", "--target", "grp", "--format", "json", "--k", "30", "--m", "300", "--draws", "3", "--drop-missing", path)
-	if code != 0 || !strings.Contains(out, `"target_type":"categorical"`) || !strings.Contains(out, `"feature":"level"`) || strings.Contains(out, `"feature":"color"`) {
+	if code != 0 || !strings.Contains(out, `"target_type":"categorical"`) || !strings.Contains(out, `"feature":"level"`) || !strings.Contains(out, `"categorical_x":["color"]`) {
 		t.Errorf("rank on a Parquet string target: exit %d, %s%s", code, out, stderr)
 	}
 	if code, _, stderr := run(t, "mi", "--x", "level", "--y", "grp", "--y-type", "numeric", path); code != exitData || !strings.Contains(stderr, "--y-type categorical") {

@@ -7,10 +7,10 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -141,7 +141,7 @@ func runDrift(c *cli.Context) error {
 		return err
 	}
 	for _, res := range results {
-		if err := res.write(c.App.Writer, j.format, len(results) > 1); err != nil {
+		if err := j.format.table(c.App.Writer, res.table(len(results) > 1)); err != nil {
 			return err
 		}
 	}
@@ -437,55 +437,43 @@ type driftResult struct {
 // jointName names the joint row in the table of columns.
 const jointName = "(joint)"
 
-// number returns v, or blank when it is not finite (a p-value of a column
-// not tested, no threshold): JSON has no NaN.
-func number(v float64, blank any) any {
+// number returns v, or notComputed when it is not finite (a p-value of a
+// column not tested, no threshold): JSON has no NaN.
+func number(v float64) any {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return blank
+		return notComputed{}
 	}
 	return v
 }
 
-// blanks are what a number that is not finite prints as, by format.
-func blank(f writer) any {
-	switch f.(type) {
-	case jsonWriter:
-		return nil
-	case csvWriter:
-		return ""
-	}
-	return "-"
-}
-
 // columnRecord is the row of one column result.
-func columnRecord(cr *drift.ColumnResult, kind string, b any) *record {
+func columnRecord(cr *drift.ColumnResult, kind string) *record {
 	return new(record).
 		add("column", cr.Name).
 		add("type", kind).
 		add("divergence", cr.Divergence).
 		add("stderr", cr.StdErr).
-		add("p_value", number(cr.PValue, b)).
-		add("q_value", number(cr.QValue, b)).
-		add("shift_sd", number(cr.Shift, b)).
-		add("sd_ratio", number(cr.SDRatio, b)).
-		add("tv", number(cr.TotalVariation, b)).
+		add("p_value", number(cr.PValue)).
+		add("q_value", number(cr.QValue)).
+		add("shift_sd", number(cr.Shift)).
+		add("sd_ratio", number(cr.SDRatio)).
+		add("tv", number(cr.TotalVariation)).
 		add("drifted", cr.Drifted).
 		add("status", cr.Status()).
 		add("missing_ref", cr.MissingRef).
 		add("missing_cur", cr.MissingCur).
-		add("missing_q", number(cr.MissingQValue, b)).
+		add("missing_q", number(cr.MissingQValue)).
 		add("note", cr.Note)
 }
 
 // rows returns the rows of the columns, sorted as a report shows them, and
-// the joint row (nil without one); b is what a number that is not finite
-// prints as.
-func (r *driftResult) rows(b any) (cols []*record, joint *record) {
+// the joint row (nil without one).
+func (r *driftResult) rows() (cols []*record, joint *record) {
 	for _, cr := range r.res.Sorted() {
-		cols = append(cols, columnRecord(&cr, cr.Kind.String(), b))
+		cols = append(cols, columnRecord(&cr, cr.Kind.String()))
 	}
 	if j := r.res.Joint; j != nil {
-		joint = columnRecord(j, "joint", b)
+		joint = columnRecord(j, "joint")
 		joint.vals[0] = jointName
 	}
 	return cols, joint
@@ -506,56 +494,33 @@ func (r *driftResult) verdict() string {
 	return word + ": " + r.res.Summary()
 }
 
-// write prints the result in format f; many says that it is one of several
-// comparisons (text: a heading names the current table).
-func (r *driftResult) write(w io.Writer, f writer, many bool) error {
-	cols, joint := r.rows(blank(f))
-	switch f.(type) {
-	case jsonWriter:
-		return f.record(w, r.record(cols, joint))
-	case csvWriter:
-		// Every row names the current table, for runs over several; the
-		// joint row and a final row of the verdict follow the columns.
-		rows := cols
-		if joint != nil {
-			rows = append(rows, joint)
-		}
-		res := r.res
-		rows = append(rows, new(record).
-			add("column", "(dataset)").add("type", "verdict").
-			add("divergence", res.Share).add("stderr", "").add("p_value", "").add("q_value", "").
-			add("shift_sd", "").add("sd_ratio", "").add("tv", "").
-			add("drifted", res.Drift).add("status", r.verdict()).add("missing_ref", "").add("missing_cur", "").add("missing_q", "").
-			add("note", fmt.Sprintf("%d of %d columns drifted", res.Drifted, res.Compared)))
-		for i, row := range rows {
-			rows[i] = &record{keys: append([]string{"current"}, row.keys...), vals: append([]any{r.cur}, row.vals...)}
-		}
-		return f.table(w, &table{rows: rows})
-	}
-	if many {
-		if _, err := fmt.Fprintf(w, "== %s\n", r.cur); err != nil {
-			return err
-		}
-	}
-	rows := cols
+// table is the result as the writers print it: JSON the object of the
+// result; text and CSV a row per column and the joint row, CSV with the
+// current table's name leading every row and a last row of the verdict,
+// text with the current table's name as a heading when there are several
+// (many) and the verdict in words after.
+func (r *driftResult) table(many bool) *table {
+	cols, joint := r.rows()
+	t := &table{run: r.record(cols, joint), rows: cols}
 	if joint != nil {
-		rows = append(rows, joint)
+		t.rows = append(slices.Clip(t.rows), joint)
 	}
-	if err := f.table(w, &table{rows: rows}); err != nil {
-		return err
+	t.caption.key, t.caption.value, t.caption.heading = "current", r.cur, many
+	res := r.res
+	t.total = new(record).
+		add("column", "(dataset)").add("type", "verdict").
+		add("divergence", res.Share).add("stderr", "").add("p_value", "").add("q_value", "").
+		add("shift_sd", "").add("sd_ratio", "").add("tv", "").
+		add("drifted", res.Drift).add("status", r.verdict()).add("missing_ref", "").add("missing_cur", "").add("missing_q", "").
+		add("note", fmt.Sprintf("%d of %d columns drifted", res.Drifted, res.Compared))
+	for _, name := range res.Absent {
+		t.notes = append(t.notes, fmt.Sprintf("column %s of the reference is absent from %s", quoteShort(name), r.cur))
 	}
-	for _, name := range r.res.Absent {
-		if _, err := fmt.Fprintf(w, "column %s of the reference is absent from %s\n", quoteShort(name), r.cur); err != nil {
-			return err
-		}
+	for _, name := range res.Unknown {
+		t.notes = append(t.notes, fmt.Sprintf("column %s of %s is not in the reference", quoteShort(name), r.cur))
 	}
-	for _, name := range r.res.Unknown {
-		if _, err := fmt.Fprintf(w, "column %s of %s is not in the reference\n", quoteShort(name), r.cur); err != nil {
-			return err
-		}
-	}
-	_, err := fmt.Fprintln(w, r.verdict())
-	return err
+	t.notes = append(t.notes, r.verdict())
+	return t
 }
 
 // record is the JSON object of the result.
@@ -588,7 +553,7 @@ func (r *driftResult) record(cols []*record, joint *record) *record {
 		add("rows_read_ref", r.refRead).
 		add("rows_read_cur", r.curRead).
 		add("level", res.Level).
-		add("threshold", number(res.Threshold, nil)).
+		add("threshold", number(res.Threshold)).
 		add("drift_share", res.DriftShare).
 		add("adjust", res.Adjust.String()).
 		add("permutations", res.Permutations).

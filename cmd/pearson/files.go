@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -265,7 +266,22 @@ func fileInfo(s any) fs.FileInfo {
 type remote struct {
 	settings objstore.Settings
 	progress func(inFlight, requests, bytes int64)
+	// whole says that every byte is read, in order (a scan: changepoint's
+	// series), not a sample: the objects are read ahead in chunks of
+	// scanChunk, and refused up front when their total size exceeds
+	// maxBytes (when positive), before a byte of data is fetched.
+	whole    bool
+	maxBytes float64
 }
+
+// The read of a whole object: chunks of scanChunk bytes fetched by a
+// request each, scanAhead of them ahead of the reader, in a cache of
+// scanCache bytes (the chunks already read are dropped first).
+const (
+	scanChunk = objstore.MaxRequest
+	scanAhead = 2
+	scanCache = 8 * scanChunk
+)
 
 // remoteTick is how often the requests of a remote read are shown.
 const remoteTick = 100 * time.Millisecond
@@ -280,6 +296,9 @@ func openTable(ctx context.Context, path string, opts dataset.Options, rem remot
 		return dataset.Open(path, opts)
 	}
 	ctx, cancel := context.WithCancel(ctx) // Close stops the fetches still in flight
+	if rem.whole {
+		rem.settings.CacheBytes = scanCache
+	}
 	st := objstore.New(ctx, rem.settings)
 	var ticker chan struct{} // closed when the bar's goroutine has ended
 	stop := func() {
@@ -315,8 +334,21 @@ func openTable(ctx context.Context, path string, opts dataset.Options, rem remot
 		return nil, err
 	}
 	in := make([]dataset.Object, len(objs))
+	total := int64(0)
 	for i, o := range objs {
 		in[i] = dataset.Object{Path: o.URL(), Key: o.Key(), Size: o.Size(), R: o}
+		if rem.whole {
+			in[i].R = &readAhead{o: o}
+		}
+		total += o.Size()
+	}
+	if rem.whole && rem.maxBytes > 0 && float64(total) > rem.maxBytes {
+		stop()
+		in := ""
+		if len(objs) > 1 {
+			in = fmt.Sprintf(" in %d objects", len(objs))
+		}
+		return nil, fmt.Errorf("%s: %s%s to read whole (every row is read, not a sample), more than the %s the memory budget leaves for the data: raise --max-memory, or read a smaller object", displayPath(path), formatSize(float64(total)), in, formatSize(rem.maxBytes))
 	}
 	src, err := dataset.OpenObjects(path, in, opts)
 	if err != nil {
@@ -324,6 +356,31 @@ func openTable(ctx context.Context, path string, opts dataset.Options, rem remot
 		return nil, err
 	}
 	return &remoteSource{Source: src, st: st, stderr: stderr, objects: len(objs), stop: stop}, nil
+}
+
+// readAhead reads an object from its start to its end, as a scan does:
+// each read first prefetches the chunks up to scanAhead chunks past it, so
+// that the object comes in requests of scanChunk bytes, the next ones in
+// flight while the rows before are parsed, not a round trip per read of
+// the parser.
+type readAhead struct {
+	o    *objstore.Object
+	mu   sync.Mutex
+	next int64 // start of the first chunk not prefetched
+}
+
+func (r *readAhead) ReadAt(p []byte, off int64) (int, error) {
+	r.mu.Lock()
+	end := min(off+int64(len(p))+scanAhead*scanChunk, r.o.Size())
+	var chunks [][2]int64
+	for ; r.next < end; r.next += scanChunk {
+		chunks = append(chunks, [2]int64{r.next, r.next + scanChunk})
+	}
+	r.mu.Unlock()
+	if chunks != nil {
+		r.o.Prefetch(chunks, false)
+	}
+	return r.o.ReadAt(p, off)
 }
 
 // remoteSource is the source of a URL, which says what it read when

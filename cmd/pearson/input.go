@@ -94,6 +94,11 @@ type reader struct {
 	drop      bool
 	seed      uint64
 	endpoint  string // --endpoint: the S3-compatible server of s3:// paths
+	// scanBytes bounds the bytes of the objects a scan of a URL reads
+	// whole (0: no bound); see remote.
+	scanBytes float64
+	whole     bool // the reads are scans: every byte in order
+	quiet     bool // read leaves the notes of a read to its caller (readDefault)
 	prog      *progress.Bars
 	stderr    io.Writer
 }
@@ -146,7 +151,7 @@ func (r *reader) open(path string) (dataset.Source, func(), error) {
 	desc := "reading " + displayPath(path)
 	progress, done := r.prog.Bytes(desc)
 	requests, doneRequests := r.prog.Requests(desc)
-	store := remote{settings: objstore.Settings{Endpoint: r.endpoint}, progress: requests}
+	store := remote{settings: objstore.Settings{Endpoint: r.endpoint}, progress: requests, whole: r.whole, maxBytes: r.scanBytes}
 	src, err := openTable(r.ctx, path, dataset.Options{Delimiter: r.delim, Stdin: r.stdin, Progress: progress}, store, r.stderr)
 	if err != nil {
 		done()
@@ -173,6 +178,9 @@ func (r *reader) read(path string, q dataset.Query) (*dataset.Table, error) {
 	if errors.Is(err, dataset.ErrEmptyCell) {
 		err = fmt.Errorf("%w; --drop-missing skips such rows", err)
 	}
+	if r.quiet && err == nil {
+		return t, nil
+	}
 	return r.noted(path, t, err)
 }
 
@@ -184,7 +192,9 @@ func (r *reader) sample(src dataset.Source, q dataset.Query) (*dataset.Table, er
 // scan passes every row q selects in the table at path to fn, in file
 // order.
 func (r *reader) scan(path string, q dataset.Query, fn dataset.RowFunc) (*dataset.Table, error) {
+	r.whole = true
 	src, closeFn, err := r.open(path)
+	r.whole = false
 	if err != nil {
 		return nil, err
 	}
@@ -308,7 +318,7 @@ func readColumns(r *reader, path string, names []string, label string, maxLabels
 	if label != "" {
 		q.Labels, q.MaxLabels = []string{label}, maxLabels
 	}
-	if len(features) > 0 && len(names) > 0 {
+	if len(features) > 0 {
 		q.Labels = append(q.Labels, features...)
 		q.MaxLabels = featureLabels(label, maxLabels)
 	}

@@ -41,6 +41,13 @@ type noValue struct{}
 // MarshalJSON writes null.
 func (noValue) MarshalJSON() ([]byte, error) { return []byte("null"), nil }
 
+// notComputed is a number that was not computed (a p-value of a column
+// not tested): "-" in text, null in JSON, an empty cell in CSV.
+type notComputed struct{}
+
+// MarshalJSON writes null.
+func (notComputed) MarshalJSON() ([]byte, error) { return []byte("null"), nil }
+
 // oneDrawWarning is the warning of an estimate from one draw.
 const oneDrawWarning = "one draw gives no standard error: use --draws 2 or more for one"
 

@@ -177,7 +177,7 @@ func runPipeline(c *cli.Context, cmd command) error {
 func newJob(c *cli.Context) (*job, error) {
 	j := &job{seed: c.Uint64("seed"), plot: c.String("plot")}
 	var err error
-	if j.format, err = checkFormat(c); err != nil {
+	if j.format, err = checkFormat(c, formatNames); err != nil {
 		return nil, err
 	}
 	if j.budget, err = memoryBudget(c); err != nil {

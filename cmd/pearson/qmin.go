@@ -46,7 +46,7 @@ func qminCommand() *cli.Command {
 }
 
 func runQmin(c *cli.Context) error {
-	format, err := checkFormat(c)
+	format, err := checkFormat(c, formatNames)
 	if err != nil {
 		return err
 	}
@@ -102,17 +102,8 @@ func runQmin(c *cli.Context) error {
 		Box:                c.Float64("box"),
 		Src:                seedSource(c.Uint64("seed")),
 	}
-	// qmin's errors do not say which setting they refuse: these checks
-	// name the flag. A zero asks for the default, as in Go.
-	if s.K < 0 {
-		return usagef(c, "--k %d: need at least 1 sampled index (0: the default)", s.K)
-	}
-	if s.Draws < 0 || s.Draws > qmin.MaxDraws {
-		return usagef(c, "--draws %d: need 1 to %d draws (0: the default)", s.Draws, qmin.MaxDraws)
-	}
-	if s.Box < 0 || math.IsNaN(s.Box) || math.IsInf(s.Box, 0) {
-		return usagef(c, "--box %v: the half-width of the box must be a finite number ≥ 0 (0: no box)", s.Box)
-	}
+	// The library checks the settings; the one error mapper
+	// (libraryError) names the flag of a setting out of range.
 	res, err := qmin.EstimateContext(c.Context, p, s)
 	if err != nil {
 		return err

@@ -13,6 +13,7 @@ import (
 	"github.com/urfave/cli/v2"
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/sublinear/pearson/dataset"
 	"github.com/sublinear/pearson/divergence"
 )
 
@@ -29,7 +30,7 @@ func rankCommand() *cli.Command {
 			"delta kernel. A constant feature scores 0 with a note.",
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "target", Usage: "the target `COL`umn"},
-			&cli.StringFlag{Name: "features", Usage: "comma-separated feature `COLS` (default: every numeric column but the target; a column is numeric when its first non-empty cell is a number, and the columns left out are named on standard error" + categoryUsage + ")"},
+			&cli.StringFlag{Name: "features", Usage: "comma-separated feature `COLS` (default: every column but the target" + categoryUsage + defaultTextUsage + ")"},
 			&cli.IntFlag{Name: "top", Usage: "print only the first `N` features (0: all)"},
 			excludeFlag("the default selection or of --features"),
 			typeFlag("target-type", "the target"),
@@ -83,11 +84,28 @@ func (k *rankCmd) read(c *cli.Context, r *reader) (mat.Matrix, mat.Matrix, error
 	if k.features != nil {
 		want = append(slices.Clone(k.features), k.target)
 	}
-	t, all, err := readColumns(r, k.path, want, k.label([]string{k.target}), k.maxLabels(r), k.features...)
+	// Without --features the columns of text are features too, as
+	// categories (readDefault), the target left aside.
+	var all sample
+	read := func(text []string) (*dataset.Table, error) {
+		t, s, err := readColumns(r, k.path, want, k.label([]string{k.target}), k.maxLabels(r), append(slices.Clone(k.features), text...)...)
+		all = s
+		return t, err
+	}
+	var t *dataset.Table
+	var text, warnings []string
+	var err error
+	if k.features != nil {
+		t, err = read(nil)
+	} else {
+		t, text, warnings, err = r.readDefault(k.path, append(slices.Clone(k.exclude), k.target), "features", featureLabels(k.label([]string{k.target}), k.maxLabels(r)), read)
+	}
 	if err != nil {
 		return nil, nil, categoryHint(k.textHint(err, []string{k.target}, "target-type", r), featureLabels(k.label([]string{k.target}), k.maxLabels(r)), k.target)
 	}
 	if k.features == nil {
+		ids, w := idText(t, text, "features")
+		k.exclude, warnings = append(k.exclude, ids...), append(warnings, w...)
 		if !slices.Contains(t.Columns, k.target) {
 			return nil, nil, fmt.Errorf("%s: the target column %q is not among the numeric columns (%s); name it exactly, or give --features", t.Name, k.target, strings.Join(quoteAll(t.Columns), ", "))
 		}
@@ -103,6 +121,12 @@ func (k *rankCmd) read(c *cli.Context, r *reader) (mat.Matrix, mat.Matrix, error
 	}
 	x, y, err := k.split(c, "target-type", t, &all, k.features, []string{k.target})
 	k.in = all
+	// The table of features has no place for them: standard error says
+	// them too.
+	for _, w := range warnings {
+		fmt.Fprintf(r.stderr, "pearson: %s: %s\n", t.Name, w)
+	}
+	k.warnings = append(k.warnings, warnings...)
 	return x, y, err
 }
 

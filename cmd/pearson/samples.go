@@ -6,6 +6,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -47,19 +48,38 @@ func readTwoSamples(c *cli.Context, r *reader) (*twoSamples, error) {
 	}
 	ts := &twoSamples{paths: args, group: group}
 	var skipped []dataset.Skipped // the columns the default selection left out
-	// Named columns may hold text: categories (categories.go).
-	labels, maxLabels := columns, 0
-	if len(columns) > 0 {
-		maxLabels = divergence.MaxCategories
+	// Named columns may hold text: categories (categories.go); so may the
+	// default selection's (readDefault).
+	var text, warnings []string
+	query := func(text []string) dataset.Query {
+		if len(columns) > 0 {
+			return dataset.Query{Columns: columns, Labels: columns, MaxLabels: divergence.MaxCategories}
+		}
+		if len(text) > 0 {
+			return dataset.Query{Labels: text, MaxLabels: divergence.MaxCategories}
+		}
+		return dataset.Query{}
+	}
+	// first reads the first (or only) file, with the query q of its
+	// columns.
+	first := func(read func(text []string) (*dataset.Table, error)) (*dataset.Table, error) {
+		if len(columns) > 0 {
+			return read(nil)
+		}
+		t, txt, w, err := r.readDefault(args[0], exclude, "columns", divergence.MaxCategories, read)
+		text, warnings = txt, w
+		return t, err
 	}
 	if len(args) == 2 {
-		tp, err := r.read(args[0], dataset.Query{Columns: columns, Labels: labels, MaxLabels: maxLabels})
+		tp, err := first(func(text []string) (*dataset.Table, error) { return r.read(args[0], query(text)) })
 		if err != nil {
-			return nil, categoryHint(err, maxLabels)
+			return nil, categoryHint(err, divergence.MaxCategories)
 		}
-		tq, err := r.read(args[1], dataset.Query{Columns: tp.Columns, Labels: labels, MaxLabels: maxLabels})
+		q := query(namesOf(tp.Columns, categoryColumns(tp, tp.Columns)))
+		q.Columns = tp.Columns
+		tq, err := r.read(args[1], q)
 		if err != nil {
-			return nil, categoryHint(err, maxLabels)
+			return nil, categoryHint(err, divergence.MaxCategories)
 		}
 		ts.columns, skipped = tp.Columns, tp.Skipped
 		ts.p = groupSample(displayPath(args[0]), tp, tp.Groups[0])
@@ -67,19 +87,26 @@ func readTwoSamples(c *cli.Context, r *reader) (*twoSamples, error) {
 		if ts.cats, err = unifyCategories(tp, tq, ts.q.x); err != nil {
 			return nil, err
 		}
+		ids, w := idText(tp, text, "columns")
+		exclude, warnings = append(exclude, ids...), append(warnings, w...)
 	} else {
 		// Only the rows of two values are kept: the two named, or the first
 		// two met (a third is an error then).
-		q := dataset.Query{Group: group, Columns: columns, MaxGroups: 2, Labels: labels, MaxLabels: maxLabels}
-		if num != "" && den != "" {
-			q.Groups = []string{num, den}
-		}
-		t, err := r.read(args[0], q)
+		t, err := first(func(text []string) (*dataset.Table, error) {
+			q := query(text)
+			q.Group, q.MaxGroups = group, 2
+			if num != "" && den != "" {
+				q.Groups = []string{num, den}
+			}
+			return r.read(args[0], q)
+		})
 		if err != nil {
-			return nil, categoryHint(err, maxLabels)
+			return nil, categoryHint(err, divergence.MaxCategories)
 		}
 		ts.columns, skipped = t.Columns, t.Skipped
 		ts.cats = categoryColumns(t, t.Columns)
+		ids, w := idText(t, text, "columns")
+		exclude, warnings = append(exclude, ids...), append(warnings, w...)
 		pi, qi, err := chooseGroups(c, t, group, num, den)
 		if err != nil {
 			return nil, err
@@ -92,14 +119,20 @@ func readTwoSamples(c *cli.Context, r *reader) (*twoSamples, error) {
 		if err != nil {
 			return nil, err
 		}
+		cats := namesOf(ts.columns, ts.cats)
 		ts.p.x, ts.q.x = columnsOf(ts.p.x, ts.columns, keep), columnsOf(ts.q.x, ts.columns, keep)
-		ts.columns = keep
+		ts.columns, ts.cats = keep, nil
+		for j, name := range keep {
+			if slices.Contains(cats, name) {
+				ts.cats = append(ts.cats, j)
+			}
+		}
 	}
 	if len(ts.cats) > 0 && c.String("ratio-out") != "" {
 		return nil, usagef(c, "--ratio-out reads numeric columns only, and %s holds text (categories): leave --ratio-out out, or the column", strings.Join(quoteAll(namesOf(ts.columns, ts.cats)), ", "))
 	}
 	ts.p.cats, ts.q.cats = ts.cats, ts.cats
-	ts.warnings = idWarnings(ts.columns, ts.p, ts.q)
+	ts.warnings = append(idWarnings(ts.columns, ts.p, ts.q), warnings...)
 	if standardizes(c, len(ts.columns)) {
 		ts.scale = standardizeExcept(ts.cats, ts.p.x, ts.q.x)
 	}

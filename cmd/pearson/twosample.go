@@ -19,7 +19,7 @@ func sampleFlags() []cli.Flag {
 		&cli.StringFlag{Name: "group", Usage: "with one input file: the `COL`umn whose values split the rows into the samples"},
 		&cli.StringFlag{Name: "numerator", Usage: "with --group: the `VALUE` of the numerator sample P (default: the first value in the file)"},
 		&cli.StringFlag{Name: "denominator", Usage: "with --group: the `VALUE` of the denominator sample Q (default: the other value)"},
-		&cli.StringFlag{Name: "columns", Usage: "comma-separated feature `COLS` (default: every numeric column but the group column; a column is numeric when its first non-empty cell is a number, and the columns left out are named on standard error" + categoryUsage + ")"},
+		&cli.StringFlag{Name: "columns", Usage: "comma-separated feature `COLS` (default: every column but the group column" + categoryUsage + defaultTextUsage + ")"},
 		excludeFlag("the default selection or of --columns"),
 	}
 }

@@ -27,17 +27,51 @@ type result interface {
 	writeTo(w io.Writer, f writer) error
 }
 
-// A writer renders results in one output format (see writers).
+// A writer renders results in one output format (see writers): a whole
+// result (record, table), or one whose records arrive one at a time
+// (stream: changepoint's scores and change points).
 type writer interface {
 	record(w io.Writer, r *record) error
 	table(w io.Writer, t *table) error
+	// stream returns the writer of a streamed result laid out as l.
+	stream(w io.Writer, l *layout) stream
 }
 
-// writers are the output formats, by the name --format gives them, in the
-// order the help lists them.
+// A stream writes a result whose records arrive one at a time, each with
+// its kind (one of its layout's kinds), and a record of the run's details
+// at the end. Records are written as they arrive where the format allows
+// it (CSV, JSON Lines, the first kind of the JSON object) and kept until
+// end otherwise.
+type stream interface {
+	put(kind string, r *record) error
+	end(summary *record) error
+}
+
+// A layout describes a streamed result to every format.
+type layout struct {
+	// kinds are the kinds of record, in the order the text and the JSON
+	// object show them; the JSON object holds each under its plural
+	// (kind + "s"), and JSON Lines and CSV name it in a "kind" key or
+	// column.
+	kinds []string
+	// quiet are the kinds the text format leaves out (the scores).
+	quiet []string
+	// none is the line the text format prints instead of the tables when
+	// no record of the first kind it shows arrived.
+	none string
+	// columns are the CSV columns after "kind", the same for every kind; a
+	// record's key is written under alias[key] when aliased ("": left
+	// out), else under its own name if a column has it.
+	columns []string
+	alias   map[string]string
+}
+
+// writers are the output formats, by the name --format gives them;
+// formatNames are those of every command, in the order the help lists
+// them (changepoint adds JSON Lines, changepointFormats).
 var (
 	formatNames = []string{"text", "json", "csv"}
-	writers     = map[string]writer{"text": textWriter{}, "json": jsonWriter{}, "csv": csvWriter{}}
+	writers     = map[string]writer{"text": textWriter{}, "json": jsonWriter{}, "jsonl": jsonLinesWriter{}, "csv": csvWriter{}}
 )
 
 // record is one result: named values in a fixed order. Keys are the JSON
@@ -60,11 +94,25 @@ func (r *record) writeTo(w io.Writer, f writer) error { return f.record(w, r) }
 
 // table is a result of one row per item, as rank prints: records sharing
 // their keys, and a record of the run's details that JSON alone carries,
-// with the rows under the key name.
+// with the rows under the key name (or already inside it when name is
+// empty: drift's object).
 type table struct {
 	run  *record
 	name string
 	rows []*record
+
+	// A table that is one of several (drift's comparisons) has a caption:
+	// CSV leads every row with it as a column, the text format prints it as
+	// a heading "== value" when heading is set.
+	caption struct {
+		key     string
+		value   string
+		heading bool
+	}
+	// total is a last row that CSV alone writes (drift's verdict), notes
+	// the lines the text format prints after the table (its words).
+	total *record
+	notes []string
 }
 
 func (t *table) summary() *record                    { return t.run }
@@ -100,6 +148,11 @@ func text(v any, human bool) string {
 	case noValue:
 		if human {
 			return "n/a"
+		}
+		return ""
+	case notComputed:
+		if human {
+			return "-"
 		}
 		return ""
 	case string:
@@ -156,6 +209,10 @@ func (textWriter) record(w io.Writer, r *record) error {
 
 func (textWriter) table(w io.Writer, t *table) error {
 	var b bytes.Buffer
+	if t.caption.heading {
+		fmt.Fprintf(&b, "== %s\n", t.caption.value)
+	}
+	head := b.Len()
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	for i, r := range t.rows {
 		keys, vals := r.stable()
@@ -173,15 +230,63 @@ func (textWriter) table(w io.Writer, t *table) error {
 	}
 	// Empty last columns leave the padding of the ones before.
 	var out strings.Builder
-	for _, line := range strings.SplitAfter(b.String(), "\n") {
+	out.Write(b.Bytes()[:head])
+	for _, line := range strings.SplitAfter(b.String()[head:], "\n") {
 		if body, ok := strings.CutSuffix(line, "\n"); ok {
 			out.WriteString(strings.TrimRight(body, " ") + "\n")
 		} else {
 			out.WriteString(line)
 		}
 	}
+	for _, note := range t.notes {
+		out.WriteString(note + "\n")
+	}
 	_, err := io.WriteString(w, out.String())
 	return err
+}
+
+// textRows keeps the records the text format shows and prints them at
+// the end: the run's details, then a table per kind, or the layout's line
+// for none.
+type textRows struct {
+	w    io.Writer
+	l    *layout
+	kept map[string][]*record
+}
+
+func (textWriter) stream(w io.Writer, l *layout) stream {
+	return &textRows{w: w, l: l, kept: make(map[string][]*record)}
+}
+
+func (s *textRows) put(kind string, r *record) error {
+	if !slices.Contains(s.l.quiet, kind) {
+		s.kept[kind] = append(s.kept[kind], r)
+	}
+	return nil
+}
+
+func (s *textRows) end(summary *record) error {
+	if err := (textWriter{}).record(s.w, summary); err != nil {
+		return err
+	}
+	first := true
+	for _, kind := range s.l.kinds {
+		if slices.Contains(s.l.quiet, kind) {
+			continue
+		}
+		if first && len(s.kept[kind]) == 0 {
+			_, err := fmt.Fprintf(s.w, "\n%s\n", s.l.none)
+			return err
+		}
+		first = false
+		if _, err := fmt.Fprintln(s.w); err != nil {
+			return err
+		}
+		if err := (textWriter{}).table(s.w, &table{rows: s.kept[kind]}); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // csvWriter writes a record as a header row and one row, a table as a
@@ -195,8 +300,15 @@ func (csvWriter) record(w io.Writer, r *record) error {
 
 func (csvWriter) table(w io.Writer, t *table) error {
 	cw := csv.NewWriter(w)
-	for i, r := range t.rows {
+	rows := t.rows
+	if t.total != nil {
+		rows = append(slices.Clip(rows), t.total)
+	}
+	for i, r := range rows {
 		keys, vals := r.stable()
+		if t.caption.key != "" {
+			keys, vals = append([]string{t.caption.key}, keys...), append([]any{t.caption.value}, vals...)
+		}
 		if i == 0 {
 			cw.Write(keys)
 		}
@@ -208,6 +320,49 @@ func (csvWriter) table(w io.Writer, t *table) error {
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// csvRows writes a header and a row per record as it arrives, its kind
+// first; the header alone when none arrives. The run's details are not
+// part of the CSV output.
+type csvRows struct {
+	w      *csv.Writer
+	l      *layout
+	header bool
+}
+
+func (csvWriter) stream(w io.Writer, l *layout) stream {
+	return &csvRows{w: csv.NewWriter(w), l: l}
+}
+
+func (s *csvRows) writeHeader() {
+	if !s.header {
+		s.w.Write(append([]string{"kind"}, s.l.columns...))
+		s.header = true
+	}
+}
+
+func (s *csvRows) put(kind string, r *record) error {
+	s.writeHeader()
+	row := make([]string, 1+len(s.l.columns))
+	row[0] = kind
+	for i, k := range r.keys {
+		if a, ok := s.l.alias[k]; ok {
+			k = a
+		}
+		if c := slices.Index(s.l.columns, k); c >= 0 && k != "" {
+			row[1+c] = text(r.vals[i], false)
+		}
+	}
+	s.w.Write(row)
+	s.w.Flush()
+	return s.w.Error()
+}
+
+func (s *csvRows) end(*record) error {
+	s.writeHeader()
+	s.w.Flush()
+	return s.w.Error()
 }
 
 // jsonWriter writes a result as one object on one line, with every digit
@@ -224,21 +379,89 @@ func (jsonWriter) record(w io.Writer, r *record) error {
 	return err
 }
 
-// line writes r as one line of JSON Lines, the streaming entry of the
-// writers: a record of a result written as it arrives (changepoint's scores
-// and change points, drift's comparisons of several tables), its kind
-// ("score", "summary", …) under the key "kind" first unless kind is empty.
-func (jsonWriter) line(w io.Writer, kind string, r *record) error {
-	if kind != "" {
-		r = &record{keys: append([]string{"kind"}, r.keys...), vals: append([]any{kind}, r.vals...)}
-	}
-	return jsonWriter{}.record(w, r)
-}
-
 func (jsonWriter) table(w io.Writer, t *table) error {
+	if t.name == "" {
+		return jsonWriter{}.record(w, t.run)
+	}
 	out := &record{keys: slices.Clone(t.run.keys), vals: slices.Clone(t.run.vals)}
 	return jsonWriter{}.record(w, out.add(t.name, t.rows))
 }
+
+// jsonObject writes one object: the array of the layout's first kind as
+// its records arrive, then the arrays of the other kinds, kept until the
+// end, and the run's details.
+type jsonObject struct {
+	w     io.Writer
+	l     *layout
+	first int // records of the first kind written
+	kept  map[string][]*record
+}
+
+func (jsonWriter) stream(w io.Writer, l *layout) stream {
+	return &jsonObject{w: w, l: l, kept: make(map[string][]*record)}
+}
+
+func (s *jsonObject) put(kind string, r *record) error {
+	if kind != s.l.kinds[0] {
+		s.kept[kind] = append(s.kept[kind], r)
+		return nil
+	}
+	b, err := r.MarshalJSON()
+	if err != nil {
+		return err
+	}
+	sep := ","
+	if s.first == 0 {
+		sep = `{"` + kind + `s":[`
+	}
+	s.first++
+	_, err = fmt.Fprintf(s.w, "%s%s", sep, b)
+	return err
+}
+
+func (s *jsonObject) end(summary *record) error {
+	if s.first == 0 {
+		if _, err := fmt.Fprintf(s.w, `{"%ss":[`, s.l.kinds[0]); err != nil {
+			return err
+		}
+	}
+	rest := new(record)
+	for _, kind := range s.l.kinds[1:] {
+		recs := s.kept[kind]
+		if recs == nil {
+			recs = []*record{}
+		}
+		rest.add(kind+"s", recs)
+	}
+	rest.keys, rest.vals = append(rest.keys, summary.keys...), append(rest.vals, summary.vals...)
+	b, err := rest.MarshalJSON()
+	if err != nil {
+		return err
+	}
+	// b is {"…":…}: it closes the first array and goes on.
+	_, err = fmt.Fprintf(s.w, "],%s\n", b[1:])
+	return err
+}
+
+// jsonLinesWriter writes JSON Lines: a whole result as the JSON format
+// does (one object on one line), a streamed one as a line per record as it
+// arrives, its kind under the key "kind" first, and a last line of kind
+// "summary" with the run's details.
+type jsonLinesWriter struct{}
+
+func (jsonLinesWriter) record(w io.Writer, r *record) error { return jsonWriter{}.record(w, r) }
+func (jsonLinesWriter) table(w io.Writer, t *table) error   { return jsonWriter{}.table(w, t) }
+
+func (jsonLinesWriter) stream(w io.Writer, _ *layout) stream { return jsonLines{w} }
+
+type jsonLines struct{ w io.Writer }
+
+func (s jsonLines) put(kind string, r *record) error {
+	r = &record{keys: append([]string{"kind"}, r.keys...), vals: append([]any{kind}, r.vals...)}
+	return jsonWriter{}.record(s.w, r)
+}
+
+func (s jsonLines) end(summary *record) error { return s.put("summary", summary) }
 
 // MarshalJSON writes the record as an object with its keys in order; a nil
 // list is an empty array, and a number that is not finite, which JSON
