@@ -105,6 +105,7 @@ type Parquet struct {
 
 	alwaysSeek bool // tests: sample by units however few the units
 	rgDraws    int  // tests: the row-group draws of a two-stage sample; 0 means the rule of unitSample
+	rgDesign   int  // tests: how the row groups are drawn (designPPS, …); 0 means defaultDesign
 }
 
 // pqShard is one Parquet file of a Source.
@@ -243,24 +244,28 @@ func OpenParquet(path string, opts Options) (*Parquet, error) {
 // where σ_b² is the variance of the units' means (weighted by their rows)
 // and σ_w² the mean variance within a unit: the design effect is
 // 1 + (r − 1)·σ_b²/(σ_b² + σ_w²), near 1 for a shuffled file and near r
-// for a file sorted by the value. It can be estimated from the sample
-// itself, because the row-group draws are independent: Group.Units gives
-// the row-group draw (0 to d − 1, Table.Draws = d) that each kept row came
-// from, and a jackknife over them (or the ultimate-cluster variance of
-// divergence.PEResult.DesignEffect) measures the whole variance, within
-// and between units and row groups. The unit draws of one row-group draw
-// are not independent (they share its row group), so the row groups, not
-// the units, are the clusters: with row groups unlike each other (a file
-// written in time order), σ_b² above is between row groups and the mean
-// of the sample has the variance of d draws, not n. A caller that reports
-// an error bar must use them; with d − 1 degrees of freedom, Student's t
-// gives the interval (docs/results/s3.md measures its coverage).
+// for a file sorted by the value. The d row-group draws are stratified
+// along the file (one per stratum of N/d rows, in file order), which
+// removes the variance between strata from the estimate: on a file written
+// in time order its spread is that of d draws within strata, not between
+// row groups. It can be estimated from the sample itself: Group.Units
+// gives the row-group draw (0 to d − 1, Table.Draws = d) that each kept row
+// came from and Table.DrawStrata pairs adjacent draws, and the
+// collapsed-strata variance over them (summary.StrataVariance, behind
+// divergence.PEResult.DesignEffect with divergence.Subsample.UnitStrata)
+// measures the whole variance, within and between units and row groups,
+// conservatively (it adds the squared differences of paired strata). The
+// unit draws of one row-group draw are not independent (they share its
+// row group), so the row groups, not the units, are the clusters. A
+// caller that reports an error bar must use them; with d/2 degrees of
+// freedom (one per pair), Student's t gives the interval
+// (docs/results/s3.md measures its coverage).
 //
 // The row counts are exact without grouping (Group.Rows is the footer's
 // count, less Table.Dropped); with a group column, they are estimated as
 // N̂_g = (N/n)·Σⱼ pⱼ (the Hansen–Hurwitz estimator), with the standard
 // error of the mean of the pⱼ taken over the d row-group draws (the
-// ultimate-cluster estimator, N·s_p/√n when d = n), except
+// collapsed-strata estimator above), except
 // for a partition key, whose counts are exact. Table.Dropped is estimated
 // alike.
 //

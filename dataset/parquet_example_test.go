@@ -60,5 +60,5 @@ func ExampleNewParquetAt() {
 	fmt.Printf("mean %.2f ± %.2f\n", mean, se)
 	// Output:
 	// 300 rows read of 32768, sampled: true
-	// mean 0.59 ± 0.28
+	// mean 0.57 ± 0.18
 }

@@ -9,6 +9,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/bits"
 	"math/rand/v2"
 	"slices"
 	"sort"
@@ -71,7 +72,7 @@ func (p *Parquet) unitSample(ctx context.Context, pl *pqPlan, s Sampling) (*Tabl
 	} else {
 		d = max(d, p.smallUnitDraws(n, u, s.Size))
 	}
-	rows, cluster := p.drawRows(rng, n, d)
+	rows, cluster, strata := p.drawRows(rng, n, d)
 	units, draws, err := p.drawUnits(ctx, pl, rows)
 	if err != nil {
 		return nil, "", err
@@ -88,7 +89,7 @@ func (p *Parquet) unitSample(ctx context.Context, pl *pqPlan, s Sampling) (*Tabl
 	for range unitAttempts {
 		var t *Table
 		var err error
-		t, short, err := p.takeRows(ctx, pl, rng, s.Size, units, draws, cluster, d, keys, boost)
+		t, short, err := p.takeRows(ctx, pl, rng, s.Size, units, draws, cluster, d, strata, keys, boost)
 		if err != nil || t != nil {
 			return t, "", err
 		}
@@ -172,30 +173,98 @@ func (p *Parquet) locate(x int64) (k, g int, first int64) {
 	return k, g, first
 }
 
+// The designs of the row-group draws (Parquet.rgDesign, for the tests;
+// docs/results/s3.md compares them).
+const (
+	designPPS       = iota + 1 // d independent draws of a uniform row of the dataset
+	designStrata               // one uniform row of each of d strata of equal rows, in file order
+	designStrataTwo            // two uniform rows of each of d/2 strata (three in the last when d is odd)
+
+	defaultDesign = designStrata
+)
+
 // drawRows draws the rows of stage one of a two-stage sample of n unit
 // draws in d row-group draws: draw j is the j-th row, and
-// cluster[j] its row-group draw. Row-group draw i draws a row of the
-// dataset uniformly (its row group, with probability proportional to its
-// rows) and keeps it as its first unit draw; its other unit draws, the
-// draws from i·n/d to (i+1)·n/d − 1, draw a row of that row group
-// uniformly. Every row is then drawn by each draw with probability 1/N.
-// With d = n, the rows are the n uniform rows of the one-stage design.
-func (p *Parquet) drawRows(rng *rand.Rand, n, d int) (rows []int64, cluster []int) {
+// cluster[j] its row-group draw, which holds the draws from i·n/d to
+// (i+1)·n/d − 1. Row-group draw i draws a row of the dataset, whose row
+// group it takes (with probability proportional to its rows there).
+// Without strata (designPPS), that row is uniform and is the first unit
+// draw, the others uniform rows of its row group; with strata, every unit
+// draw is a uniform row of the row group.
+//
+// The row groups are stratified: the dataset's N rows, in file order
+// (object by object), are cut into d strata, one per row-group draw, and
+// row-group draw i, holding the unit draws [lo_i, hi_i), draws its row in
+// the rows [lo_i·N/n, hi_i·N/n) of its stratum: ⌊(u·N + v)/n⌋ with u
+// uniform in [lo_i, hi_i) and v in [0, N), a uniform row of the stratum (a
+// row at the edge of two strata shared between them in proportion). A
+// row group g then gets, in expectation, Σ_i (hi_i − lo_i)·|g ∩ stratum
+// i|/(|stratum i|·R_g) = n/N unit draws per row, as with independent
+// draws: every unit keeps its inclusion chance and the estimates stay
+// unbiased (Hansen–Hurwitz). Strata follow the file order, so that a file
+// written in time order (sorted, drifting) is sampled evenly along it. With
+// one draw per stratum, the variance between strata cannot be told from
+// the variance within them; the variance of the sums over the row-group
+// draws is the collapsed-strata estimator of summary.StrataVariance over
+// strata = summary.PairedStrata(d), adjacent strata paired (the last
+// three together when d is odd; d < 4 draws one group), which is
+// conservative by the squared differences of paired strata's means.
+// (designStrataTwo, two draws in each of d/2 strata, is unbiased, and
+// designPPS the independent draws: docs/results/s3.md compares them.)
+func (p *Parquet) drawRows(rng *rand.Rand, n, d int) (rows []int64, cluster []int, strata []int) {
+	design := p.rgDesign
+	if design == 0 {
+		design = defaultDesign
+	}
 	rows, cluster = make([]int64, n), make([]int, n)
+	N := p.rows
+	sampling := strata // the strata of the draws
+	switch design {
+	case designStrata: // one draw per stratum; pairs of them for the variance
+		strata = summary.PairedStrata(d)
+		sampling = make([]int, d)
+		for i := range sampling {
+			sampling[i] = i
+		}
+	case designStrataTwo:
+		strata = summary.PairedStrata(d)
+		sampling = strata
+	}
 	for i := range d {
-		rows[i*n/d] = rng.Int64N(p.rows)
+		if sampling == nil {
+			rows[i*n/d] = rng.Int64N(N)
+			continue
+		}
+		a, b := i, i+1 // the row-group draws of i's stratum
+		for a > 0 && sampling[a-1] == sampling[i] {
+			a--
+		}
+		for b < d && sampling[b] == sampling[i] {
+			b++
+		}
+		lo, hi := a*n/d, b*n/d
+		rows[i*n/d] = stratumRow(N, int64(n), int64(lo+rng.IntN(hi-lo)), rng.Int64N(N))
 	}
 	for i := range d {
 		lo, hi := i*n/d, (i+1)*n/d
 		k, g, first := p.locate(rows[lo])
 		for j := lo; j < hi; j++ {
 			cluster[j] = i
-			if j > lo {
+			if j > lo || sampling != nil {
 				rows[j] = first + rng.Int64N(p.shards[k].rgRows[g])
 			}
 		}
 	}
-	return rows, cluster
+	return rows, cluster, strata
+}
+
+// stratumRow returns ⌊(i·N + v)/s⌋ (in 128 bits): for v uniform in
+// [0, N), a uniform row of the rows [i·N/s, (i+1)·N/s).
+func stratumRow(N, s, i, v int64) int64 {
+	hi, lo := bits.Mul64(uint64(i), uint64(N))
+	lo, c := bits.Add64(lo, uint64(v), 0)
+	q, _ := bits.Div64(hi+c, lo, uint64(s))
+	return int64(q)
 }
 
 // drawUnits draws the units of the rows drawn (drawRows), each the unit
@@ -365,9 +434,10 @@ type unitGroup struct {
 // takeRows takes the rows of each draw from its unit (stage two) and
 // returns the table, or a nil table and the group kept that has fewer than
 // size rows. boost multiplies the rows taken per draw. cluster gives the
-// row-group draw, of d, of each draw: the independent observations.
+// row-group draw, of d, of each draw: the independent observations, in
+// the strata strata of summary.StrataVariance.
 func (p *Parquet) takeRows(ctx context.Context, pl *pqPlan, rng *rand.Rand, size int, units, draws []*pqUnit,
-	cluster []int, d int, keys []string, boost float64) (*Table, shortGroup, error) {
+	cluster []int, d int, strata []int, keys []string, boost float64) (*Table, shortGroup, error) {
 	n := len(draws)
 	kept := keptGroups(pl.q, keys)
 	// r: rows per draw.
@@ -456,10 +526,11 @@ func (p *Parquet) takeRows(ctx context.Context, pl *pqPlan, rng *rand.Rand, size
 	}
 	t := &rd.table
 	t.Sampled, t.Draws, t.UnitDraws, t.Units, t.RowsRead = true, d, n, distinct, read
+	t.DrawStrata = strata
 	// mean returns the mean of x, a value per draw, and its standard
-	// error with the row-group draws as the independent observations: the
-	// ultimate-cluster estimator of internal/summary over the sums, per
-	// row-group draw, of (xⱼ − x̄)/n.
+	// error with the row-group draws as the observations: the variance of
+	// internal/summary (StrataVariance) over the sums, per row-group draw,
+	// of (xⱼ − x̄)/n.
 	mean := func(x []float64) (float64, float64) {
 		m := 0.0
 		for _, a := range x {
@@ -469,7 +540,7 @@ func (p *Parquet) takeRows(ctx context.Context, pl *pqPlan, rng *rand.Rand, size
 		e := summary.Centre(slices.Clone(x))
 		z := make([]float64, d)
 		summary.AddByCluster(z, e, cluster)
-		return m, math.Sqrt(summary.ClusterVariance(z))
+		return m, math.Sqrt(summary.StrataVariance(z, strata))
 	}
 	frac := make([]float64, n)
 	N := float64(p.rows)

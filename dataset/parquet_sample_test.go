@@ -153,6 +153,7 @@ func TestParquetSampleUniform(t *testing.T) {
 // the draws (Group.Units) measures it.
 func TestParquetSampleSorted(t *testing.T) {
 	p := openSeek(t, pqPath("sorted.parquet"))
+	p.rgDesign = designPPS // the closed form below is that of independent draws
 	full, data, _ := scanAll(t, p, Query{})
 	xs := data[""]
 	if full.Groups[0].Rows != 32768 || len(p.shards[0].rgRows) != 16 {

@@ -219,6 +219,12 @@ type Table struct {
 	// of a Parquet input drew in its Draws row-group draws (Sampling.Units);
 	// 0 otherwise.
 	UnitDraws int
+	// DrawStrata, when not nil, gives for each of the Draws row-group
+	// draws of a two-stage sample of a Parquet input its stratum for the
+	// variance between draws (summary.StrataVariance): the draws are
+	// stratified along the dataset, and adjacent ones paired (see
+	// NewParquetAt). Nil when the draws are independent and alike.
+	DrawStrata []int
 	// Units is how many distinct units (row groups or pages) a two-stage
 	// sample of a Parquet input read (see NewParquetAt), or how many
 	// blocks a CSV input sampled in blocks read (see NewCSVBlocks); 0

@@ -187,12 +187,12 @@ func fitCopula(ctx context.Context, px, py *points, rnd *rand.Rand) (f copulaFit
 	}
 	_, se := summary.MeanStdErr(psi)
 	v := se * se // Var(ψ)/m
-	if units, draws := pairDesign(px, py); units != nil {
+	if units, draws, strata := pairDesign(px, py); units != nil {
 		u := make([]int, m)
 		for i, r := range rows {
 			u[i] = units[r]
 		}
-		vIID, vUnits := summary.Design(summary.Centre(psi), u, draws)
+		vIID, vUnits := summary.Design(summary.Centre(psi), u, draws, strata)
 		var excess float64
 		f.designEffect, excess = designExcess(vIID, vUnits, u)
 		v += excess

@@ -46,7 +46,7 @@ func TestDesignVariancePairwise(t *testing.T) {
 		t.Fatal(err)
 	}
 	units := indices.Range(n)
-	vIID, vUnits, err := m.designVariance(context.Background(), f, units, n)
+	vIID, vUnits, err := m.designVariance(context.Background(), f, units, n, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

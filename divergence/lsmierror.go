@@ -62,8 +62,8 @@ type lsmiFit struct {
 func (m *lsmiModel) addDataError(ctx context.Context, res *LSMIResult, f *lsmiFit) error {
 	res.DrawStdErr = res.StdErr
 	var v, extra float64
-	if units, draws := pairDesign(m.x, m.y); units != nil {
-		vIID, vUnits, err := m.designVariance(ctx, f, units, draws)
+	if units, draws, strata := pairDesign(m.x, m.y); units != nil {
+		vIID, vUnits, err := m.designVariance(ctx, f, units, draws, strata)
 		if err != nil {
 			return err
 		}
@@ -103,11 +103,11 @@ func twoUnits(units []int) bool {
 // pairDesign returns the two-stage design of the pairs px, py: that of x,
 // or of y when x has none (Rank's feature columns carry none; its target
 // does); nil units for independent rows.
-func pairDesign(px, py *points) (units []int, draws int) {
+func pairDesign(px, py *points) (units []int, draws int, strata []int) {
 	if px.units != nil {
-		return px.units, px.draws
+		return px.units, px.draws, px.strata
 	}
-	return py.units, py.draws
+	return py.units, py.draws, py.strata
 }
 
 // designExcess returns the design effect V_units/V_iid of an estimate
@@ -146,7 +146,7 @@ const lsmiMomentRows = 1024
 // the second moments averaged over lsmiMomentRows kept rows drawn at
 // random: O(n·k²) for all the rows, in blocks on GOMAXPROCS goroutines,
 // instead of the O(n²·k) of every pair.
-func (m *lsmiModel) designVariance(ctx context.Context, f *lsmiFit, units []int, draws int) (vIID, vUnits float64, err error) {
+func (m *lsmiModel) designVariance(ctx context.Context, f *lsmiFit, units []int, draws int, strata []int) (vIID, vUnits float64, err error) {
 	rows := indices.Sample(m.x.n, min(m.x.n, lsmiMomentRows), false, f.rnd)
 	a, b, err := m.factors(f.centres, f.theta, rows)
 	if err != nil {
@@ -197,7 +197,7 @@ func (m *lsmiModel) designVariance(ctx context.Context, f *lsmiFit, units []int,
 			return 0, 0, err
 		}
 	}
-	vIID, vUnits = summary.Design(summary.Centre(psi), units, draws)
+	vIID, vUnits = summary.Design(summary.Centre(psi), units, draws, strata)
 	return vIID, vUnits, nil
 }
 

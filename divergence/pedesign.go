@@ -90,7 +90,7 @@ func addUnitError(res *PEResult, p, q mat.Matrix) error {
 		z := make([]float64, max(pp.draws, qq.draws))
 		summary.AddByCluster(z, ep, pp.units)
 		summary.AddByCluster(z, eq, qq.units)
-		vUnits = summary.ClusterVariance(z)
+		vUnits = summary.StrataVariance(z, sharedStrata(pp, qq, len(z)))
 	default:
 		vUnits = unitVariance(ep, pp) + unitVariance(eq, qq)
 	}
@@ -114,6 +114,18 @@ func manyDraws(p, q *points, shared bool) bool {
 	return (p.units == nil || twoUnits(p.units)) && (q.units == nil || twoUnits(q.units))
 }
 
+// sharedStrata returns the strata of the d draws that p and q share: those
+// of either (they are groups of one sample), nil when neither gives d.
+func sharedStrata(p, q *points, d int) []int {
+	switch {
+	case len(p.strata) == d:
+		return p.strata
+	case len(q.strata) == d:
+		return q.strata
+	}
+	return nil
+}
+
 // influence returns eᵢ = (ψ(vᵢ) − ψ̄)/n for the values v = r̂(xᵢ) at the
 // n kept rows of a sample, in place of v.
 func influence(v []float64, psi func(float64) float64) []float64 {
@@ -130,6 +142,6 @@ func unitVariance(e []float64, s *points) float64 {
 	if s.units == nil {
 		return summary.ClusterVariance(e)
 	}
-	_, v := summary.Design(e, s.units, s.draws)
+	_, v := summary.Design(e, s.units, s.draws, s.strata)
 	return v
 }

@@ -109,7 +109,10 @@ func Rank(ctx context.Context, features, target mat.Matrix, s *RankSettings) (*R
 		if py.draws, err = checkUnits("features", sub.Units, sub.UnitDraws, n); err != nil {
 			return nil, err
 		}
-		py.units = sub.Units
+		if err := checkStrata("features", sub.UnitStrata, py.draws); err != nil {
+			return nil, err
+		}
+		py.units, py.strata = sub.Units, sub.UnitStrata
 	}
 	if p < 1 {
 		return nil, fmt.Errorf("divergence: %w: no feature columns", ErrDimension)

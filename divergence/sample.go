@@ -53,6 +53,11 @@ func checkMatrix(name string, x mat.Matrix) error {
 // none; Rank's target, or its features), RelativePE and TwoSampleTest from
 // the designs of both samples, through the fitted ratio.
 //
+// UnitStrata, when not nil, gives the stratum of each of the UnitDraws
+// draws, as a stratified two-stage sample draws them (a Parquet sample
+// draws its row groups two per stratum along the file): the variance
+// between draws is then taken within strata (summary.StrataVariance).
+//
 // SharedDraws, set on both samples of RelativePE or TwoSampleTest, says
 // that they are groups of one two-stage sample whose Units number the same
 // draws (one unit may hold rows of both), so that their covariance counts;
@@ -63,6 +68,7 @@ type Subsample struct {
 
 	Units       []int
 	UnitDraws   int
+	UnitStrata  []int
 	SharedDraws bool
 }
 
@@ -83,8 +89,9 @@ type points struct {
 	cols []float64
 	// units and draws are the two-stage design of Subsample.Units; units
 	// is nil for rows drawn independently.
-	units []int
-	draws int
+	units  []int
+	draws  int
+	strata []int // of the draws (Subsample.UnitStrata); nil: one stratum
 	// cats, when not nil, marks the category columns (Categorical): read
 	// as code·categorySpacing whatever the scale; numericOnly reads them
 	// as 0 instead (withoutCategories).
@@ -99,12 +106,13 @@ func newPoints(name string, x mat.Matrix) (*points, error) {
 	pop := 0
 	var units []int
 	var draws int
+	var strata []int
 	x, cats, err := unwrapCategorical(name, x)
 	if err != nil {
 		return nil, err
 	}
 	if s, ok := x.(Subsample); ok {
-		x, pop, units, draws = s.Matrix, s.Rows, s.Units, s.UnitDraws
+		x, pop, units, draws, strata = s.Matrix, s.Rows, s.Units, s.UnitDraws, s.UnitStrata
 	}
 	if cats == nil {
 		if x, cats, err = unwrapCategorical(name, x); err != nil {
@@ -115,6 +123,9 @@ func newPoints(name string, x mat.Matrix) (*points, error) {
 	if units != nil {
 		var err error
 		if draws, err = checkUnits(name, units, draws, n); err != nil {
+			return nil, err
+		}
+		if err := checkStrata(name, strata, draws); err != nil {
 			return nil, err
 		}
 	}
@@ -129,7 +140,31 @@ func newPoints(name string, x mat.Matrix) (*points, error) {
 	case pop < n:
 		return nil, fmt.Errorf("divergence: %w: %s is a subsample of %d rows standing for only %d", ErrSettings, name, n, pop)
 	}
-	return &points{x: x, name: name, n: n, pop: pop, dim: dim, scale: 1, units: units, draws: draws, cats: cats}, nil
+	return &points{x: x, name: name, n: n, pop: pop, dim: dim, scale: 1, units: units, draws: draws, strata: strata, cats: cats}, nil
+}
+
+// checkStrata checks Subsample.UnitStrata: nil, or a stratum for each of
+// the draws, numbered from 0, each holding two draws or more.
+func checkStrata(name string, strata []int, draws int) error {
+	if strata == nil {
+		return nil
+	}
+	if len(strata) != draws {
+		return fmt.Errorf("divergence: %w: %s: %d unit strata for %d draws", ErrSettings, name, len(strata), draws)
+	}
+	m := make(map[int]int)
+	for _, h := range strata {
+		if h < 0 || h >= draws {
+			return fmt.Errorf("divergence: %w: %s: unit stratum %d: want 0 ≤ stratum < %d", ErrSettings, name, h, draws)
+		}
+		m[h]++
+	}
+	for h, c := range m {
+		if c < 2 {
+			return fmt.Errorf("divergence: %w: %s: unit stratum %d holds one draw: the variance within it needs two", ErrSettings, name, h)
+		}
+	}
+	return nil
 }
 
 // checkUnits checks the design of a Subsample of n rows and returns its

@@ -24,7 +24,7 @@ func withDesign(x mat.Matrix, in sample) mat.Matrix {
 		r, _ := x.Dims()
 		s = divergence.Subsample{Matrix: x, Rows: r}
 	}
-	s.Units, s.UnitDraws = in.units, in.draws
+	s.Units, s.UnitDraws, s.UnitStrata = in.units, in.draws, in.strata
 	return s
 }
 

@@ -51,8 +51,9 @@ type sample struct {
 	// units is, for a Parquet input sampled in two stages, the draw each
 	// kept row was taken from (dataset.Group.Units), of draws draws; nil
 	// otherwise. unitError turns it into the estimate's error bar.
-	units []int
-	draws int
+	units  []int
+	draws  int
+	strata []int // of the draws (dataset.Table.DrawStrata); nil: one stratum
 	// classes names, for mi and rank, the classes of a y column read as
 	// class labels, in the order of their codes; nil otherwise.
 	classes []string
@@ -288,7 +289,7 @@ func groupSample(name string, t *dataset.Table, g dataset.Group) sample {
 	s := sample{name: name, x: mat.NewDense(g.Len(), len(t.Columns), g.Data), rows: g.Rows,
 		rowsStdErr: g.RowsStdErr, sampled: t.Sampled, rowsRead: t.RowsRead}
 	if t.Sampled && t.Units > 0 && len(g.Units) == g.Len() {
-		s.units, s.draws = g.Units, t.Draws
+		s.units, s.draws, s.strata = g.Units, t.Draws, t.DrawStrata
 	}
 	return s
 }
