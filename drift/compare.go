@@ -409,7 +409,7 @@ func compareColumn(ctx context.Context, ref, cur *table, s *Settings, rnd *rand.
 	c.Shift, c.SDRatio = shiftEffect(rv, cv)
 	test, err := twoStage(ctx,
 		divergence.Subsample{Matrix: divergence.Column(cv), Rows: cur.presentRows()},
-		divergence.Subsample{Matrix: divergence.Column(rv), Rows: ref.presentRows()}, s, s.permutations(), s.M, rnd)
+		divergence.Subsample{Matrix: divergence.Column(rv), Rows: ref.presentRows()}, s, s.columnK(), s.permutations(), s.M, rnd)
 	if errors.Is(err, divergence.ErrConstant) {
 		// Too many ties for a kernel width: the values are categories.
 		c.Note = "most values are equal: compared by value frequencies"
@@ -459,7 +459,8 @@ func valueCodes(ref, cur []float64) ([]int32, []string) {
 }
 
 // twoStage estimates PE_½(p‖q) by divergence.RelativePE with the
-// estimator's settings, and tests p = q by
+// estimator's settings at k centres (Settings.ColumnK's rule for a column,
+// K for the joint row), and tests p = q by
 // divergence.SequentialTwoSampleTest with b permutations that stop at the
 // Settings.Exceedances-th exceedance, averaging over testM points (zero:
 // divergence.TestPoints' rule): a column far from significance stops
@@ -467,8 +468,8 @@ func valueCodes(ref, cur []float64) ([]int32, []string) {
 // p-value stays valid (Besag and Clifford 1991). The test's statistic does
 // not use the estimate (its kernel widths are the median heuristic's, its
 // regularisation fixed), so the estimate is computed once, beside it.
-func twoStage(ctx context.Context, p, q mat.Matrix, s *Settings, b, testM int, rnd *rand.Rand) (*divergence.TwoSampleResult, error) {
-	pe, err := estimate(ctx, p, q, s, rnd)
+func twoStage(ctx context.Context, p, q mat.Matrix, s *Settings, k, b, testM int, rnd *rand.Rand) (*divergence.TwoSampleResult, error) {
+	pe, err := estimate(ctx, p, q, s, k, rnd)
 	if err != nil {
 		return nil, err
 	}
@@ -507,7 +508,7 @@ const (
 )
 
 // estimate returns divergence.RelativePE(p, q) with the estimator's
-// settings, except that σ and λ, unless fixed, are cross-validated once, by
+// settings at k centres, except that σ and λ, unless fixed, are cross-validated once, by
 // a first draw averaging over M/tuneShare points (see tuneMinM) with
 // K/tuneKShare centres, and held for the draws of
 // the estimate, instead of each draw tuning its own: the cross-validation
@@ -518,9 +519,9 @@ const (
 // and the regularisation's bias allowance as RelativePE computes them; it
 // leaves out the variability of the tuning itself. The tuning's
 // cross-validation table and warnings are reported with the estimate.
-func estimate(ctx context.Context, p, q mat.Matrix, s *Settings, rnd *rand.Rand) (*divergence.PEResult, error) {
+func estimate(ctx context.Context, p, q mat.Matrix, s *Settings, k int, rnd *rand.Rand) (*divergence.PEResult, error) {
 	es := divergence.PESettings{Settings: s.Settings}
-	es.Workers, es.Progress = 1, nil
+	es.Workers, es.Progress, es.K = 1, nil, k
 	var tuned *divergence.PEResult
 	if !es.Exact && es.Lambda == 0 && resolve.OrDefault(es.Draws, divergence.DefaultDraws) > 1 {
 		ts := es
@@ -568,7 +569,7 @@ func compareJoint(ctx context.Context, ref, cur mat.Matrix, s *Settings, b int, 
 		c.Note = "too few rows without missing values"
 		return c, nil
 	}
-	test, err := twoStage(ctx, cur, ref, s, b, s.jointM(), rnd)
+	test, err := twoStage(ctx, cur, ref, s, s.K, b, s.jointM(), rnd)
 	if errors.Is(err, divergence.ErrConstant) || errors.Is(err, divergence.ErrTooFew) {
 		c.Note = err.Error()
 		return c, nil

@@ -15,6 +15,7 @@ import (
 
 	"github.com/sublinear/pearson/divergence"
 	"github.com/sublinear/pearson/internal/testtier"
+	"github.com/sublinear/pearson/qmin"
 )
 
 func TestAdjust(t *testing.T) {
@@ -113,12 +114,14 @@ func TestColumnErrors(t *testing.T) {
 			t.Errorf("%s: error %v", tc.name, err)
 		}
 	}
-	_, err := NewReference([]Column{{Name: "a", Values: []float64{1}}}, &Settings{Level: 2})
-	if !errors.Is(err, divergence.ErrSettings) {
-		t.Errorf("Level 2: error %v", err)
+	for _, s := range []Settings{{Level: 2}, {ColumnK: -1}, {ColumnK: qmin.MaxK + 1}} {
+		_, err := NewReference([]Column{{Name: "a", Values: []float64{1}}}, &s)
+		if !errors.Is(err, divergence.ErrSettings) {
+			t.Errorf("%+v: error %v", s, err)
+		}
 	}
 	ref, _ := NewReference([]Column{{Name: "a", Values: []float64{1, 2}}}, nil)
-	_, err = ref.Compare(context.Background(), []Column{{Name: "a", Categories: []string{"x", "y"}}}, nil)
+	_, err := ref.Compare(context.Background(), []Column{{Name: "a", Categories: []string{"x", "y"}}}, nil)
 	if !errors.Is(err, ErrMismatch) {
 		t.Errorf("numeric against categorical: error %v", err)
 	}
