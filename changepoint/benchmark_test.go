@@ -742,7 +742,6 @@ func scoreMethod(m method, a annotated) (f, cover float64, err error) {
 	return f1(a.cps, pred, 5), covering(a.cps, pred, T), nil
 }
 
-
 // table scores methods on seeds of the families fams (numbered from base:
 // their series), and returns per family and method the mean F1 and
 // covering; with noChangeOnly only the families without a change are
