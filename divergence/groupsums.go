@@ -36,14 +36,29 @@ import (
 // D² = (x̄_P − x̄_Q)ᵀS⁻¹(x̄_P − x̄_Q) = (m/m_Q)²‖ψ̄_P‖², the squared
 // Mahalanobis distance between the two groups' means (Hotelling's T² up to
 // a constant factor). Neither x̄, S nor H depends on the labels.
+//
+// Each value's mean and standard deviation over the uniformly random
+// labellings (moments, from quadMoments) standardise it in the combined
+// statistic: functions of the pooled points alone. With bin set, the rows
+// are those of bins of points that share their features (one column's
+// values, binValues), weighted by their counts.
 type groupSums struct {
-	rows   []float64 // m rows of width values, a row per averaging point: P's first
+	rows   []float64 // a row of width values per point, P's first (or per bin, see bin)
 	width  int
-	total  []float64 // the column sums of rows
+	total  []float64 // the sum of the points' rows
 	mp, mq int
+	// bin, when not nil, gives the row of each averaging point (P's first):
+	// the points of a bin share one row of features, and weight holds the
+	// number of points of each row. A permutation then counts the group's
+	// points per bin and sums the rows weighted by the counts.
+	bin    []int32
+	weight []float64
 	parts  []groupPart
 	// pending holds the parts' features until finish lays them out.
 	pending []*mat.Dense
+	// mean and sd are each value's mean and standard deviation over the
+	// uniformly random labellings (see moments).
+	mean, sd []float64
 }
 
 // groupPart is a component of groupSums: the columns [at, at+n) of the rows.
@@ -112,25 +127,21 @@ func (g *groupSums) add(psi *mat.Dense, kernel bool) {
 	g.pending = append(g.pending, psi)
 }
 
-// addMean appends the mean part for the averaging points xe (labelled P)
-// and ye (Q).
-func (g *groupSums) addMean(xe, ye *mat.Dense) error {
-	mp, d := xe.Dims()
-	mq, _ := ye.Dims()
-	m := mp + mq
-	x := mat.NewDense(m, d, nil)
-	x.Slice(0, mp, 0, d).(*mat.Dense).Copy(xe)
-	x.Slice(mp, m, 0, d).(*mat.Dense).Copy(ye)
+// addMean appends the mean part for the averaging points' rows x (or
+// the bins' rows, weighted by g.weight): P's first.
+func (g *groupSums) addMean(x *mat.Dense) error {
+	rows, d := x.Dims()
+	x = mat.DenseCopyOf(x)
+	w := g.weights(rows)
+	m := floats.Sum(w)
 	mean := make([]float64, d)
-	for i := range m {
-		floats.Add(mean, x.RawRowView(i))
+	for i := range rows {
+		floats.AddScaled(mean, w[i]/m, x.RawRowView(i))
 	}
-	floats.Scale(1/float64(m), mean)
-	for i := range m {
+	for i := range rows {
 		floats.Sub(x.RawRowView(i), mean)
 	}
-	cov := mat.NewSymDense(d, nil)
-	cov.SymRankK(cov, 1/float64(m), x.T())
+	cov := weightedCov(x, w)
 	tr := 0.0
 	for i := range d {
 		tr += cov.At(i, i)
@@ -149,24 +160,132 @@ func (g *groupSums) addMean(xe, ye *mat.Dense) error {
 	return nil
 }
 
-// finish lays the parts out in rows and sums the columns.
+// weights returns g.weight, or rows ones when the rows are the points.
+func (g *groupSums) weights(rows int) []float64 {
+	if g.weight != nil {
+		return g.weight
+	}
+	w := make([]float64, rows)
+	for i := range w {
+		w[i] = 1
+	}
+	return w
+}
+
+// weightedCov returns Σ_i w_i x_i x_iᵀ / Σ_i w_i over the rows x_i of x.
+func weightedCov(x *mat.Dense, w []float64) *mat.SymDense {
+	rows, d := x.Dims()
+	y := mat.NewDense(rows, d, nil)
+	for i := range rows {
+		floats.ScaleTo(y.RawRowView(i), math.Sqrt(w[i]), x.RawRowView(i))
+	}
+	cov := mat.NewSymDense(d, nil)
+	cov.SymRankK(cov, 1/floats.Sum(w), y.T())
+	return cov
+}
+
+// finish lays the parts out in rows, sums the columns and computes the
+// values' permutation moments.
 func (g *groupSums) finish() {
-	m := g.mp + g.mq
-	g.rows = make([]float64, m*g.width)
+	rows := g.mp + g.mq
+	if g.bin != nil {
+		rows = len(g.weight)
+	}
+	w := g.weights(rows)
+	g.rows = make([]float64, rows*g.width)
 	for j, psi := range g.pending {
 		p := g.parts[j]
-		for i := range m {
+		for i := range rows {
 			copy(g.rows[i*g.width+p.at:i*g.width+p.at+p.n], psi.RawRowView(i))
 		}
 	}
-	g.pending = nil
 	g.total = make([]float64, g.width)
-	for i := range m {
-		floats.Add(g.total, g.rows[i*g.width:(i+1)*g.width])
+	for i := range rows {
+		floats.AddScaled(g.total, w[i], g.rows[i*g.width:(i+1)*g.width])
 	}
+	g.mean, g.sd = make([]float64, g.count()), make([]float64, g.count())
+	extra := len(g.parts)
+	for j, part := range g.parts {
+		ePsi, vPsi := quadMoments(g.pending[j], w, g.mp, g.mq)
+		if !part.kernel {
+			// D² = ‖Σ_P ψ‖²·(m/(m_P·m_Q))².
+			f := float64(g.mp+g.mq) / float64(g.mp) / float64(g.mq)
+			g.mean[j], g.sd[j] = ePsi*f*f, math.Sqrt(vPsi)*f*f
+			continue
+		}
+		// T = ‖Σ_P ψ‖²/(2m_P²) − ½, and with the roles exchanged the same
+		// with Q's sum, whose moments are those of a group of m_Q.
+		f := 2 * float64(g.mp) * float64(g.mp)
+		g.mean[j], g.sd[j] = ePsi/f-0.5, math.Sqrt(vPsi)/f
+		eQ, vQ := quadMoments(g.pending[j], w, g.mq, g.mp)
+		f = 2 * float64(g.mq) * float64(g.mq)
+		g.mean[extra], g.sd[extra] = eQ/f-0.5, math.Sqrt(vQ)/f
+		extra++
+	}
+	g.pending = nil
 }
 
-func (g *groupSums) newScratch() any { return make([]float64, g.width) }
+// quadMoments returns the mean and (normal-theory) variance of ‖S‖², S the
+// sum of the rows of psi (weighted: row i stands for w_i points) over a
+// uniformly random group of mg of the m = mg + mo points: with μ and Σ the
+// points' mean and covariance, S has mean mg·μ and covariance
+// C = mg·mo/(m−1)·Σ, so E‖S‖² = mg²‖μ‖² + tr C, and for S normal
+// Var‖S‖² = 2 tr C² + 4 mg² μᵀCμ. Both are functions of the pooled points
+// alone, so standardising by them keeps the statistic a fixed function of
+// the data and the labels.
+func quadMoments(psi *mat.Dense, w []float64, mg, mo int) (mean, variance float64) {
+	rows, n := psi.Dims()
+	m := float64(mg + mo)
+	mu := make([]float64, n)
+	for i := range rows {
+		floats.AddScaled(mu, w[i]/m, psi.RawRowView(i))
+	}
+	x := mat.NewDense(rows, n, nil)
+	for i := range rows {
+		floats.SubTo(x.RawRowView(i), psi.RawRowView(i), mu)
+	}
+	c := weightedCov(x, w)
+	c.ScaleSym(float64(mg)*float64(mo)/(m-1), c)
+	tr, tr2 := 0.0, 0.0
+	for i := range n {
+		tr += c.At(i, i)
+		for j := range n {
+			tr2 += c.At(i, j) * c.At(i, j)
+		}
+	}
+	cmu := make([]float64, n)
+	for i := range n {
+		for j := range n {
+			cmu[i] += c.At(i, j) * mu[j]
+		}
+	}
+	g := float64(mg)
+	mean = g*g*floats.Dot(mu, mu) + tr
+	variance = 2*tr2 + 4*g*g*floats.Dot(mu, cmu)
+	return mean, variance
+}
+
+// moments writes each value's mean and standard deviation over the
+// uniformly random labellings, in the order of values: exact means,
+// normal-theory standard deviations (quadMoments).
+func (g *groupSums) moments(mean, sd []float64) {
+	copy(mean, g.mean)
+	copy(sd, g.sd)
+}
+
+// groupScratch is a worker's buffers: the group's sums, and with bins its
+// counts per bin.
+type groupScratch struct {
+	sum, counts []float64
+}
+
+func (g *groupSums) newScratch() any {
+	sc := &groupScratch{sum: make([]float64, g.width)}
+	if g.bin != nil {
+		sc.counts = make([]float64, len(g.weight))
+	}
+	return sc
+}
 
 // count is one value per part, and for each kernel part a second, with
 // the roles of the groups exchanged (see values).
@@ -186,7 +305,8 @@ func (g *groupSums) count() int {
 // H): the relative divergence is not symmetric, and a change one direction
 // sees poorly (a normal P against a more peaked Q) the other sees well.
 func (g *groupSums) values(perm []int, scratch any, dst []float64) {
-	sum := scratch.([]float64)
+	sc := scratch.(*groupScratch)
+	sum := sc.sum
 	clear(sum)
 	w := g.width
 	group := perm[:g.mp]
@@ -194,6 +314,20 @@ func (g *groupSums) values(perm []int, scratch any, dst []float64) {
 		group = perm[g.mp:]
 	}
 	sum = sum[:w]
+	if g.bin != nil {
+		// Count the group's points per bin, then weight the bins' rows.
+		counts := sc.counts
+		clear(counts)
+		for _, r := range group {
+			counts[g.bin[r]]++
+		}
+		for b, c := range counts {
+			if c != 0 {
+				floats.AddScaled(sum, c, g.rows[b*w:b*w+w])
+			}
+		}
+		group = nil
+	}
 	// Four rows at a time: each element still adds its rows one by one in
 	// the group's order (so the sum is bit for bit that of one row at a
 	// time), but loads and stores its running sum once per four rows. A
@@ -245,4 +379,51 @@ func (g *groupSums) values(perm []int, scratch any, dst []float64) {
 		dst[extra] = vq/(mq*mq)/2 - 0.5
 		extra++
 	}
+}
+
+// testBins is the number of bins of the pooled values over which the
+// two-sample test of one column computes its features: a permutation then
+// counts a group's points per bin and weights testBins rows, instead of
+// summing a row per point, and the kernel values are computed at the bins
+// alone. The bins are runs of the sorted pooled values at evenly spaced
+// ranks, about 20 points each at the test's cap of 20 000 points: at the
+// test's kernel widths (the median heuristic's distance and more) the
+// values within a bin differ by a small fraction of a width.
+const testBins = 1000
+
+// binValues bins the pooled one-column points x (m × 1, P's first), whose
+// increasing order is order, into at most testBins bins of consecutive
+// ranks, each ending at a rank j·m/testBins or at the first change of
+// value after it (so that equal values share a bin), and returns each bin's
+// mean value (a column); it sets g.bin to each point's bin and g.weight to
+// each bin's number of points. The bins are a function of the pooled
+// values as a set, whatever the labels: a statistic of the binned points is
+// still a fixed function of the pooled sample and the labels. With at most
+// testBins points, each distinct value is its own bin and the binned
+// statistic is the unbinned one.
+func (g *groupSums) binValues(x *mat.Dense, order []int) *mat.Dense {
+	m, _ := x.Dims()
+	vals := x.RawMatrix().Data
+	stride := x.RawMatrix().Stride
+	g.bin = make([]int32, m)
+	var sums []float64
+	g.weight = g.weight[:0]
+	next := 0 // the rank at which the next bin may start
+	for i, r := range order {
+		v := vals[r*stride]
+		if i == 0 || (i >= next && v != vals[order[i-1]*stride]) {
+			sums, g.weight = append(sums, 0), append(g.weight, 0)
+			// The next bin starts at the first rank j·m/testBins after i.
+			j := i*testBins/m + 1
+			next = (j*m + testBins - 1) / testBins
+		}
+		b := len(sums) - 1
+		sums[b] += v
+		g.weight[b]++
+		g.bin[r] = int32(b)
+	}
+	for b := range sums {
+		sums[b] /= g.weight[b]
+	}
+	return mat.NewDense(len(sums), 1, sums)
 }

@@ -213,7 +213,7 @@ func independence(ctx context.Context, px, py *points, s *IndependenceSettings, 
 		res.SigmasX = append(res.SigmasX, wx*px.scale)
 		res.SigmasY = append(res.SigmasY, wy*py.scale)
 	}
-	res.Statistic, res.Null, res.WidthSMI, err = permutationTest(ctx, s.Permutations, &s.Settings, rnd, singles(stats), len(pairs), func(prnd *rand.Rand, perm []int) {
+	res.Statistic, res.Null, res.WidthSMI, _, err = permutationTest(ctx, s.Permutations, &s.Settings, rnd, singles(stats), len(pairs), 0, func(prnd *rand.Rand, perm []int) {
 		prnd.Shuffle(len(perm), func(i, j int) { perm[i], perm[j] = perm[j], perm[i] })
 	})
 	if err != nil {

@@ -51,14 +51,44 @@ func singles(stats []permStat) []permStats {
 	return out
 }
 
+// nullMoments is implemented by statistics whose mean and standard
+// deviation over the uniformly random labellings are known in closed form,
+// functions of the pooled sample alone (groupSums): moments writes them,
+// one per value, into mean and sd.
+type nullMoments interface {
+	moments(mean, sd []float64)
+}
+
 // permutationTest computes the statistics at every width for the observed
-// labelling (the identity on n points) and for b permutations made by
-// shuffle (on s.Workers, reporting to s.Progress), combines them (see combine) and returns the combined statistic
-// and its null distribution.
-func permutationTest(ctx context.Context, b int, s *Settings, rnd *rand.Rand, stats []permStats, n int, shuffle func(prnd *rand.Rand, perm []int)) (statistic float64, null []float64, observed []float64, err error) {
+// labelling (the identity on n points) and for up to b permutations made by
+// shuffle (on s.Workers, reporting to s.Progress), combines them and returns
+// the combined statistic, its null distribution and the observed values.
+//
+// When every statistic knows its permutation moments (nullMoments), the
+// combined statistic is max_j (t_j − μ_j)/σ_j over the components with
+// σ_j > 0 (0 when there is none): a fixed function of the pooled sample and
+// the labels. Then stop > 0 ends the permutations at the stop-th one whose
+// statistic reaches the observed (Besag and Clifford 1991, see
+// sequentialPValue): null holds the permutations run, and more computes the
+// statistic under the permutations from, …, to−1 of the same sequence (to
+// extend it). Otherwise the components are standardised by the other
+// labellings' values (combine), all b permutations run, and more is nil.
+func permutationTest(ctx context.Context, b int, s *Settings, rnd *rand.Rand, stats []permStats, n int, stop int, shuffle func(prnd *rand.Rand, perm []int)) (statistic float64, null []float64, observed []float64, more func(ctx context.Context, from, to int) ([]float64, error), err error) {
 	size := 0
+	fixed := true
 	for _, st := range stats {
 		size += st.count()
+		_, ok := st.(nullMoments)
+		fixed = fixed && ok
+	}
+	var mean, sd []float64
+	if fixed {
+		mean, sd = make([]float64, size), make([]float64, size)
+		at := 0
+		for _, st := range stats {
+			st.(nullMoments).moments(mean[at:at+st.count()], sd[at:at+st.count()])
+			at += st.count()
+		}
 	}
 	// A worker's scratch: each statistic's, and a labelling reset to the
 	// identity before each shuffle (so that a permutation depends on its
@@ -85,40 +115,100 @@ func permutationTest(ctx context.Context, b int, s *Settings, rnd *rand.Rand, st
 	}
 	identity := indices.Range(n)
 	observed = values(identity, newScratch().(*scratch))
-	perms, err := permutations(ctx, b, s, rnd, func(prnd *rand.Rand, sc any) []float64 {
+	stat := func(prnd *rand.Rand, sc any) []float64 {
 		w := sc.(*scratch)
 		copy(w.perm, identity)
 		shuffle(prnd, w.perm)
 		return values(w.perm, w)
-	}, newScratch)
-	if err != nil {
-		return 0, nil, nil, err
 	}
-	statistic, null = combine(observed, perms)
-	return statistic, null, observed, nil
+	seed := rnd.Uint64()
+	if !fixed {
+		perms, err := permutations(ctx, 0, b, b, seed, s, stat, newScratch)
+		if err != nil {
+			return 0, nil, nil, nil, err
+		}
+		statistic, null = combine(observed, perms)
+		return statistic, null, observed, nil, nil
+	}
+	statistic = standardised(observed, mean, sd)
+	z := func(prnd *rand.Rand, sc any) []float64 {
+		return []float64{standardised(stat(prnd, sc), mean, sd)}
+	}
+	more = func(ctx context.Context, from, to int) ([]float64, error) {
+		perms, err := permutations(ctx, from, to, to, seed, s, z, newScratch)
+		if err != nil {
+			return nil, err
+		}
+		out := make([]float64, len(perms))
+		for i, t := range perms {
+			out[i] = t[0]
+		}
+		return out, nil
+	}
+	// In batches, doubling from 2·stop (at least 8 per worker), until the
+	// stop-th exceedance in permutation order: which permutations run
+	// depends on their order alone, not on the workers.
+	from, batch := 0, b
+	if stop > 0 {
+		batch = max(2*stop, 8*parallel.Workers(s.Workers))
+	}
+	exceed := 0
+	for from < b {
+		to := min(b, from+batch)
+		perms, err := more(ctx, from, to)
+		if err != nil {
+			return 0, nil, nil, nil, err
+		}
+		for _, t := range perms {
+			null = append(null, t)
+			if t >= statistic {
+				exceed++
+				if stop > 0 && exceed == stop {
+					return statistic, null, observed, more, nil
+				}
+			}
+		}
+		from, batch = to, 2*batch
+	}
+	return statistic, null, observed, more, nil
 }
 
-// permutations computes the statistics (one per kernel width) under b
-// permutations on the workers, the b-th with its own generator seeded from
-// (seed, b), so that the null distribution does not depend on scheduling.
-// newScratch makes a worker's buffers. It reports progress and stops when
-// ctx is cancelled.
-func permutations(ctx context.Context, b int, s *Settings, rnd *rand.Rand, stat func(*rand.Rand, any) []float64, newScratch func() any) ([][]float64, error) {
-	seed := rnd.Uint64()
-	null := make([][]float64, b)
+// standardised returns max_j (t_j − μ_j)/σ_j over the j with σ_j > 0, or 0
+// when there is none.
+func standardised(t, mean, sd []float64) float64 {
+	z := math.Inf(-1)
+	for j, v := range t {
+		if sd[j] > 0 {
+			z = math.Max(z, (v-mean[j])/sd[j])
+		}
+	}
+	if math.IsInf(z, -1) {
+		return 0
+	}
+	return z
+}
+
+// permutations computes the statistics under the permutations from, …,
+// to−1 of b on the workers, the i-th with its own generator seeded from
+// (seed, i), so that the null distribution does not depend on scheduling.
+// newScratch makes a worker's buffers. It reports progress (out of b) and
+// stops when ctx is cancelled.
+func permutations(ctx context.Context, from, to, b int, seed uint64, s *Settings, stat func(*rand.Rand, any) []float64, newScratch func() any) ([][]float64, error) {
+	null := make([][]float64, to-from)
 	pool := sync.Pool{New: newScratch}
 	var done atomic.Int64
+	done.Store(int64(from))
 	var mu sync.Mutex
-	reported := 0 // the largest count reported, under mu: never backwards
+	reported := from // the largest count reported, under mu: never backwards
 	step := max(1, b/200)
-	parallel.ForContext(ctx, b, parallel.Workers(s.Workers), func(i int) {
+	parallel.ForContext(ctx, to-from, parallel.Workers(s.Workers), func(i int) {
 		if ctx.Err() != nil {
 			return
 		}
 		sc := pool.Get()
-		null[i] = stat(rand.New(rand.NewPCG(seed, uint64(i))), sc)
+		null[i] = stat(rand.New(rand.NewPCG(seed, uint64(from+i))), sc)
 		pool.Put(sc)
-		if d := done.Add(1); s.Progress != nil && (d%int64(step) == 0 || d == int64(b)) {
+		if d := done.Add(1); s.Progress != nil && (d%int64(step) == 0 || d == int64(to)) {
 			mu.Lock()
 			if int(d) > reported {
 				reported = int(d)
@@ -220,6 +310,26 @@ func pValue(stat float64, null []float64) float64 {
 		}
 	}
 	return float64(1+count) / float64(1+len(null))
+}
+
+// sequentialPValue returns Besag and Clifford's (1991) sequential Monte
+// Carlo p-value of permutations that stop at the h-th exceedance (h > 0)
+// or after b: h/L when the h-th of the L permutations run reaches stat,
+// otherwise (1 + g)/(1 + b) for g < h exceedances in all b. It is valid as
+// the fixed-b p-value is, P(p ≤ u) ≤ u under the null hypothesis, and a
+// column far from significance stops after about h/p permutations. With
+// h = 0 it is pValue.
+func sequentialPValue(stat float64, null []float64, h int) float64 {
+	g := 0
+	for _, t := range null {
+		if t >= stat {
+			g++
+		}
+	}
+	if h > 0 && g >= h {
+		return float64(h) / float64(len(null))
+	}
+	return float64(1+g) / float64(1+len(null))
 }
 
 // testRidge returns the tests' kλ/n: from the all-centre λ when fixed

@@ -28,10 +28,11 @@ type TwoSampleResult struct {
 	// Statistic is the test statistic on the observed labels. With one
 	// kernel width it is the PE of a model with K centres drawn from the
 	// pooled sample, averaged over M points; with several (the default) it
-	// is the largest of their PEs, each standardised by the mean and
-	// standard deviation of its values over the permuted labellings: a
-	// z-score against the permutation null, which converges as the number
-	// of permutations grows (see WidthPE for the divergences themselves).
+	// is the largest of their components, each standardised by its mean
+	// and standard deviation over the uniformly random labellings (in
+	// closed form with α > 0, over the permuted labellings with α = 0): a
+	// z-score against the permutation null (see WidthPE for the
+	// divergences themselves).
 	Statistic float64
 	// Sigmas are the kernel widths of the statistic, Lambda its all-centre
 	// regularisation.
@@ -62,6 +63,45 @@ type TwoSampleResult struct {
 	// Warnings note conditions that weaken the test, such as an averaging
 	// budget cut down by unbalanced samples.
 	Warnings []string
+
+	// more computes the statistic under further permutations of the same
+	// sequence (see Extend); nil when the statistic is not a fixed
+	// function of the data and the labels (α = 0).
+	more func(ctx context.Context, from, to int) ([]float64, error)
+}
+
+// Extend runs more permutations of the test, continuing its sequence, until
+// b have run in all (nothing when as many have): Null, Permutations,
+// PValue, now (1 + #{T_b ≥ T})/(1 + b), and its interval PValueLow,
+// PValueHigh are those of the same test run with b permutations and no
+// early stop. It serves a caller that wants a p-value known more precisely,
+// for example one whose interval straddles a decision's cut. When b is
+// chosen after looking at the p-value, the new p-value is valid up to the
+// Monte Carlo risk of that choice: a decision taken on it agrees with that
+// of the p-value of infinitely many permutations (which is exact) except
+// with the probability that the interval misses it. A test with α = 0,
+// whose statistic is standardised by the permutations drawn, or a result
+// this package did not make, cannot be extended: an error wrapping
+// ErrSettings.
+func (r *TwoSampleResult) Extend(ctx context.Context, b int) error {
+	if r.more == nil {
+		return fmt.Errorf("divergence: %w: only a two-sample test with α > 0 made by this package can be extended", ErrSettings)
+	}
+	if b > MaxPermutations {
+		return fmt.Errorf("divergence: %w: %d permutations, at most %d", ErrSettings, b, MaxPermutations)
+	}
+	if b <= len(r.Null) {
+		return nil
+	}
+	more, err := r.more(ctx, len(r.Null), b)
+	if err != nil {
+		return err
+	}
+	r.Null = append(r.Null, more...)
+	r.Permutations = len(r.Null)
+	r.PValue = pValue(r.Statistic, r.Null)
+	r.PValueLow, r.PValueHigh = pValueInterval(r.Statistic, r.Null)
+	return nil
 }
 
 // TwoSampleTest tests whether the rows of p and q come from the same
@@ -79,9 +119,14 @@ type TwoSampleResult struct {
 // MeanShift), and each width's T with the roles of the groups exchanged
 // (h the mean over Q's points: the relative divergence is not symmetric,
 // and a normal P against a peaked Q is seen far better one way than the
-// other). Each component is standardised by the mean and standard
-// deviation of its values over the other labellings (the permuted ones,
-// for the observed labels), and the statistic is the largest of them. It
+// other). Each component is standardised, and the statistic is the
+// largest of them: with α > 0 by its exact mean and normal-theory standard
+// deviation over the uniformly random labellings, computed in closed form
+// from the pooled averaging points (groupSums), so that the statistic is a
+// fixed function of the data and the labels, whatever the permutations
+// (which lets SequentialTwoSampleTest stop early and Extend add more); with
+// α = 0 by the mean and standard deviation of its values over the other
+// labellings (the permuted ones, for the observed labels). It
 // uses k centres drawn from the pooled sample and held fixed, and averages
 // over M points of the pooled sample (TestPoints: every row up to
 // TestPointsCap unless Settings.M is set), M_P of them labelled P and M_Q
@@ -89,7 +134,10 @@ type TwoSampleResult struct {
 // (1−α)G_Q/M_Q = G/M is the same for every labelling: it is computed once,
 // from up to 4000 of the averaging points drawn whatever their labels,
 // and a permutation only sums the whitened kernel rows of one group (see
-// groupSums; for α = 0, H is rebuilt for each labelling). A permutation
+// groupSums; for α = 0, H is rebuilt for each labelling). For one column
+// the features are computed on at most testBins bins of the averaging
+// points' values (runs of consecutive ranks; H from every point), and a
+// permutation counts the group's points per bin. A permutation
 // reassigns the labels of those points at random, keeping M_P and M_Q.
 // Under the null hypothesis the pooled points are exchangeable, so the
 // observed T is one draw from the permutation distribution of a fixed
@@ -102,8 +150,9 @@ type TwoSampleResult struct {
 // unbalanced, keeping the proportion α : 1−α limits M to about n_P/α: a
 // warning says so, and α = 0 uses the whole budget. With α > 0 a
 // permutation costs O(min(M_P, M_Q)·(w·r + d)) for w widths of at most
-// r = 32 whitened directions and d columns (a few dozen values per row in
-// one dimension); with α = 0, O(M·k) and a factorisation. Neither grows
+// r = 32 whitened directions and d columns (in one dimension, a count per
+// point and testBins rows of a few dozen values); with α = 0, O(M·k) and a
+// factorisation. Neither grows
 // with the number of rows beyond the cap.
 func TwoSampleTest(ctx context.Context, p, q mat.Matrix, alpha float64, s *TwoSampleSettings) (*TwoSampleResult, error) {
 	if s == nil {
@@ -127,7 +176,7 @@ func TwoSampleTest(ctx context.Context, p, q mat.Matrix, alpha float64, s *TwoSa
 		return nil, err
 	}
 	rnd := rand.New(sPE.Src)
-	res, err := twoSample(ctx, pp, qq, pe.Alpha, s, testM, rand.New(rand.NewPCG(rnd.Uint64(), rnd.Uint64())))
+	res, err := twoSample(ctx, pp, qq, pe.Alpha, s, testM, 0, rand.New(rand.NewPCG(rnd.Uint64(), rnd.Uint64())))
 	if err != nil {
 		return nil, err
 	}
@@ -135,10 +184,40 @@ func TwoSampleTest(ctx context.Context, p, q mat.Matrix, alpha float64, s *TwoSa
 	return res, nil
 }
 
+// SequentialTwoSampleTest is the permutation test of TwoSampleTest without
+// the estimate (the result's PE is nil), whose permutations, with α > 0,
+// stop at the exceedances-th one whose statistic reaches the observed
+// (exceedances > 0): Besag and Clifford's (1991) sequential p-value, h/L
+// when the h-th exceedance comes at the L-th permutation, otherwise
+// (1 + g)/(1 + B) for g < h exceedances in all B. It is as valid as the
+// p-value of B permutations, and a sample pair far from significance stops
+// after about h/p permutations: Permutations and Null report those run.
+// With exceedances ≤ 0, or α = 0, all B permutations run. The statistic,
+// the design and the permutations are TwoSampleTest's for the same source.
+func SequentialTwoSampleTest(ctx context.Context, p, q mat.Matrix, alpha float64, s *TwoSampleSettings, exceedances int) (*TwoSampleResult, error) {
+	if s == nil {
+		s = &TwoSampleSettings{}
+	}
+	if err := s.validate(); err != nil {
+		return nil, err
+	}
+	if err := checkAlpha(alpha); err != nil {
+		return nil, err
+	}
+	testM := s.M
+	s = s.resolved()
+	pp, qq, err := newTwoSamples(p, q)
+	if err != nil {
+		return nil, err
+	}
+	return twoSample(ctx, pp, qq, alpha, s, testM, max(exceedances, 0), rand.New(s.Src))
+}
+
 // twoSample is the permutation test of TwoSampleTest on validated samples
 // and resolved settings, without the estimate; testM is the caller's
-// Settings.M before resolution (zero: TestPoints' rule).
-func twoSample(ctx context.Context, pp, qq *points, alpha float64, s *TwoSampleSettings, testM int, rnd *rand.Rand) (*TwoSampleResult, error) {
+// Settings.M before resolution (zero: TestPoints' rule), stop the
+// exceedances at which the permutations end (0: never early).
+func twoSample(ctx context.Context, pp, qq *points, alpha float64, s *TwoSampleSettings, testM, stop int, rnd *rand.Rand) (*TwoSampleResult, error) {
 	// Internal units: the data divided by the median heuristic (or the
 	// fixed σ, the only width then).
 	widths := PermutationSigmaScales()
@@ -151,9 +230,10 @@ func twoSample(ctx context.Context, pp, qq *points, alpha float64, s *TwoSampleS
 	// design), a function of the pooled sample as a set that no seed
 	// moves, so that a rerun gives the same design.
 	pick := func(cnt int) []int { return indices.Sample(np+nq, cnt, false, rnd) }
+	var order []int // the pooled rows in increasing order, for one column and every row
 	if pp.dim == 1 && mp == np && mq == nq {
-		order, err := pooledOrder(pp, qq)
-		if err != nil {
+		var err error
+		if order, err = pooledOrder(pp, qq); err != nil {
 			return nil, err
 		}
 		pick = func(cnt int) []int { return evenlyRanked(order, cnt) }
@@ -161,7 +241,7 @@ func twoSample(ctx context.Context, pp, qq *points, alpha float64, s *TwoSampleS
 	if scale == 0 {
 		// The width's rows are drawn uniformly from the pooled sample,
 		// whatever their labels, as the centres are (see TwoSampleTest).
-		pooled := pick(min(pp.n+qq.n, kernel.DefaultMedianPoints))
+		pooled := pick(min(pp.n+qq.n, testMedianPoints))
 		var pr, qr []int
 		for _, r := range pooled {
 			if r < pp.n {
@@ -211,16 +291,30 @@ func twoSample(ctx context.Context, pp, qq *points, alpha float64, s *TwoSampleS
 	// width is its own statistic, with the mean component beside them.
 	sums := &groupSums{mp: len(ep), mq: len(eq)}
 	var stats []permStats
-	// H's points: with α > 0, up to testGramPoints of the averaging points,
-	// chosen whatever their labels, so that H is the same for every
-	// labelling.
+	// The features' points: with one column (α > 0), the bins (testBins)
+	// of the averaging points' values, whose points share one row of
+	// features; otherwise the averaging points, P's first.
+	x := mat.NewDense(m, pp.dim, nil)
+	x.Slice(0, len(ep), 0, pp.dim).(*mat.Dense).Copy(xe)
+	x.Slice(len(ep), m, 0, pp.dim).(*mat.Dense).Copy(ye)
 	var gramRows []int
-	if alpha > 0 {
-		if m == np+nq { // every row, in pooled order: pick's rows are positions
-			gramRows = pick(min(m, testGramPoints))
-		} else {
-			gramRows = indices.AllOrSample(m, testGramPoints, rnd)
+	if alpha > 0 && pp.dim == 1 {
+		// The bins of the averaging points' values: with every row, order
+		// is theirs already.
+		if order == nil {
+			vals := x.RawMatrix().Data
+			order = indices.Range(m)
+			slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(vals[a], vals[b]) })
 		}
+		x = sums.binValues(x, order)
+	} else if alpha > 0 {
+		// H's points: up to testGramPoints of the averaging points, chosen
+		// whatever their labels, so that H is the same for every labelling.
+		gramRows = indices.AllOrSample(m, testGramPoints, rnd)
+	}
+	dist := new(mat.Dense)
+	if alpha > 0 {
+		kernel.SqDistTo(dist, x, c)
 	}
 	for _, w := range widths {
 		g := kernel.Gaussian{Sigma: w}
@@ -237,31 +331,36 @@ func twoSample(ctx context.Context, pp, qq *points, alpha float64, s *TwoSampleS
 			continue
 		}
 		// With m_P : m_Q = α : 1−α, H = αG_P/m_P + (1−α)G_Q/m_Q = G/m
-		// for every labelling, estimated here from the rows gramRows:
-		// decompose it once and whiten (groupSums). (With rounding, the
-		// statistic is that of α′ = m_P/m.)
-		phi := mat.NewDense(m, k, nil)
-		g.MatrixTo(phi.Slice(0, len(ep), 0, k).(*mat.Dense), xe, c)
-		g.MatrixTo(phi.Slice(len(ep), m, 0, k).(*mat.Dense), ye, c)
-		sub := mat.NewDense(len(gramRows), k, nil)
-		for i, r := range gramRows {
-			copy(sub.RawRowView(i), phi.RawRowView(r))
+		// for every labelling, from every point (bins weighted by their
+		// points) or from the rows gramRows: decompose it once and whiten
+		// (groupSums). (With rounding, the statistic is that of α′ = m_P/m.)
+		rows, _ := x.Dims()
+		phi := mat.NewDense(rows, k, nil)
+		g.FromSqDistTo(phi, dist)
+		var h *mat.SymDense
+		if gramRows == nil {
+			h = weightedCov(phi, sums.weights(rows))
+		} else {
+			sub := mat.NewDense(len(gramRows), k, nil)
+			for i, r := range gramRows {
+				copy(sub.RawRowView(i), phi.RawRowView(r))
+			}
+			h = mat.NewSymDense(k, nil)
+			h.SymRankK(h, 1/float64(len(gramRows)), sub.T())
 		}
-		h := mat.NewSymDense(k, nil)
-		h.SymRankK(h, 1/float64(len(gramRows)), sub.T())
 		psi, ok := whitened(phi, h, ridge, whitenFloor, whitenDirections)
 		if !ok {
 			return nil, fmt.Errorf("divergence: %w: the test's regularised matrix is not positive definite (kλ/n = %g)", ErrNonFinite, ridge)
 		}
 		sums.add(psi, true)
 	}
-	if err := sums.addMean(xe, ye); err != nil {
+	if err := sums.addMean(x); err != nil {
 		return nil, err
 	}
 	sums.finish()
 	stats = append(stats, sums)
 	var observed []float64
-	res.Statistic, res.Null, observed, err = permutationTest(ctx, s.Permutations, &s.Settings, rnd, stats, m, func(prnd *rand.Rand, perm []int) {
+	res.Statistic, res.Null, observed, res.more, err = permutationTest(ctx, s.Permutations, &s.Settings, rnd, stats, m, stop, func(prnd *rand.Rand, perm []int) {
 		drawGroups(prnd, perm, len(ep))
 	})
 	if err != nil {
@@ -269,7 +368,8 @@ func twoSample(ctx context.Context, pp, qq *points, alpha float64, s *TwoSampleS
 	}
 	res.WidthPE = observed[:len(widths)]
 	res.MeanShift = math.Sqrt(max(0, observed[len(widths)]))
-	res.PValue = pValue(res.Statistic, res.Null)
+	res.Permutations = len(res.Null)
+	res.PValue = sequentialPValue(res.Statistic, res.Null, stop)
 	res.PValueLow, res.PValueHigh = pValueInterval(res.Statistic, res.Null)
 	return res, nil
 }
@@ -302,6 +402,14 @@ func evenlyRanked(order []int, cnt int) []int {
 	}
 	return out
 }
+
+// testMedianPoints is the number of pooled rows whose pairwise distances
+// give the two-sample test's median heuristic: the width only sets the
+// scale of the statistic's widths (×1, ×2, ×4), 400 rows give 79 800
+// distances (in one column at evenly spaced ranks of the pooled values),
+// and kernel.DefaultMedianPoints' 1000 cost 11% of drift's CPU on 10⁵ rows
+// × 100 columns.
+const testMedianPoints = 400
 
 // testGramPoints bounds the averaging points from which the two-sample
 // test's fixed H (α > 0) is computed: enough for H to vary by about 1/√4000

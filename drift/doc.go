@@ -51,12 +51,13 @@
 // changes of dependence that no column shows alone, and is reported beside
 // the columns without entering the adjustment or the share.
 //
-// The permutation test of a numeric column runs in two stages: a first one
-// with few permutations (Settings.ScreenPermutations) decides from its
-// p-value alone whether the column could drift at all, and only then is it
-// run again with Settings.Permutations. The reported p-value stays exact,
-// and most columns that did not drift cost a tenth as much. The estimate is
-// computed once for both stages.
+// The permutation test of a numeric column stops early when it is far from
+// significance: its permutations end at the Settings.Exceedances-th whose
+// statistic reaches the observed one (Besag and Clifford's sequential
+// p-value, valid as the fixed-B one is), so that a column that did not
+// drift costs a few dozen permutations and one that may drift all of
+// Settings.Permutations. For one column a permutation counts the group's
+// points in 1000 bins of the pooled values, whatever the rows.
 //
 // WriteHTML writes a Result as a self-contained HTML page, with the
 // distributions of every column overlaid as inline SVG.

@@ -33,12 +33,14 @@ const (
 	// DefaultDriftShare is the share of drifted columns at which the data
 	// set drifts, evidently's drift_share.
 	DefaultDriftShare = 0.5
-	// DefaultScreenPermutations is the number of permutations of the
-	// first stage of a column's test (see Settings.ScreenPermutations).
-	DefaultScreenPermutations = 99
-	// DefaultPermutations is the least number of permutations of a column
-	// that passes the screen, and of categorical columns: with more
-	// columns the default grows (see Settings.Permutations).
+	// DefaultExceedances is the number of permutations reaching the
+	// observed statistic at which a numeric column's test stops (see
+	// Settings.Exceedances).
+	DefaultExceedances = 10
+	// DefaultPermutations is the least number of permutations of a numeric
+	// column that may drift (one far from drifting stops earlier, see
+	// Settings.Exceedances), and of categorical columns: with more columns
+	// the default grows (see Settings.Permutations).
 	DefaultPermutations = 999
 	// Alpha is the α of the relative divergence PE_α every column is
 	// compared by: with α = ½ the relative ratio is bounded by 2 and PE_½
@@ -99,15 +101,29 @@ type Settings struct {
 	// 1/(B+1) and its q-value m times that (Benjamini–Hochberg's and Holm's
 	// smallest), so the default is B = max(DefaultPermutations, ⌈2m/Level⌉),
 	// twice m for the missing-value tests: 999 up to 24 columns at level
-	// 0.05, 4000 at 100; at most divergence.MaxPermutations.
+	// 0.05, 4000 at 100; at most divergence.MaxPermutations. The joint
+	// row, which is not adjusted, has max(199, ⌈10/Level⌉ − 1) by default.
 	Permutations int
-	// ScreenPermutations is the number of permutations of the first stage
-	// of a numeric column's test. A column whose first-stage p-value is
-	// above max(0.1, 2·Level) cannot drift, whatever its exact p-value:
-	// it keeps its first-stage p-value, which is exact; the others are
-	// tested again with Permutations, and report that p-value. Zero means
-	// DefaultScreenPermutations; a negative value means no screen.
-	ScreenPermutations int
+	// Exceedances is h of a numeric column's sequential p-value: its
+	// permutations stop at the h-th whose statistic reaches the observed
+	// one, with the p-value h/L after L permutations, or run all
+	// Permutations (Besag and Clifford 1991; see
+	// divergence.SequentialTwoSampleTest). The p-value is valid either way;
+	// a column far from significance stops after about h/p permutations,
+	// and its p-value is then known to about ±1/√h relative. Zero means
+	// DefaultExceedances; a negative value means every column runs all
+	// Permutations.
+	Exceedances int
+	// SettlePermutations bounds the permutations of a numeric column whose
+	// p-value is too uncertain for the verdict: one whose Monte Carlo
+	// interval, at either end, would change which tests are significant
+	// after the adjustment. Such columns get 4 times more permutations,
+	// round after round, up to SettlePermutations, so that the same data
+	// at different seeds flag the same columns; a column still ambiguous
+	// after SettlePermutations reports the upper end of its interval, a
+	// conservative p-value, with a Note. Zero means 10·Permutations (at
+	// most divergence.MaxPermutations); a negative value means none.
+	SettlePermutations int
 
 	// SampleRows bounds the rows kept of a table, reference or current:
 	// a larger sample is cut down to a uniform random sample of SampleRows
@@ -154,18 +170,51 @@ func (s *Settings) forColumns(m int) *Settings {
 	return &c
 }
 
-func (s *Settings) screen() int {
-	if s.ScreenPermutations < 0 {
-		return 0
+// jointPermutations is the number of permutations of the joint row:
+// Permutations when set (before forColumns), otherwise max(199, ⌈10/Level⌉ − 1). The joint row
+// is not adjusted with the columns: its p-value is compared with Level
+// alone, and 199 permutations reach p-values of 0.005, a tenth of the
+// default level. Its permutations cost O(d) times a column's, and with the
+// default's 999 or more they were half the cost of a table of 20 columns.
+func (s *Settings) jointPermutations() int {
+	if s.Permutations != 0 {
+		return s.Permutations
 	}
-	return resolve.OrDefault(s.ScreenPermutations, DefaultScreenPermutations)
+	return int(max(199, math.Ceil(10/s.level())-1))
 }
 
-// screenCut is the first-stage p-value above which a column cannot drift:
-// no adjustment passes a p-value above Level, and 99 permutations estimate a
-// p-value of 0.05 within 0.022, so a column whose exact p-value is below 0.05
-// rarely shows one above 0.1.
-func (s *Settings) screenCut() float64 { return math.Max(0.1, 2*s.level()) }
+// settleShare is the default SettlePermutations per permutation. Only
+// ambiguous columns, usually none or one, pay for it; a column still at
+// the cut after them reports the upper end of its interval.
+const settleShare = 10
+
+// settlePermutations is SettlePermutations resolved (0: none), after
+// forColumns.
+func (s *Settings) settlePermutations() int {
+	switch {
+	case s.SettlePermutations < 0:
+		return 0
+	case s.SettlePermutations > 0:
+		return s.SettlePermutations
+	}
+	return min(settleShare*s.permutations(), divergence.MaxPermutations)
+}
+
+// jointM is the averaging budget of the joint row's test: M when set,
+// otherwise divergence.DefaultM, the estimate's, not every row up to
+// divergence.TestPointsCap as for a column. In d dimensions a point costs
+// O(d) a column's point, and the joint row's one job, a change of
+// dependence that no column shows, is seen at 2000 rows per sample
+// (correlation 0 → 0.5: 20 of 20 in the power study); with every row it
+// was a sixth of drift's CPU on 10⁴ rows × 20 columns.
+func (s *Settings) jointM() int { return resolve.OrDefault(s.M, divergence.DefaultM) }
+
+func (s *Settings) exceedances() int {
+	if s.Exceedances < 0 {
+		return 0
+	}
+	return resolve.OrDefault(s.Exceedances, DefaultExceedances)
+}
 
 // SampleSize returns the rows NewReference and Compare keep of a table:
 // SampleRows, or its default. A caller that samples a large file while
@@ -196,8 +245,10 @@ func (s *Settings) check() error {
 		return bad("Adjust", s.Adjust, "BenjaminiHochberg, Holm or NoAdjustment")
 	case s.Permutations < 0 || s.Permutations > divergence.MaxPermutations:
 		return bad("Permutations", s.Permutations, fmt.Sprintf("in [0, %d]", divergence.MaxPermutations))
-	case s.ScreenPermutations > divergence.MaxPermutations:
-		return bad("ScreenPermutations", s.ScreenPermutations, fmt.Sprintf("at most %d", divergence.MaxPermutations))
+	case s.SettlePermutations > divergence.MaxPermutations:
+		return bad("SettlePermutations", s.SettlePermutations, fmt.Sprintf("at most %d", divergence.MaxPermutations))
+	case s.Exceedances > divergence.MaxPermutations:
+		return bad("Exceedances", s.Exceedances, fmt.Sprintf("at most %d", divergence.MaxPermutations))
 	case s.SampleRows < 0 || s.SampleRows == 1:
 		return bad("SampleRows", s.SampleRows, "at least 2, or 0 for the default")
 	}

@@ -1,20 +1,21 @@
 #!/usr/bin/env python3
 """Writes the tables of the drift speed measurement (docs/RESULTS.md):
-ref.csv and cur.csv, ROWS rows x 100 normal columns, cur with the first
-three columns shifted by 0.5. Rows are drawn with replacement from a pool of
+ref.csv and cur.csv, ROWS rows x COLS (default 100) normal columns, cur
+with the first three columns shifted by 0.5. Rows are drawn with replacement from a pool of
 20 000 distinct rows, which keeps the writing fast (the reader's cost does
-not depend on the values). Usage: drift_bench_data.py ROWS DIR.
+not depend on the values). Usage: drift_bench_data.py ROWS DIR [COLS].
 Not committed data: 10^6 rows make about 0.7 GB per file."""
 import os
 import random
 import sys
 
 rows, out = int(sys.argv[1]), sys.argv[2]
+cols = int(sys.argv[3]) if len(sys.argv) > 3 else 100
 os.makedirs(out, exist_ok=True)
 for name, shift in (("ref.csv", 0.0), ("cur.csv", 0.5)):
     rnd = random.Random(name)
-    pool = [",".join("%.4f" % (rnd.gauss(0, 1) + (shift if i < 3 else 0)) for i in range(100)) + "\n" for _ in range(20000)]
+    pool = [",".join("%.4f" % (rnd.gauss(0, 1) + (shift if i < 3 else 0)) for i in range(cols)) + "\n" for _ in range(20000)]
     with open(os.path.join(out, name), "w") as f:
-        f.write(",".join(f"x{i}" for i in range(100)) + "\n")
+        f.write(",".join(f"x{i}" for i in range(cols)) + "\n")
         for start in range(0, rows, 10000):
             f.write("".join(rnd.choice(pool) for _ in range(min(10000, rows - start))))

@@ -44,8 +44,8 @@ func driftCommand() *cli.Command {
 			"   pearson drift [options] --save-reference FILE REF\n" +
 			"   pearson drift [options] --reference FILE CUR...",
 		Description: "Compares every selected column of the current table CUR with the reference table REF on its\n" +
-			"own: numeric columns by PE_½(CUR‖REF) with its error bar and a permutation p-value (two stages:\n" +
-			"--screen-permutations, then --permutations for the columns that may drift), text columns by\n" +
+			"own: numeric columns by PE_½(CUR‖REF) with its error bar and a permutation p-value (at most\n" +
+			"--permutations, stopping at the --exceedances-th permutation that reaches the statistic), text columns by\n" +
 			"their category frequencies, and the share of empty cells of every column that has any. The\n" +
 			"p-values are adjusted for their number (--adjust); a column drifts when a test's q-value is below\n" +
 			"--level (and, with --threshold > 0, its divergence above it: a significant column under it is\n" +
@@ -71,7 +71,8 @@ func driftCommand() *cli.Command {
 			&cli.Float64Flag{Name: "drift-share", Value: drift.DefaultDriftShare, Usage: "share of drifted columns at which the data set drifts"},
 			&cli.StringFlag{Name: "adjust", Value: "bh", Usage: "adjustment of the p-values for their number: bh (Benjamini–Hochberg), holm or none"},
 			&cli.IntFlag{Name: "permutations", Usage: "permutations of the columns that may drift, and of text columns", DefaultText: fmt.Sprintf("max(%d, ⌈2·columns/level⌉): enough for one drifted column to pass the adjustment", drift.DefaultPermutations)},
-			&cli.IntFlag{Name: "screen-permutations", Value: drift.DefaultScreenPermutations, Usage: "permutations of the first stage of a numeric column's test (negative: no screen)", DefaultText: fmt.Sprintf("%d; 0 means the default", drift.DefaultScreenPermutations)},
+			&cli.IntFlag{Name: "exceedances", Value: drift.DefaultExceedances, Usage: "a numeric column's permutations stop at the h-th that reaches its statistic, p-value h/(permutations run): valid, and cheap for columns far from drifting (negative: run them all)", DefaultText: fmt.Sprintf("%d; 0 means the default", drift.DefaultExceedances)},
+			&cli.IntFlag{Name: "settle-permutations", Usage: "most permutations of a numeric column whose p-value's Monte Carlo interval straddles the adjustment's cut: it gets 4× more, round after round, so that reruns at other seeds flag the same columns; one still at the cut reports the upper end of its interval (negative: none)", DefaultText: "10·permutations"},
 			&cli.BoolFlag{Name: "no-joint", Usage: "leave out the joint row over all numeric columns"},
 			countFlag("k", divergence.DefaultK, "centres per draw"),
 			countFlag("m", divergence.DefaultM, "points averaged per draw"),
@@ -200,14 +201,16 @@ func (d *driftCmd) parse(c *cli.Context) ([]string, error) {
 		return nil, usagef(c, "unknown --adjust %q: use bh, holm or none", c.String("adjust"))
 	}
 	d.settings = drift.Settings{
-		Settings:           d.j.settings,
-		Level:              c.Float64("level"),
-		Threshold:          c.Float64("threshold"),
-		DriftShare:         c.Float64("drift-share"),
-		Adjust:             adjust,
-		Permutations:       c.Int("permutations"),
-		ScreenPermutations: c.Int("screen-permutations"),
-		NoJoint:            c.Bool("no-joint"),
+		Settings:     d.j.settings,
+		Level:        c.Float64("level"),
+		Threshold:    c.Float64("threshold"),
+		DriftShare:   c.Float64("drift-share"),
+		Adjust:       adjust,
+		Permutations: c.Int("permutations"),
+		Exceedances:  c.Int("exceedances"),
+		NoJoint:      c.Bool("no-joint"),
+
+		SettlePermutations: c.Int("settle-permutations"),
 	}
 	if c.IsSet("reservoir") {
 		d.settings.SampleRows = d.j.reader.reservoir
@@ -554,7 +557,8 @@ func (r *driftResult) record(cols []*record, joint *record) *record {
 		add("drift_share", res.DriftShare).
 		add("adjust", res.Adjust.String()).
 		add("permutations", res.Permutations).
-		add("screen_permutations", s.ScreenPermutations).
+		add("exceedances", s.Exceedances).
+		add("settle_permutations", s.SettlePermutations).
 		add("sample_rows", s.SampleSize()).
 		add("seed", r.settings.j.seed).
 		add("timing", r.timing)

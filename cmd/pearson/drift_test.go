@@ -75,7 +75,7 @@ var driftFiles = sync.OnceValues(func() ([3]string, error) {
 
 // fast are settings that keep the tests quick: every row of the tables is
 // kept, fewer permutations.
-var fast = []string{"--k", "30", "--m", "150", "--draws", "3", "--permutations", "199", "--screen-permutations", "49"}
+var fast = []string{"--k", "30", "--m", "150", "--draws", "3", "--permutations", "199", "--exceedances", "10"}
 
 func driftRun(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
