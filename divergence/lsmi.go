@@ -10,6 +10,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/sublinear/pearson/crossval"
@@ -436,9 +437,7 @@ func (m *lsmiModel) value(idx []int, rnd *rand.Rand, ridge float64, keep bool) (
 		kt.Reset()
 		m.gx.MatrixTo(&kt, u, xb)
 		kernel.AddGram(gx, &kt)
-		var p mat.Dense
-		p.Mul(&kt, yd.lt.Slice(0, k, lo, lo+len(rows)).T())
-		hxy.Add(hxy, &p)
+		addCross(hxy, &kt, yd.lt.Slice(0, k, lo, lo+len(rows)).(*mat.Dense))
 		return nil
 	})
 	if err != nil {
@@ -460,6 +459,33 @@ func (m *lsmiModel) value(idx []int, rnd *rand.Rand, ridge float64, keep bool) (
 		theta.Mul(&t, yd.ey.u.T())
 	}
 	return v, n2, theta, nil
+}
+
+// addCross adds a·bᵀ to dst, where a is k×n and b is k'×n: dst[j, l] +=
+// Σᵢ a[j, i]·b[l, i], the cross moment of two sets of kernel features laid
+// out a row per centre and a column per point. Each entry is one dot
+// product over the full rows, in tiles of rows that stay in cache, on the
+// calling goroutine: the products are k×k with k ≤ a few hundred, which
+// gonum's Dgemm would block into 64-long dot products and spread over
+// goroutines that Rank's features already occupy (the same arithmetic as
+// kernel.AddGram, for a product that is not symmetric).
+func addCross(dst, a, b *mat.Dense) {
+	k, n := a.Dims()
+	kb, nb := b.Dims()
+	if r, c := dst.Dims(); r != k || c != kb || nb != n {
+		panic("divergence: addCross: dimension mismatch")
+	}
+	const tile = 32
+	for j0 := 0; j0 < k; j0 += tile {
+		for l0 := 0; l0 < kb; l0 += tile {
+			for j := j0; j < min(j0+tile, k); j++ {
+				aj, out := a.RawRowView(j), dst.RawRowView(j)
+				for l := l0; l < min(l0+tile, kb); l++ {
+					out[l] += floats.Dot(aj, b.RawRowView(l)[:n])
+				}
+			}
+		}
+	}
 }
 
 // eachRows calls f on consecutive blocks of rows, with each block's offset,

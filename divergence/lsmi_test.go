@@ -460,3 +460,42 @@ func TestCalibrationUnbalancedAndFiveD(t *testing.T) {
 		t.Errorf("independence 5-D: rejection rate %.3f under the null, want ≤ 0.08", rate)
 	}
 }
+
+// TestAddCross checks LSMI's cross moment a·bᵀ (addCross) and the
+// Frobenius inner product of the CV score (denseDot) against gonum's
+// Dense.Mul and MulElem with Sum, on shapes that are not multiples of the
+// tile (37×2003 and 29×2003), accumulating onto a non-zero destination: the
+// two sum in different orders, so they agree to a few ulps of the sums of
+// absolute values (n·ε relative, n = 2003).
+func TestAddCross(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(7, 7))
+	fill := func(r, c int) *mat.Dense {
+		d := mat.NewDense(r, c, nil)
+		for i := range r {
+			for j := range c {
+				d.Set(i, j, rnd.NormFloat64())
+			}
+		}
+		return d
+	}
+	const n = 2003
+	a, b, dst := fill(37, n), fill(29, n), fill(37, 29)
+	var want mat.Dense
+	want.Mul(a, b.T())
+	want.Add(&want, dst)
+	addCross(dst, a, b)
+	tol := n * 1e-16 * float64(n) // |Σ aᵢbᵢ| ≤ Σ|aᵢbᵢ| ≈ n for standard normals
+	for i := range 37 {
+		for j := range 29 {
+			if d := math.Abs(dst.At(i, j) - want.At(i, j)); d > tol {
+				t.Fatalf("addCross[%d,%d] = %v, want %v (Dense.Mul)", i, j, dst.At(i, j), want.At(i, j))
+			}
+		}
+	}
+	c := fill(37, 29)
+	var p mat.Dense
+	p.MulElem(dst, c)
+	if got, w := denseDot(dst, c), mat.Sum(&p); math.Abs(got-w) > 1e-9*(1+math.Abs(w)) {
+		t.Fatalf("denseDot = %v, want %v (MulElem and Sum)", got, w)
+	}
+}

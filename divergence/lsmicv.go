@@ -11,6 +11,7 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/sublinear/pearson/crossval"
@@ -200,8 +201,8 @@ func lsmiScores(ax, ay lsmiAxis, counts []float64) func(ridge float64) []float64
 	tot := mat.NewDense(k, k, nil)
 	total := 0.0
 	for f := range folds {
-		cross[f] = &mat.Dense{}
-		cross[f].Mul(ax.kt[f], ay.kt[f].T())
+		cross[f] = mat.NewDense(k, k, nil)
+		addCross(cross[f], ax.kt[f], ay.kt[f])
 		tot.Add(tot, cross[f])
 		total += counts[f]
 	}
@@ -216,22 +217,27 @@ func lsmiScores(ax, ay lsmiAxis, counts []float64) func(ridge float64) []float64
 	}
 	return func(ridge float64) []float64 {
 		score := make([]float64, folds)
-		var left, right mat.Dense
+		th := mat.NewDense(k, k, nil)
+		left, right := mat.NewDense(k, k, nil), mat.NewDense(k, k, nil)
 		for f := range folds {
-			th := kronTheta(htr[f], ax.train[f], ay.train[f], ridge)
+			kronThetaTo(th, htr[f], ax.train[f], ay.train[f], ridge)
 			left.Mul(ax.test[f], th)
 			right.Mul(th, ay.test[f])
-			score[f] = 0.5*mat.Sum(elemMul(&left, &right)) - mat.Sum(elemMul(hte[f], th))
+			score[f] = 0.5*denseDot(left, right) - denseDot(hte[f], th)
 		}
 		return score
 	}
 }
 
-// elemMul returns the elementwise product of a and b.
-func elemMul(a, b *mat.Dense) *mat.Dense {
-	var p mat.Dense
-	p.MulElem(a, b)
-	return &p
+// denseDot returns Σ_ab a_ab·b_ab, the Frobenius inner product of two
+// matrices of the same shape.
+func denseDot(a, b *mat.Dense) float64 {
+	r, _ := a.Dims()
+	var s float64
+	for i := range r {
+		s += floats.Dot(a.RawRowView(i), b.RawRowView(i))
+	}
+	return s
 }
 
 // relevanceFactors are the factors of σx that relevanceX tries for each

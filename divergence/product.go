@@ -64,11 +64,16 @@ func kronValue(ht *mat.Dense, x, y eigenSide, ridge float64) (value, norm2 float
 func kronTheta(ht *mat.Dense, x, y eigenSide, ridge float64) *mat.Dense {
 	r, c := ht.Dims()
 	th := mat.NewDense(r, c, nil)
+	kronThetaTo(th, ht, x, y, ridge)
+	return th
+}
+
+// kronThetaTo writes kronTheta's θ̃ into th, of ht's shape.
+func kronThetaTo(th, ht *mat.Dense, x, y eigenSide, ridge float64) {
 	for a, lx := range x.val {
 		row, out := ht.RawRowView(a), th.RawRowView(a)
 		for b, ly := range y.val {
 			out[b] = row[b] / (lx*ly + ridge)
 		}
 	}
-	return th
 }
