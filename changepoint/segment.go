@@ -121,9 +121,10 @@ type Change struct {
 const (
 	// RuleDivergence: the change's calibrated score exceeds the penalty.
 	RuleDivergence = "divergence"
-	// RuleSpread: the Laplace likelihood ratio of a change of spread of
-	// the first differences, over the segment between its neighbouring
-	// changes, exceeds 2·(d + 1)·ln T (d columns, T rows).
+	// RuleSpread: the scaled Gamma deviance of a change of spread of the
+	// first differences, over the segment between its neighbouring
+	// changes, exceeds 2·(d + 1)·ln T (d columns, T rows), or, with d > 1,
+	// one column's exceeds 4·ln T + 2·ln d (spreadChanges).
 	RuleSpread = "spread"
 )
 
@@ -226,7 +227,8 @@ func SegmentParamsFor(rows int, s *SegmentSettings) SegmentParams {
 // Unless Changes is set, each segment between the change points is then
 // searched for a change of spread over its whole length (spreadChanges:
 // the scaled Gamma deviance of the absolute first differences above
-// 2·(d + 1)·ln T), which windows of n rows see too weakly; Change.Rule says
+// 2·(d + 1)·ln T, or with several columns one column's above
+// 4·ln T + 2·ln d), which windows of n rows see too weakly; Change.Rule says
 // which rule found each change.
 //
 // Before scoring, a column whose robust linear trend is significant is
