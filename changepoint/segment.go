@@ -421,7 +421,8 @@ func Segment(ctx context.Context, series mat.Matrix, alpha float64, s *SegmentSe
 	if p.Changes == 0 {
 		// Changes of spread the windows are too short to see: searched
 		// over whole segments, on differences (spreadChanges).
-		add, err := sg.spreadChanges(ctx, keep, max(p.Window, spreadMinSide), spreadPenaltyPerParam*float64(dim+1)*math.Log(float64(rows)))
+		logT := math.Log(float64(rows))
+		add, err := sg.spreadChanges(ctx, keep, max(p.Window, spreadMinSide), spreadPenaltyPerParam*float64(dim+1)*logT, 2*spreadPenaltyPerParam*logT+2*math.Log(float64(dim)))
 		if err != nil {
 			return nil, err
 		}

@@ -49,13 +49,14 @@ const spreadMinSide = 25
 // score see only n rows: that score reads a factor 3 at 5 to 10 calibrated
 // units, under the penalty of 2·ln T. With d > 1 columns the sum over
 // columns dilutes a change in one of them, so each column's deviance is
-// also tested alone, against 2·spreadPenaltyPerParam·ln T + 2·ln d (the
-// penalty of one column and the choice among d): a split is ranked, and
+// also tested alone, against onePenalty (Segment: 2·spreadPenaltyPerParam·ln T
+// + 2·ln d, the penalty of one column and the choice among d; +Inf turns
+// the test off): a split is ranked, and
 // kept, by the larger of LR/penalty and max_c LR_c/that penalty (after the
 // long-run factor), reported as that ratio times penalty. The changes
 // found are returned in time order, with Calibrated their LR and Rule
 // RuleSpread.
-func (sg *segmenter) spreadChanges(ctx context.Context, keep []Change, minLen int, penalty float64) ([]Change, error) {
+func (sg *segmenter) spreadChanges(ctx context.Context, keep []Change, minLen int, penalty, onePenalty float64) ([]Change, error) {
 	// abs[c][t] and sq[c][t] are the sums of y(r) and y(r)² of column c
 	// over rows 1 ≤ r ≤ t.
 	abs, sq := make([][]float64, sg.dim), make([][]float64, sg.dim)
@@ -71,11 +72,10 @@ func (sg *segmenter) spreadChanges(ctx context.Context, keep []Change, minLen in
 	sums := func(c, lo, hi int) (float64, float64) {
 		return abs[c][hi] - abs[c][lo-1], sq[c][hi] - sq[c][lo-1]
 	}
-	// With several columns a change in one of them is also tested alone:
-	// its deviance against the penalty of one column, 2·spreadPenaltyPerParam·ln T,
-	// plus 2·ln d for the choice of the column; a split is ranked by the
+	// With several columns a change in one of them is also tested alone,
+	// its deviance against onePenalty (+Inf: not); a split is ranked by the
 	// larger of its two deviances over their penalties.
-	onePenalty := 2*spreadPenaltyPerParam*math.Log(float64(sg.rows)) + 2*math.Log(float64(sg.dim))
+	alone := sg.dim > 1 && !math.IsInf(onePenalty, 1)
 	var add []Change
 	var search func(s, e int) error
 	search = func(s, e int) error {
@@ -105,7 +105,7 @@ func (sg *segmenter) spreadChanges(ctx context.Context, keep []Change, minLen in
 				lr += lc
 				top = math.Max(top, lc)
 			}
-			if ok && sg.dim > 1 {
+			if ok && alone {
 				// In units of the penalty: the larger excess.
 				lr = math.Max(lr/penalty, top/onePenalty)
 			}
@@ -121,7 +121,7 @@ func (sg *segmenter) spreadChanges(ctx context.Context, keep []Change, minLen in
 		// factor 1 + 2ρ of the relative residuals (y − a)/a of the
 		// two-mean fit, ρ their lag-1 autocorrelation (when positive).
 		best.Calibrated /= sg.longRun(abs, s, best.Time, e)
-		if sg.dim > 1 {
+		if alone {
 			// Back to the scale of the summed deviance.
 			best.Calibrated *= penalty
 		}
