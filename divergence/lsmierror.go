@@ -38,12 +38,14 @@ type lsmiFit struct {
 //
 //	ψ(x, y) = r(x, y) − ½ E_Y[r(x, Y)²] − ½ E_X[r(X, y)²],  r = p/(p_x p_y),
 //
-// so the data contribute Var(ψ)/N; with the first draw's fitted ratio ĝ on
+// so the data contribute Var(ψ)/n, n the rows the estimate is computed from
+// (the kept rows of a Subsample, not the Rows of the data set it stands
+// for: the kept rows are the sample); with the first draw's fitted ratio ĝ on
 // lsmiDataRows rows drawn afresh, the expectations are averages over the
 // other rows' y- and x-values. Under independence r ≡ 1 and ψ is constant:
 // the term vanishes, as the estimator's first-order error does. Then
 //
-//	StdErr² = DrawStdErr² + Var(ψ)/N + ((PlugIn − SMI)/2)²,
+//	StdErr² = DrawStdErr² + Var(ψ)/n + ((PlugIn − SMI)/2)²,
 //
 // PlugIn − SMI = (ρ/2)‖θ‖² being the difference between two estimates of
 // SMI from the same fit, whose size is the scale of the regularisation's
@@ -52,9 +54,9 @@ type lsmiFit struct {
 // For rows drawn in two stages (Subsample.Units), the draws' spread treats
 // the n kept rows as independent, which they are not; designVariance gives
 // the variances V_iid and V_units of the kept rows' mean of ψ were they
-// independent and under the design, Var(ψ)/N is taken from the same ψ, and
+// independent and under the design, Var(ψ)/n is V_iid, and
 //
-//	StdErr² = DrawStdErr² + Var(ψ)/N + max(0, V_units − V_iid) + ((PlugIn − SMI)/2)²,
+//	StdErr² = DrawStdErr² + Var(ψ)/n + max(0, V_units − V_iid) + ((PlugIn − SMI)/2)²,
 //
 // with res.DesignEffect = V_units/V_iid (docs/DESIGN.md §7). When every
 // kept row came from one draw, V_units has no estimate: the excess is left
@@ -67,7 +69,7 @@ func (m *lsmiModel) addDataError(ctx context.Context, res *LSMIResult, f *lsmiFi
 		if err != nil {
 			return err
 		}
-		v = vIID * float64(m.x.n) / float64(m.x.pop) // V_iid = Var(ψ)/n
+		v = vIID // V_iid = Var(ψ)/n: the estimate is a function of the n kept rows
 		res.DesignEffect, extra = designExcess(vIID, vUnits, units)
 		if !twoUnits(units) {
 			res.Warnings = append(res.Warnings, oneUnitWarning)
@@ -78,8 +80,8 @@ func (m *lsmiModel) addDataError(ctx context.Context, res *LSMIResult, f *lsmiFi
 		if err != nil {
 			return err
 		}
-		_, se := summary.MeanStdErr(psi) // se² = Var(ψ)/len(psi)
-		v = se * se * float64(len(psi)) / float64(m.x.pop)
+		_, se := summary.MeanStdErr(psi)                 // se² = Var(ψ)/len(psi)
+		v = se * se * float64(len(psi)) / float64(m.x.n) // Var(ψ)/n, n the rows kept
 	}
 	gap := (res.PlugIn - res.SMI) / 2
 	res.StdErr = math.Sqrt(res.StdErr*res.StdErr + v + extra + gap*gap)

@@ -224,7 +224,13 @@ func peSamples(p, q mat.Matrix, alpha float64, s *PESettings) (pp, qq *points, e
 //	StdErr² = DrawStdErr² + Var_P(ψ_P)/n + Var_Q(ψ_Q)/n′ + ((PlugIn − PE)/2)²,
 //
 // the variances taken over up to half the averaging budget of rows of each
-// sample, drawn afresh, with the fitted ratio r̂_α. PlugIn − PE =
+// sample, drawn afresh, with the fitted ratio r̂_α. n and n′ are the rows
+// the estimate is computed from — the kept rows of a Subsample, not the
+// Rows of the data set it stands for: a uniform sample of n of N rows has
+// Var/n·(1 − n/N) about the data set's value, which differs from the
+// distribution's by Var/N, Var/n in all (with Var/N the error bar of a
+// sampled read fell to 0.12 of the estimates' spread, TestPESubsampleStdErr).
+// PlugIn − PE =
 // (λ/2)‖θ‖² is the difference between the two forms of the same fit, both
 // estimates of PE, whose spread is the scale of the regularisation's bias;
 // half of it is the allowance.
@@ -253,7 +259,7 @@ func (m *peModel) addDataError(res *PEResult, rnd *rand.Rand) error {
 		return err
 	}
 	gap := (res.PlugIn - res.PE) / 2
-	res.StdErr = math.Sqrt(res.StdErr*res.StdErr + vp/float64(m.p.pop) + vq/float64(m.q.pop) + gap*gap)
+	res.StdErr = math.Sqrt(res.StdErr*res.StdErr + vp/float64(m.p.n) + vq/float64(m.q.n) + gap*gap)
 	return nil
 }
 
