@@ -327,6 +327,145 @@ func (f family) series(i int, seed uint64) annotated {
 	return f.gen(rand.New(rand.NewPCG(0xbe4c, uint64(i)<<32|seed)))
 }
 
+// Recipes of several columns (TestSegmentBenchmarkColumns), their own
+// families so that the means over the families above do not move. Every
+// column is AR(1) noise of its own φ as above, independent of the others
+// unless said; T ∈ [200, 800]; one or two changes at least T/5 rows apart
+// and 20 rows from the ends:
+//
+//   - shift in 1 of d (d = 2, 5): at each change one column, drawn, shifts
+//     its level by 1 to 2 spreads, up or down;
+//   - spread in 1 of d (d = 2, 5): at each change one column, drawn,
+//     multiplies its σ by 2 to 3 or divides it by that (alternately);
+//   - shift in all of 5: at each change every column shifts by 0.5 to 1
+//     spread, its sign drawn (1.1 to 2.2 spreads in all);
+//   - correlation of 5: five standard normal columns, equicorrelated at ρ
+//     switching between 0 and 0.8 (margins unchanged);
+//   - no change (d = 2, 5): T ∈ [50, 1000], the noise alone;
+//   - shift in 1 of 1 (control): the shift recipe with one column, to tell
+//     a shift too small for the windows from one diluted by other columns.
+//
+// Their seeds never served to choose a default: the family numbers
+// (columnFamilyBase + i) keep them apart from every series above.
+
+// columnFamilyBase numbers the families of several columns.
+const columnFamilyBase = 100
+
+// noiseColumns returns T rows of d independent AR(1) noise columns, the
+// σ of column j at row t multiplied by scale(t, j).
+func noiseColumns(rnd *rand.Rand, T, d int, scale func(t, j int) float64) *mat.Dense {
+	x := mat.NewDense(T, d, nil)
+	for j := range d {
+		e := arNoise(rnd, T, func(t int) float64 { return scale(t, j) })
+		for t, v := range e {
+			x.Set(t, j, v)
+		}
+	}
+	return x
+}
+
+func shiftInOne(d int) func(rnd *rand.Rand) annotated {
+	return func(rnd *rand.Rand) annotated {
+		T := between(rnd, 200, 800)
+		cps := spacedChanges(rnd, T, between(rnd, 1, 2), 20, T/5)
+		x := noiseColumns(rnd, T, d, func(int, int) float64 { return 1 })
+		for _, c := range cps {
+			j := rnd.IntN(d)
+			shift := math.Copysign(uniform(rnd, 1, 2), rnd.Float64()-0.5)
+			for t := c; t < T; t++ {
+				x.Set(t, j, x.At(t, j)+shift)
+			}
+		}
+		return annotated{x, append([]int{0}, cps...)}
+	}
+}
+
+func spreadInOne(d int) func(rnd *rand.Rand) annotated {
+	return func(rnd *rand.Rand) annotated {
+		T := between(rnd, 200, 800)
+		cps := spacedChanges(rnd, T, between(rnd, 1, 2), 20, T/5)
+		cols := make([]int, len(cps))
+		factors := make([]float64, len(cps))
+		up := rnd.IntN(2) == 0
+		for i := range cps {
+			cols[i] = rnd.IntN(d)
+			factors[i] = uniform(rnd, 2, 3)
+			if !up {
+				factors[i] = 1 / factors[i]
+			}
+			up = !up
+		}
+		x := noiseColumns(rnd, T, d, func(t, j int) float64 {
+			s := 1.0
+			for i, c := range cps {
+				if t >= c && cols[i] == j {
+					s *= factors[i]
+				}
+			}
+			return s
+		})
+		return annotated{x, append([]int{0}, cps...)}
+	}
+}
+
+func shiftInAll(d int) func(rnd *rand.Rand) annotated {
+	return func(rnd *rand.Rand) annotated {
+		T := between(rnd, 200, 800)
+		cps := spacedChanges(rnd, T, between(rnd, 1, 2), 20, T/5)
+		x := noiseColumns(rnd, T, d, func(int, int) float64 { return 1 })
+		for _, c := range cps {
+			for j := range d {
+				shift := math.Copysign(uniform(rnd, 0.5, 1), rnd.Float64()-0.5)
+				for t := c; t < T; t++ {
+					x.Set(t, j, x.At(t, j)+shift)
+				}
+			}
+		}
+		return annotated{x, append([]int{0}, cps...)}
+	}
+}
+
+func correlationOf(d int) func(rnd *rand.Rand) annotated {
+	return func(rnd *rand.Rand) annotated {
+		T := between(rnd, 200, 800)
+		cps := spacedChanges(rnd, T, between(rnd, 1, 2), 20, T/5)
+		rho := []float64{0, 0.8}[rnd.IntN(2)]
+		x := mat.NewDense(T, d, nil)
+		j := 0
+		for t := range T {
+			if j < len(cps) && t == cps[j] {
+				rho = 0.8 - rho
+				j++
+			}
+			// A common factor of variance ρ and an own part of 1 − ρ.
+			f := rnd.NormFloat64()
+			for c := range d {
+				x.Set(t, c, math.Sqrt(rho)*f+math.Sqrt(1-rho)*rnd.NormFloat64())
+			}
+		}
+		return annotated{x, append([]int{0}, cps...)}
+	}
+}
+
+func noiseOf(d int) func(rnd *rand.Rand) annotated {
+	return func(rnd *rand.Rand) annotated {
+		T := between(rnd, 50, 1000)
+		return annotated{noiseColumns(rnd, T, d, func(int, int) float64 { return 1 }), []int{0}}
+	}
+}
+
+var columnFamilies = []family{
+	{"shift in 1 of 2", false, shiftInOne(2)},
+	{"shift in 1 of 5", false, shiftInOne(5)},
+	{"spread in 1 of 2", false, spreadInOne(2)},
+	{"spread in 1 of 5", false, spreadInOne(5)},
+	{"shift in all of 5", false, shiftInAll(5)},
+	{"correlation of 5", false, correlationOf(5)},
+	{"no change, 2 columns", true, noiseOf(2)},
+	{"no change, 5 columns", true, noiseOf(5)},
+	{"shift in 1 of 1 (control)", false, shiftInOne(1)},
+}
+
 // truePositives counts the annotations matched by a prediction within
 // margin rows, each prediction matching at most one annotation, the
 // closest first, annotations in order (TCPDBench's true_positives).
@@ -603,14 +742,17 @@ func scoreMethod(m method, a annotated) (f, cover float64, err error) {
 	return f1(a.cps, pred, 5), covering(a.cps, pred, T), nil
 }
 
-// table scores methods on seeds of every family, and returns per family and
-// method the mean F1 and covering, and their means over families.
-func table(t *testing.T, ms []method, seeds []uint64) (f, c map[string]map[string]float64) {
+// table scores methods on seeds of the families fams (numbered from base:
+// their series), and returns per family and method the mean F1 and
+// covering; with noChangeOnly only the families without a change are
+// scored (the others show zeros).
+func table(t *testing.T, fams []family, base int, ms []method, seeds []uint64, noChangeOnly bool) (f, c map[string]map[string]float64) {
 	f, c = map[string]map[string]float64{}, map[string]map[string]float64{}
 	only := os.Getenv("PEARSON_CP_FAMILY")
-	for fi, fam := range families {
+	for fi, fam := range fams {
+		fi += base
 		f[fam.name], c[fam.name] = map[string]float64{}, map[string]float64{}
-		if only != "" && fam.name != only {
+		if (only != "" && fam.name != only) || (noChangeOnly && !fam.noChange) {
 			continue
 		}
 		for _, seed := range seeds {
@@ -628,7 +770,7 @@ func table(t *testing.T, ms []method, seeds []uint64) (f, c map[string]map[strin
 	return f, c
 }
 
-func logTable(t *testing.T, ms []method, f, c map[string]map[string]float64) (meanF, meanC map[string]float64) {
+func logTable(t *testing.T, fams []family, ms []method, f, c map[string]map[string]float64) (meanF, meanC map[string]float64) {
 	meanF, meanC = map[string]float64{}, map[string]float64{}
 	var b strings.Builder
 	fmt.Fprintf(&b, "\n| family |")
@@ -639,12 +781,12 @@ func logTable(t *testing.T, ms []method, f, c map[string]map[string]float64) (me
 	for range ms {
 		fmt.Fprintf(&b, "---|")
 	}
-	for _, fam := range families {
+	for _, fam := range fams {
 		fmt.Fprintf(&b, "\n| %s |", fam.name)
 		for _, m := range ms {
 			fmt.Fprintf(&b, " %.3f / %.3f |", f[fam.name][m.name], c[fam.name][m.name])
-			meanF[m.name] += f[fam.name][m.name] / float64(len(families))
-			meanC[m.name] += c[fam.name][m.name] / float64(len(families))
+			meanF[m.name] += f[fam.name][m.name] / float64(len(fams))
+			meanC[m.name] += c[fam.name][m.name] / float64(len(fams))
 		}
 	}
 	fmt.Fprintf(&b, "\n| **mean** |")
@@ -686,8 +828,8 @@ func TestSegmentBenchmark(t *testing.T) {
 	if os.Getenv("PEARSON_CP_BEFORE") != "" {
 		ms = append(slices.Clone(ms), method{"old defaults", oldDefaults})
 	}
-	f, c := table(t, ms, seeds)
-	meanF, meanC := logTable(t, ms, f, c)
+	f, c := table(t, families, 0, ms, seeds, false)
+	meanF, meanC := logTable(t, families, ms, f, c)
 	// The empty answer scores 1 on a series without a change and one false
 	// alarm costs a series a third of its F1: the long tier allows 0.1 (a
 	// false alarm in one series in about seven), against the cascades of
@@ -705,6 +847,33 @@ func TestSegmentBenchmark(t *testing.T) {
 	for _, base := range []string{"PELT", "BinSeg"} {
 		if meanF["pearson"] <= meanF[base] || meanC["pearson"] <= meanC[base] {
 			t.Errorf("mean F1/cover %.3f/%.3f do not beat %s's %.3f/%.3f", meanF["pearson"], meanC["pearson"], base, meanF[base], meanC[base])
+		}
+	}
+}
+
+// TestSegmentBenchmarkColumns scores Segment's defaults, the empty answer,
+// PELT and binary segmentation (their Gaussian cost summed over the
+// columns, the SIC penalty (2d + 1)·ln T) on the families of several
+// columns, 20 report seeds each in the long tier (in the default tier only
+// the families without a change, 2 seeds), with the knobs of
+// TestSegmentBenchmark, and checks that no family without a change falls
+// below the empty answer by more than the same slack.
+func TestSegmentBenchmarkColumns(t *testing.T) {
+	testtier.SkipUnderRace(t)
+	seeds := seedRange(100, testtier.Pick(2, 20))
+	if s := os.Getenv("PEARSON_CP_SEEDS"); s != "" {
+		var lo, n int
+		fmt.Sscanf(s, "%d,%d", &lo, &n)
+		seeds = seedRange(lo, n)
+	}
+	// The default tier scores the families without a change only, whose
+	// false alarms it checks (about a second).
+	f, c := table(t, columnFamilies, columnFamilyBase, methods, seeds, !testtier.Enabled())
+	logTable(t, columnFamilies, methods, f, c)
+	slack := testtier.Pick(0.25, 0.1)
+	for _, fam := range columnFamilies {
+		if fam.noChange && f[fam.name]["pearson"] < f[fam.name]["empty"]-slack {
+			t.Errorf("%s (no change): F1 %.3f, below the empty answer's %.3f by more than %.2f", fam.name, f[fam.name]["pearson"], f[fam.name]["empty"], slack)
 		}
 	}
 }

@@ -78,7 +78,9 @@ type SegmentSettings struct {
 	// Penalty.
 	Changes int
 	// Penalty is the calibrated score a change must exceed. Zero means
-	// PenaltyPerLogRow·ln T for a series of T rows.
+	// PenaltyPerLogRow·ln T for a series of T rows of one column, and
+	// PenaltyPerLogRow·ln((d + 1)·T) for d > 1 columns (the calibrated
+	// score is then the largest of d + 1, see Segment).
 	Penalty float64
 	// Src is the source of randomness. Nil means rand.NewPCG(1, 2).
 	Src rand.Source
@@ -96,7 +98,9 @@ type Change struct {
 	// Time is the first row of the new segment, counted from 0.
 	Time int
 	// Score is the size-weighted divergence at Time (see Segment), and
-	// Calibrated the same in units of the series' own spread of scores.
+	// Calibrated the same in units of the series' own spread of scores
+	// (with several columns, the largest of the joint score's and each
+	// column's, each in units of its own spread).
 	Score, Calibrated float64
 	// What names what differs most between the rows just before Time and
 	// just after: "level" (a mean), "spread" (a standard deviation),
@@ -117,9 +121,10 @@ type Change struct {
 const (
 	// RuleDivergence: the change's calibrated score exceeds the penalty.
 	RuleDivergence = "divergence"
-	// RuleSpread: the Laplace likelihood ratio of a change of spread of
-	// the first differences, over the segment between its neighbouring
-	// changes, exceeds 2·(d + 1)·ln T (d columns, T rows).
+	// RuleSpread: the scaled Gamma deviance of a change of spread of the
+	// first differences, over the segment between its neighbouring
+	// changes, exceeds 2·(d + 1)·ln T (d columns, T rows), or, with d > 1,
+	// one column's exceeds 4·ln T + 2·ln d (spreadChanges).
 	RuleSpread = "spread"
 )
 
@@ -151,7 +156,9 @@ type Segmentation struct {
 }
 
 // SegmentParamsFor returns the settings Segment uses on a series of rows
-// rows: s with the adaptive defaults filled in.
+// rows of one column: s with the adaptive defaults filled in. With d > 1
+// columns Segment raises the default penalty to PenaltyPerLogRow·ln((d +
+// 1)·rows) (Segmentation.Params holds it).
 func SegmentParamsFor(rows int, s *SegmentSettings) SegmentParams {
 	if s == nil {
 		s = &SegmentSettings{}
@@ -201,6 +208,12 @@ func SegmentParamsFor(rows int, s *SegmentSettings) SegmentParams {
 // candidate for the full size n, of calibrationPoints candidates spread
 // over the series for each smaller one), so that a trend, a seasonal cycle
 // or a random walk, which raise every score alike, do not read as changes.
+// With d > 1 columns each column j is also scored on its own coordinates,
+// score_j(b), at the width for k coordinates — one kernel width over k·d
+// coordinates dilutes a change in one column — and calibrated likewise on
+// its own scores; z(b) is then the largest of the d + 1 calibrated scores
+// (the joint one sees changes of dependence, which no column does), and
+// the default Penalty grows to PenaltyPerLogRow·ln((d + 1)·T).
 // A change point is a z above Penalty that is the highest within
 // MinDistance rows on either side (or one of the Changes highest such
 // maxima). Each is then refined: the scores within MinDistance rows of it
@@ -214,7 +227,8 @@ func SegmentParamsFor(rows int, s *SegmentSettings) SegmentParams {
 // Unless Changes is set, each segment between the change points is then
 // searched for a change of spread over its whole length (spreadChanges:
 // the scaled Gamma deviance of the absolute first differences above
-// 2·(d + 1)·ln T), which windows of n rows see too weakly; Change.Rule says
+// 2·(d + 1)·ln T, or with several columns one column's above
+// 4·ln T + 2·ln d), which windows of n rows see too weakly; Change.Rule says
 // which rule found each change.
 //
 // Before scoring, a column whose robust linear trend is significant is
@@ -237,6 +251,12 @@ func Segment(ctx context.Context, series mat.Matrix, alpha float64, s *SegmentSe
 	}
 	rows, dim := series.Dims()
 	p := SegmentParamsFor(rows, s)
+	if s.Penalty == 0 && dim > 1 {
+		// The calibrated score of several columns is the largest of d + 1
+		// (the joint score and each column's): the penalty grows as the
+		// largest of (d + 1)·T calibrated scores does.
+		p.Penalty = PenaltyPerLogRow * math.Log(float64(rows)*float64(dim+1))
+	}
 	if rows < MinSegmentRows || rows < 2*(minSide+p.Embed-1)+1 {
 		return nil, fmt.Errorf("changepoint: %w: the series has %d rows; segmenting it (Embed %d) needs at least %d", ErrTooFew, rows, p.Embed, max(MinSegmentRows, 2*(minSide+p.Embed-1)+1))
 	}
@@ -256,25 +276,44 @@ func Segment(ctx context.Context, series mat.Matrix, alpha float64, s *SegmentSe
 	// on every candidate, each smaller size of the ladder (used near the
 	// edges and between close changes) on up to calibrationPoints
 	// candidates spread over the series.
+	// With several columns each column is also scored on its own
+	// (component 1 + j, the joint score component 0), and calibrated on
+	// its own scores.
 	sizes := ladder(p.Window)
-	cal := make(map[int][2]float64, len(sizes))
+	parts := 1
+	if dim > 1 {
+		parts += dim
+	}
+	cal := make(map[int][][2]float64, len(sizes))
 	lo, hi := minSide+p.Embed-1, rows-minSide-p.Embed+1 // candidates b in [lo, hi]
-	var full []float64
+	full := make([][]float64, parts)
+	var candCols [][]float64
 	for b := lo; b <= hi; b++ {
 		nb := sg.size(b, 0, rows)
-		sc, err := sg.score(ctx, b, nb)
+		sc, cols, err := sg.score(ctx, b, nb)
 		if err != nil {
 			return nil, err
 		}
 		res.Scores = append(res.Scores, sc)
+		candCols = append(candCols, cols)
 		if nb == p.Window {
-			full = append(full, sc.Value)
+			full[0] = append(full[0], sc.Value)
+			for j, v := range cols {
+				full[1+j] = append(full[1+j], v)
+			}
 		}
 	}
+	calibrateAll := func(vals [][]float64) [][2]float64 {
+		c := make([][2]float64, len(vals))
+		for i, v := range vals {
+			med, spread := medianSpread(v)
+			c[i] = [2]float64{med, spread}
+		}
+		return c
+	}
 	for _, m := range sizes {
-		if m == p.Window && len(full) > 0 {
-			med, spread := medianSpread(full)
-			cal[m] = [2]float64{med, spread}
+		if m == p.Window && len(full[0]) > 0 {
+			cal[m] = calibrateAll(full)
 			continue
 		}
 		first, last := m+p.Embed-1, rows-m-p.Embed+1
@@ -282,44 +321,56 @@ func Segment(ctx context.Context, series mat.Matrix, alpha float64, s *SegmentSe
 			continue
 		}
 		count := min(calibrationPoints, last-first+1)
-		var v []float64
+		v := make([][]float64, parts)
 		for i := range count {
 			b := first + i*(last-first)/max(count-1, 1)
-			sc, err := sg.score(ctx, b, m)
+			sc, cols, err := sg.score(ctx, b, m)
 			if err != nil {
 				return nil, err
 			}
-			v = append(v, sc.Value)
+			v[0] = append(v[0], sc.Value)
+			for j, u := range cols {
+				v[1+j] = append(v[1+j], u)
+			}
 		}
-		med, spread := medianSpread(v)
-		cal[m] = [2]float64{med, spread}
+		cal[m] = calibrateAll(v)
 	}
 	if c, ok := cal[p.Window]; ok {
-		res.Median, res.Spread = c[0], c[1]
+		res.Median, res.Spread = c[0][0], c[0][1]
 		// A smaller size's 32 scores can have almost no spread (a sparse
 		// series whose short windows are mostly zeros): no size m is
 		// calibrated on less spread than m/n of the full windows'.
 		for _, m := range sizes {
-			floor := c[1] * float64(m) / float64(p.Window)
-			if cm, ok := cal[m]; ok && cm[1] < floor {
-				cal[m] = [2]float64{cm[0], floor}
+			cm, ok := cal[m]
+			if !ok || m == p.Window {
+				continue
+			}
+			for i := range cm {
+				if floor := c[i][1] * float64(m) / float64(p.Window); cm[i][1] < floor {
+					cm[i][1] = floor
+				}
 			}
 		}
 	} else {
-		res.Median, res.Spread = cal[sizes[0]][0], cal[sizes[0]][1]
+		res.Median, res.Spread = cal[sizes[0]][0][0], cal[sizes[0]][0][1]
 	}
-	// z calibrates a score from windows of nb subsequences.
-	z := func(v float64, nb int) float64 {
+	// z calibrates a score from windows of nb subsequences: the largest of
+	// the joint score's and each column's, each in units of its own spread.
+	z := func(v float64, cols []float64, nb int) float64 {
 		c, ok := cal[nb]
 		if !ok {
 			return 0
 		}
-		return calibrate(v, c[0], c[1])
+		best := calibrate(v, c[0][0], c[0][1])
+		for j, u := range cols {
+			best = math.Max(best, calibrate(u, c[1+j][0], c[1+j][1]))
+		}
+		return best
 	}
 	calibrated := make([]Score, len(res.Scores))
 	res.Calibrated = make([]float64, len(res.Scores))
 	for i, sc := range res.Scores {
-		res.Calibrated[i] = z(sc.Value, sg.size(sc.Time, 0, rows))
+		res.Calibrated[i] = z(sc.Value, candCols[i], sg.size(sc.Time, 0, rows))
 		calibrated[i] = Score{Time: sc.Time, Value: res.Calibrated[i]}
 	}
 
@@ -370,7 +421,8 @@ func Segment(ctx context.Context, series mat.Matrix, alpha float64, s *SegmentSe
 	if p.Changes == 0 {
 		// Changes of spread the windows are too short to see: searched
 		// over whole segments, on differences (spreadChanges).
-		add, err := sg.spreadChanges(ctx, keep, max(p.Window, spreadMinSide), spreadPenaltyPerParam*float64(dim+1)*math.Log(float64(rows)))
+		logT := math.Log(float64(rows))
+		add, err := sg.spreadChanges(ctx, keep, max(p.Window, spreadMinSide), spreadPenaltyPerParam*float64(dim+1)*logT, 2*spreadPenaltyPerParam*logT+2*math.Log(float64(dim)))
 		if err != nil {
 			return nil, err
 		}
@@ -496,6 +548,10 @@ func calibrate(v, med, spread float64) float64 {
 	return 0
 }
 
+// zFunc calibrates the joint score v and the columns' scores cols of a
+// candidate with windows of nb subsequences (Segment).
+type zFunc func(v float64, cols []float64, nb int) float64
+
 // segmenter scores candidate times of a whole series.
 type segmenter struct {
 	x         *mat.Dense
@@ -505,11 +561,12 @@ type segmenter struct {
 	alpha     float64
 	seed      uint64
 	buf       []float64
+	varies    []bool
 }
 
 // refine moves each change, in time order, to the best calibrated score
 // within dist rows of it, with windows that stop at its neighbours.
-func (sg *segmenter) refine(ctx context.Context, keep []Change, dist int, z func(float64, int) float64) error {
+func (sg *segmenter) refine(ctx context.Context, keep []Change, dist int, z zFunc) error {
 	for i := range keep {
 		left, right := 0, sg.rows
 		if i > 0 {
@@ -525,11 +582,11 @@ func (sg *segmenter) refine(ctx context.Context, keep []Change, dist int, z func
 			if nb == 0 {
 				continue
 			}
-			sc, err := sg.score(ctx, b, nb)
+			sc, cols, err := sg.score(ctx, b, nb)
 			if err != nil {
 				return err
 			}
-			if v := z(sc.Value, nb); v > best.Calibrated {
+			if v := z(sc.Value, cols, nb); v > best.Calibrated {
 				best.Time, best.Score, best.Calibrated = b, sc.Value, v
 			}
 		}
@@ -545,7 +602,7 @@ func (sg *segmenter) refine(ctx context.Context, keep []Change, dist int, z func
 // is a change, with windows that stop at its ends, and returns the best of
 // each segment whose calibrated score exceeds the penalty and that lies
 // more than MinDistance rows from both ends.
-func (sg *segmenter) rescan(ctx context.Context, keep []Change, p SegmentParams, z func(float64, int) float64) ([]Change, error) {
+func (sg *segmenter) rescan(ctx context.Context, keep []Change, p SegmentParams, z zFunc) ([]Change, error) {
 	var add []Change
 	reach := sg.n + sg.k
 	for i := 0; i <= len(keep); i++ {
@@ -566,11 +623,11 @@ func (sg *segmenter) rescan(ctx context.Context, keep []Change, p SegmentParams,
 			if nb == 0 {
 				continue
 			}
-			sc, err := sg.score(ctx, b, nb)
+			sc, cols, err := sg.score(ctx, b, nb)
 			if err != nil {
 				return nil, err
 			}
-			if v := z(sc.Value, nb); v > best.Calibrated {
+			if v := z(sc.Value, cols, nb); v > best.Calibrated {
 				best = Change{Time: b, Score: sc.Value, Calibrated: v}
 			}
 		}
@@ -607,15 +664,21 @@ func ladder(n int) []int {
 }
 
 // score returns the score of the candidate b with windows of nb
-// subsequences.
-func (sg *segmenter) score(ctx context.Context, b, nb int) (Score, error) {
+// subsequences and, with several columns, each column's score on its own:
+// n_b·(PE_α(after‖before) + PE_α(before‖after)) on that column's
+// coordinates, at the width for k coordinates (nil with one column).
+func (sg *segmenter) score(ctx context.Context, b, nb int) (Score, []float64, error) {
 	s := Score{Time: b}
 	k := sg.k
+	var cols []float64
+	if sg.dim > 1 {
+		cols = make([]float64, sg.dim)
+	}
 	if nb < minSide {
-		return s, nil
+		return s, cols, nil
 	}
 	if err := ctx.Err(); err != nil {
-		return Score{}, fmt.Errorf("changepoint: time %d: %w", b, err)
+		return Score{}, nil, fmt.Errorf("changepoint: time %d: %w", b, err)
 	}
 	d := k * sg.dim
 	if cap(sg.buf) < 2*nb*d {
@@ -636,6 +699,11 @@ func (sg *segmenter) score(ctx context.Context, b, nb int) (Score, error) {
 		}
 	}
 	varies := false
+	if cap(sg.varies) < d {
+		sg.varies = make([]bool, d)
+	}
+	coordVaries := sg.varies[:d]
+	clear(coordVaries)
 	for j := range d {
 		lo, hi := buf[j], buf[j]
 		mean := 0.0
@@ -661,9 +729,10 @@ func (sg *segmenter) score(ctx context.Context, b, nb int) (Score, error) {
 			buf[i*d+j] = (buf[i*d+j] - mean) / sd
 		}
 		varies = true
+		coordVaries[j] = true
 	}
 	if !varies {
-		return s, nil
+		return s, cols, nil
 	}
 	before := mat.NewDense(nb, d, buf[:nb*d])
 	after := mat.NewDense(nb, d, buf[nb*d:])
@@ -677,17 +746,37 @@ func (sg *segmenter) score(ctx context.Context, b, nb int) (Score, error) {
 	}
 	ra, err := divergence.RelativePE(ctx, after, before, sg.alpha, set)
 	if err != nil {
-		return Score{}, fmt.Errorf("changepoint: time %d: %w", b, err)
+		return Score{}, nil, fmt.Errorf("changepoint: time %d: %w", b, err)
 	}
 	set.Src = rand.NewPCG(sg.seed, uint64(b)+1<<40)
 	rb, err := divergence.RelativePE(ctx, before, after, sg.alpha, set)
 	if err != nil {
-		return Score{}, fmt.Errorf("changepoint: time %d: %w", b, err)
+		return Score{}, nil, fmt.Errorf("changepoint: time %d: %w", b, err)
 	}
 	s.After, s.Before = ra.PE, rb.PE
 	s.Value = float64(nb) * (s.After + s.Before)
-
-	return s, nil
+	// Each column on its own: its coordinates are already standardised
+	// over the two windows.
+	set.Sigma = segmentSigma * math.Sqrt(2*float64(k))
+	for c := range cols {
+		if !slices.Contains(coordVaries[c*k:(c+1)*k], true) {
+			continue
+		}
+		av := after.Slice(0, nb, c*k, (c+1)*k)
+		bv := before.Slice(0, nb, c*k, (c+1)*k)
+		set.Src = rand.NewPCG(sg.seed, uint64(b)+uint64(2*c+2)<<40)
+		ca, err := divergence.RelativePE(ctx, av, bv, sg.alpha, set)
+		if err != nil {
+			return Score{}, nil, fmt.Errorf("changepoint: time %d, column %d: %w", b, c, err)
+		}
+		set.Src = rand.NewPCG(sg.seed, uint64(b)+uint64(2*c+3)<<40)
+		cb, err := divergence.RelativePE(ctx, bv, av, sg.alpha, set)
+		if err != nil {
+			return Score{}, nil, fmt.Errorf("changepoint: time %d, column %d: %w", b, c, err)
+		}
+		cols[c] = float64(nb) * (ca.PE + cb.PE)
+	}
+	return s, cols, nil
 }
 
 // what names the moment that differs most between rows [start, b) and

@@ -369,3 +369,53 @@ func TestSegmentSpread(t *testing.T) {
 		}
 	}
 }
+
+// TestSegmentColumnShift checks that a level shift in one column of
+// several is not diluted by the others: 400 rows of independent standard
+// normal columns, the first shifted at row 200, 20 seeds per case (long
+// tier). A shift of 2 standard deviations must be found within ±5 rows in
+// at least 12 of 20 series with 2 and with 5 columns (16 each with each
+// column also scored on its own, 9 and 1 with the joint score alone; one
+// column: 18), with at most 2 detections elsewhere in all 20; a shift of
+// 1.5 is logged (1 column 14, 2 columns 9, 5 columns 8 of 20).
+func TestSegmentColumnShift(t *testing.T) {
+	testtier.Long(t, "120 segmentations of 400 rows of up to 5 columns")
+	testtier.SkipUnderRace(t)
+	for _, d := range []int{1, 2, 5} {
+		for _, shift := range []float64{1.5, 2} {
+			hit, other := 0, 0
+			for seed := range 20 {
+				rnd := rand.New(rand.NewPCG(uint64(seed), 99))
+				x := mat.NewDense(400, d, nil)
+				for r := range 400 {
+					for c := range d {
+						v := rnd.NormFloat64()
+						if c == 0 && r >= 200 {
+							v += shift
+						}
+						x.Set(r, c, v)
+					}
+				}
+				res, err := changepoint.Segment(context.Background(), x, changepoint.DefaultAlpha, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				found := false
+				for _, ch := range res.Changes {
+					if !found && ch.Time >= 195 && ch.Time <= 205 {
+						found = true
+					} else {
+						other++
+					}
+				}
+				if found {
+					hit++
+				}
+			}
+			t.Logf("%d columns, shift %.1f in the first: found within ±5 rows in %d of 20, %d detections elsewhere", d, shift, hit, other)
+			if d > 1 && shift == 2 && (hit < 12 || other > 2) {
+				t.Errorf("%d columns, shift 2 in one: found in %d of 20 (want 12 or more), %d detections elsewhere (want at most 2)", d, hit, other)
+			}
+		}
+	}
+}

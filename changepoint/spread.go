@@ -47,9 +47,16 @@ const spreadMinSide = 25
 // of constant amplitude and random walks, and a change of spread shifts
 // their log scale over whole segments, where the windows of Segment's
 // score see only n rows: that score reads a factor 3 at 5 to 10 calibrated
-// units, under the penalty of 2·ln T. The changes found are returned in
-// time order, with Calibrated their LR and Rule RuleSpread.
-func (sg *segmenter) spreadChanges(ctx context.Context, keep []Change, minLen int, penalty float64) ([]Change, error) {
+// units, under the penalty of 2·ln T. With d > 1 columns the sum over
+// columns dilutes a change in one of them, so each column's deviance is
+// also tested alone, against onePenalty (Segment: 2·spreadPenaltyPerParam·ln T
+// + 2·ln d, the penalty of one column and the choice among d; +Inf turns
+// the test off): a split is ranked, and
+// kept, by the larger of LR/penalty and max_c LR_c/that penalty (after the
+// long-run factor), reported as that ratio times penalty. The changes
+// found are returned in time order, with Calibrated their LR and Rule
+// RuleSpread.
+func (sg *segmenter) spreadChanges(ctx context.Context, keep []Change, minLen int, penalty, onePenalty float64) ([]Change, error) {
 	// abs[c][t] and sq[c][t] are the sums of y(r) and y(r)² of column c
 	// over rows 1 ≤ r ≤ t.
 	abs, sq := make([][]float64, sg.dim), make([][]float64, sg.dim)
@@ -65,6 +72,10 @@ func (sg *segmenter) spreadChanges(ctx context.Context, keep []Change, minLen in
 	sums := func(c, lo, hi int) (float64, float64) {
 		return abs[c][hi] - abs[c][lo-1], sq[c][hi] - sq[c][lo-1]
 	}
+	// With several columns a change in one of them is also tested alone,
+	// its deviance against onePenalty (+Inf: not); a split is ranked by the
+	// larger of its two deviances over their penalties.
+	alone := sg.dim > 1 && !math.IsInf(onePenalty, 1)
 	var add []Change
 	var search func(s, e int) error
 	search = func(s, e int) error {
@@ -74,7 +85,7 @@ func (sg *segmenter) spreadChanges(ctx context.Context, keep []Change, minLen in
 		best := Change{Calibrated: math.Inf(-1)}
 		for b := s + 1 + minLen; e-1-b >= minLen; b++ {
 			n1, n2 := float64(b-s-1), float64(e-1-b)
-			lr := 0.0
+			lr, top := 0.0, 0.0
 			ok := true
 			for c := range sg.dim {
 				s1, q1 := sums(c, s+1, b-1)
@@ -90,7 +101,13 @@ func (sg *segmenter) spreadChanges(ctx context.Context, keep []Change, minLen in
 					break
 				}
 				a := (n1*a1 + n2*a2) / (n1 + n2)
-				lr += 2 * ((n1+n2)*math.Log(a) - n1*math.Log(a1) - n2*math.Log(a2)) / phi
+				lc := 2 * ((n1+n2)*math.Log(a) - n1*math.Log(a1) - n2*math.Log(a2)) / phi
+				lr += lc
+				top = math.Max(top, lc)
+			}
+			if ok && alone {
+				// In units of the penalty: the larger excess.
+				lr = math.Max(lr/penalty, top/onePenalty)
 			}
 			if ok && lr > best.Calibrated {
 				best = Change{Time: b, Calibrated: lr, Rule: RuleSpread}
@@ -104,6 +121,10 @@ func (sg *segmenter) spreadChanges(ctx context.Context, keep []Change, minLen in
 		// factor 1 + 2ρ of the relative residuals (y − a)/a of the
 		// two-mean fit, ρ their lag-1 autocorrelation (when positive).
 		best.Calibrated /= sg.longRun(abs, s, best.Time, e)
+		if alone {
+			// Back to the scale of the summed deviance.
+			best.Calibrated *= penalty
+		}
 		if !(best.Calibrated > penalty) {
 			return nil
 		}

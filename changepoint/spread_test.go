@@ -33,8 +33,7 @@ func TestSpreadDeviance(t *testing.T) {
 	}
 	sg := &segmenter{x: x, rows: rows, dim: 2}
 	// The reference: y(r) = |x(r) − x(r−1)|, rows s+1 … b−1 and b+1 … e−1.
-	deviance := func(b int) float64 {
-		total := 0.0
+	deviance := func(b int) (total, top float64) {
 		for c := range 2 {
 			var y1, y2 []float64
 			for r := 1; r < rows; r++ {
@@ -70,9 +69,11 @@ func TestSpreadDeviance(t *testing.T) {
 				pearson += (y - m2) * (y - m2) / (m2 * m2)
 			}
 			phi := pearson / float64(len(y1)+len(y2)-2)
-			total += (dev(y1, m) + dev(y2, m) - dev(y1, m1) - dev(y2, m2)) / phi
+			dc := (dev(y1, m) + dev(y2, m) - dev(y1, m1) - dev(y2, m2)) / phi
+			total += dc
+			top = math.Max(top, dc)
 		}
-		return total
+		return total, top
 	}
 	// longRun is 1 + 2ρ (at least 1), ρ the lag-1 autocorrelation of the
 	// relative residuals of the two-mean fit, pairs within one side.
@@ -100,13 +101,20 @@ func TestSpreadDeviance(t *testing.T) {
 		return max(1, 1+2*num/den)
 	}
 	bestB, best := 0, math.Inf(-1)
+	oneB, one := 0, math.Inf(-1)
 	for b := 1 + minLen; rows-1-b >= minLen; b++ {
-		if v := deviance(b); v > best {
+		v, top := deviance(b)
+		if v > best {
 			bestB, best = b, v
+		}
+		if top > one {
+			oneB, one = b, top
 		}
 	}
 	best /= longRun(bestB)
-	got, err := sg.spreadChanges(context.Background(), nil, minLen, best-1e-9)
+	one /= longRun(oneB)
+	inf := math.Inf(1)
+	got, err := sg.spreadChanges(context.Background(), nil, minLen, best-1e-9, inf)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,7 +127,19 @@ func TestSpreadDeviance(t *testing.T) {
 	if abs := got[0].Time - 70; abs < -5 || abs > 5 {
 		t.Errorf("split at %d, the change is at 70", got[0].Time)
 	}
-	if got, _ := sg.spreadChanges(context.Background(), nil, minLen, best+1e-6); len(got) != 0 {
+	if got, _ := sg.spreadChanges(context.Background(), nil, minLen, best+1e-6, inf); len(got) != 0 {
 		t.Errorf("changes %v above a penalty over the best deviance", got)
+	}
+	// Each column alone: the best split of the largest column's deviance,
+	// found at a penalty just under it (the summed one out of reach).
+	got, err = sg.spreadChanges(context.Background(), nil, minLen, 1e300, one-1e-9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || got[0].Time != oneB {
+		t.Fatalf("one column: changes %v, want one at %d (deviance %.12g)", got, oneB, one)
+	}
+	if got, _ := sg.spreadChanges(context.Background(), nil, minLen, 1e300, one+1e-6); len(got) != 0 {
+		t.Errorf("one column: changes %v above a penalty over the best deviance", got)
 	}
 }
