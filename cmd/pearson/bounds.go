@@ -63,14 +63,16 @@ func checkExactParquet(c *cli.Context, path string, rows int64) error {
 	return nil
 }
 
-// maxWork bounds the kernel evaluations of a run's draws, counted as
-// points averaged × centres × draws (× features for rank): 2·10⁸. The
-// default settings count 2.4·10⁶; pe with --m 40000 on 2·10⁵ rows counts
-// 2.4·10⁷ and took 9 s on a loaded 2-core machine, and 2.4·10⁸ (every row)
-// several minutes, so that the bound stands for minutes of work. A run
-// beyond it (such as `pe --m 100000000` on 10⁶ rows, 1.2·10⁹, which ran 11
-// minutes with no output) is refused once its rows are read, before any
-// estimate, naming the flags to lower.
+// maxWork bounds the kernel evaluations of one estimate's draws, counted
+// as points averaged × centres × draws: 2·10⁸. The default settings count
+// 2.4·10⁶; pe with --m 40000 on 2·10⁵ rows counts 2.4·10⁷ and took 9 s on
+// a loaded 2-core machine, and 2.4·10⁸ (every row) several minutes, so
+// that the bound stands for minutes of work. A run beyond it (such as
+// `pe --m 100000000` on 10⁶ rows, 1.2·10⁹, which ran 11 minutes with no
+// output) is refused once its rows are read, before any estimate, naming
+// the flags to lower. rank's features are estimates of their own, each
+// under the bound, run one after the other with progress shown feature by
+// feature, and bounded in number by maxColumns, as drift's columns are.
 const maxWork = 2e8
 
 // maxColumns bounds the columns that rank and drift (driftCmd.compare)
@@ -80,43 +82,25 @@ const maxWork = 2e8
 const maxColumns = 10_000
 
 // checkWork refuses a run whose work on samples of shape sh exceeds
-// maxWork, or rank on more than maxColumns features, once the samples are
-// read (when is not empty): the shape before reading is a bound on the rows
-// (two bytes a value), too loose to refuse a run by.
+// maxWork an estimate, or that asks for more than maxColumns estimates
+// (rank's features), once the samples are read (when is not empty): the
+// shape before reading is a bound on the rows (two bytes a value), too
+// loose to refuse a run by.
 func checkWork(c *cli.Context, cmd command, s divergence.Settings, sh shape, when string) error {
-	if when == "" || sh.ra >= unknownRows || sh.rb >= unknownRows {
+	if when == "" || sh.ra >= unknownRows || sh.rb >= unknownRows || s.Exact { // --exact: bounded by MaxExact
 		return nil
 	}
-	_, isRank := cmd.(*rankCmd)
-	if isRank && sh.ca > maxColumns {
-		return usagef(c, "rank compares %d features one by one, more than the %d it takes: name fewer with --features", sh.ca, maxColumns)
+	w := cmd.estimatorSettings(s, cmd.permutationCount()).work(sh)
+	if w.estimates > maxColumns {
+		return usagef(c, "rank compares %d features one by one, more than the %d it takes: name fewer with --features", w.estimates, maxColumns)
 	}
-	m, k, draws := s.M, s.K, s.Draws
-	if m == 0 {
-		m = divergence.DefaultM
-	}
-	if k == 0 {
-		k = divergence.DefaultK
-	}
-	if draws == 0 {
-		draws = divergence.DefaultDraws
-	}
-	if s.Exact {
-		return nil // bounded by MaxExact
-	}
-	rows := sh.ra
-	switch cmd.(type) {
-	case *peCmd, *testCmd:
-		rows = sh.ra + sh.rb
-	}
-	points := float64(min(m, max(rows, 1)))
-	work := points * float64(min(k, max(rows, 1))) * float64(draws)
-	if isRank {
-		work *= float64(max(sh.ca, 1))
-	}
-	if work > maxWork {
-		return usagef(c, "the run would average over %.0f points with %d centres in each of %d draws%s: %.1e kernel evaluations, more than the bound of %.0e (minutes to hours of work): lower --m, --k or --draws",
-			points, min(k, max(rows, 1)), draws, map[bool]string{true: fmt.Sprintf(" for each of %d features", sh.ca)}[isRank], work, maxWork)
+	if work := w.points * w.centres * w.draws; work > maxWork {
+		each := ""
+		if w.estimates > 1 {
+			each = fmt.Sprintf(" for each of %d features", w.estimates)
+		}
+		return usagef(c, "the run would average over %.0f points with %.0f centres in each of %.0f draws%s: %.1e kernel evaluations, more than the bound of %.0e (minutes to hours of work): lower --m, --k or --draws",
+			w.points, w.centres, w.draws, each, work, maxWork)
 	}
 	return nil
 }

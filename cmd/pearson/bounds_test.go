@@ -142,3 +142,34 @@ func TestBoundsCatalogue(t *testing.T) {
 		})
 	}
 }
+
+// TestWorkBound checks checkWork's bound of one estimate's kernel
+// evaluations: pe asking for 12 000 points × 1000 centres × 20 draws
+// (2.4·10⁸) is refused before any estimate, naming the flags, while rank
+// counts each feature's estimate on its own, so that 100 features at the
+// default settings (2.4·10⁶ each) run, as scripts/rank-bench.sh does.
+func TestWorkBound(t *testing.T) {
+	dir := t.TempDir()
+	var p, q strings.Builder
+	p.WriteString("x\n")
+	q.WriteString("x\n")
+	for i := range 6000 {
+		fmt.Fprintf(&p, "%d\n", i%97)
+		fmt.Fprintf(&q, "%d\n", i%89)
+	}
+	pf, qf := filepath.Join(dir, "p.csv"), filepath.Join(dir, "q.csv")
+	if err := os.WriteFile(pf, []byte(p.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(qf, []byte(q.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := run(t, "pe", "--k", "1000", "--draws", "20", "--m", "20000", pf, qf)
+	if code != 2 || !strings.Contains(stderr, "kernel evaluations, more than the bound") || !strings.Contains(stderr, "lower --m, --k or --draws") {
+		t.Errorf("pe beyond the bound: exit %d, %q", code, stderr)
+	}
+	w := rankSettings{}.work(shape{ra: 100_000, ca: 100, cb: 1})
+	if w.estimates != 100 || w.points*w.centres*w.draws > maxWork {
+		t.Errorf("rank of 100 features at the defaults: %+v, bound %g", w, maxWork)
+	}
+}

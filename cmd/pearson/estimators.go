@@ -10,6 +10,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/sublinear/pearson/divergence"
+	"github.com/sublinear/pearson/internal/resolve"
 )
 
 // estimatorSettings are the settings an estimating command hands its
@@ -23,6 +24,29 @@ type estimatorSettings interface {
 	// beyond its samples, on samples of shape sh (divergence's Memory
 	// methods).
 	memory(sh shape) float64
+	// work is the kernel arithmetic the run asks for on samples of shape
+	// sh, which checkWork bounds.
+	work(sh shape) estimateWork
+}
+
+// estimateWork is the kernel arithmetic of a run: estimates estimates
+// (rank's features; one otherwise), each averaging over points points with
+// centres centres in each of draws draws.
+type estimateWork struct {
+	points, centres, draws float64
+	estimates              int
+}
+
+// drawWork is the work of one estimate with settings s on samples of rows
+// rows together.
+func drawWork(s divergence.Settings, rows int) estimateWork {
+	rows = max(rows, 1)
+	return estimateWork{
+		points:    float64(min(resolve.OrDefault(s.M, divergence.DefaultM), rows)),
+		centres:   float64(min(resolve.OrDefault(s.K, divergence.DefaultK), rows)),
+		draws:     float64(resolve.OrDefault(s.Draws, divergence.DefaultDraws)),
+		estimates: 1,
+	}
 }
 
 // peSettings are the settings of RelativePE with its α.
@@ -35,6 +59,9 @@ func (p peSettings) Validate() error {
 	return errors.Join(divergence.ValidateAlpha(p.alpha), p.s.Validate())
 }
 func (p peSettings) memory(sh shape) float64 { return p.s.Memory(sh.ra, sh.rb, sh.ca) }
+func (p peSettings) work(sh shape) estimateWork {
+	return drawWork(p.s.Settings, sh.ra+sh.rb)
+}
 
 // twoSampleSettings are the settings of TwoSampleTest with its α.
 type twoSampleSettings struct {
@@ -46,6 +73,9 @@ func (t twoSampleSettings) Validate() error {
 	return errors.Join(divergence.ValidateAlpha(t.alpha), t.s.Validate())
 }
 func (t twoSampleSettings) memory(sh shape) float64 { return t.s.Memory(sh.ra, sh.rb, sh.ca) }
+func (t twoSampleSettings) work(sh shape) estimateWork {
+	return drawWork(t.s.Settings, sh.ra+sh.rb)
+}
 
 // miSettings are the settings of LSMI, and of IndependenceTest with
 // Permutations (a p-value asked for).
@@ -54,6 +84,9 @@ type miSettings struct {
 }
 
 func (m miSettings) Validate() error { return m.s.Validate() }
+func (m miSettings) work(sh shape) estimateWork {
+	return drawWork(m.s.Settings, sh.ra)
+}
 func (m miSettings) memory(sh shape) float64 {
 	if m.s.Permutations == 0 {
 		return m.s.LSMISettings.Memory(sh.ra, sh.ca, sh.cb)
@@ -66,6 +99,14 @@ type rankSettings struct{ s divergence.RankSettings }
 
 func (r rankSettings) Validate() error         { return r.s.Validate() }
 func (r rankSettings) memory(sh shape) float64 { return r.s.Memory(sh.ra, sh.ca, sh.cb) }
+
+// work counts each feature's estimate on its own: they run one after the
+// other, each under the bound, with progress shown feature by feature.
+func (r rankSettings) work(sh shape) estimateWork {
+	w := drawWork(r.s.Settings, sh.ra)
+	w.estimates = max(sh.ca, 1)
+	return w
+}
 
 // What the pipeline asks of each estimating command besides its run: its
 // library settings with b permutations (see command.estimatorSettings),
