@@ -5,14 +5,10 @@
 package dataset
 
 import (
-	"context"
 	"math"
 	"math/rand/v2"
 	"testing"
 
-	"gonum.org/v1/gonum/mat"
-
-	"github.com/sublinear/pearson/divergence"
 	"github.com/sublinear/pearson/internal/testtier"
 )
 
@@ -40,42 +36,8 @@ func TestParquetPENearZero(t *testing.T) {
 			p := openSeek(t, path)
 			p.rgDraws, p.rgDesign = d, ds.kind
 			q.rgDraws, q.rgDesign = d, ds.kind
-			src := rand.NewPCG(37, uint64(d*10+ds.kind))
-			pe, se := make([]float64, reps), make([]float64, reps)
-			deff, kept, df := 0.0, 0, 0
-			for i := range reps {
-				var m [2]divergence.Subsample
-				for k, s := range []*Parquet{p, q} {
-					tab, err := s.Sample(context.Background(), Query{}, Sampling{Size: size, Seek: true, Units: units, Src: src})
-					if err != nil {
-						t.Fatal(err)
-					}
-					g := tab.Groups[0]
-					kept += g.Len()
-					m[k] = divergence.Subsample{Matrix: mat.NewDense(g.Len(), 1, g.Data), Rows: g.Rows, Units: g.Units, UnitDraws: tab.Draws, UnitStrata: tab.DrawStrata}
-					df = designDF(tab.Draws, tab.DrawStrata)
-				}
-				res, err := divergence.RelativePE(context.Background(), m[0], m[1], 0.5,
-					&divergence.PESettings{Sigma: 0.5, Settings: divergence.Settings{Lambda: 1e-3, Src: rand.NewPCG(uint64(i), 39)}})
-				if err != nil {
-					t.Fatal(err)
-				}
-				pe[i], se[i] = res.PE, res.StdErr
-				deff += res.DesignEffect / reps
-			}
-			mu, v := meanVar(pe)
-			spread := math.Sqrt(v)
-			rms, coverT, cover2 := 0.0, 0, 0
-			for i := range reps {
-				rms += se[i] * se[i] / reps
-				if math.Abs(pe[i]-mu) <= tQuantile975(df)*se[i] {
-					coverT++
-				}
-				if math.Abs(pe[i]-mu) <= 2*se[i] {
-					cover2++
-				}
-			}
-			rms = math.Sqrt(rms)
+			pe, se, deff, kept, df := peOverSamples(t, p, q, size, units, reps, rand.NewPCG(37, uint64(d*10+ds.kind)), 39)
+			mu, spread, rms, coverT, cover2 := peCoverage(pe, se, df)
 			cT := float64(coverT) / reps
 			t.Logf("%-6s D = %2d %-20s kept %d per sample, PE mean %.4f, spread %.4f, StdErr rms %.4f (StdErr/spread %.2f), design effect %.2f, coverage ±2·StdErr %.3f, ±t(%d)·StdErr %.3f (%d samples)",
 				kind, d, rgDesignName[ds.kind], kept/(2*reps), mu, spread, rms, rms/spread, deff, float64(cover2)/reps, df, cT, reps)
