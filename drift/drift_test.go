@@ -251,14 +251,20 @@ func TestDefaultPermutations(t *testing.T) {
 		{100, 0.01, 20000},
 		{10_000, 1e-6, divergence.MaxPermutations},
 	} {
-		s := &Settings{Level: c.level}
-		if got := s.forColumns(c.m).permutations(); got != c.want {
-			t.Errorf("%d columns at level %g: %d permutations, want %d", c.m, c.level, got, c.want)
+		p, err := (&Settings{Level: c.level}).resolve()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.forColumns(c.m); p.permutations != c.want {
+			t.Errorf("%d columns at level %g: %d permutations, want %d", c.m, c.level, p.permutations, c.want)
 		}
 	}
-	s := &Settings{Permutations: 199}
-	if got := s.forColumns(100).permutations(); got != 199 {
-		t.Errorf("Permutations 199 asked: %d used", got)
+	p, err := (&Settings{Permutations: 199}).resolve()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.forColumns(100); p.permutations != 199 {
+		t.Errorf("Permutations 199 asked: %d used", p.permutations)
 	}
 }
 

@@ -52,7 +52,9 @@ func driftCommand() *cli.Command {
 			"reported as \"significant, below the effect threshold\"); the data set drifts when the share of\n" +
 			"drifted columns reaches --drift-share. Each column has an effect size: the shift of the mean and\n" +
 			"the ratio of standard deviations in reference sds, or the total-variation distance of the\n" +
-			"categories. A joint row compares all numeric columns together.\n" +
+			"categories. A joint row compares all numeric columns together, each scaled by its median and\n" +
+			"1.4826·MAD over both tables, so that neither a column in larger units nor one outlier rules the\n" +
+			"kernel (its note says how each column was scaled).\n" +
 			"Inputs are CSV files (compressed or not, rows sampled by seeking where possible; a column is\n" +
 			"text when its first non-empty cell is not a number, or when --categorical names it) or Parquet\n" +
 			"files and directories (a string or boolean column is text). With --group, the rows of --numerator are the\n" +
@@ -477,10 +479,25 @@ func (r *driftResult) rows() (cols []*record, joint *record) {
 		cols = append(cols, columnRecord(&cr, cr.Kind.String()))
 	}
 	if j := r.res.Joint; j != nil {
-		joint = columnRecord(j, "joint")
+		jr := *j
+		// The joint row's note says how its columns were scaled, in every
+		// format (JSON has the numbers under "joint_scales").
+		if how := r.res.JointScaling(); how != "" {
+			jr.Note = strings.Join(slices.DeleteFunc([]string{jr.Note, how}, func(s string) bool { return s == "" }), "; ")
+		}
+		joint = columnRecord(&jr, "joint")
 		joint.vals[0] = jointName
 	}
 	return cols, joint
+}
+
+// jointScales are the scales of the joint row's columns, for JSON.
+func (r *driftResult) jointScales() []*record {
+	var out []*record
+	for _, sc := range r.res.JointScales {
+		out = append(out, new(record).add("column", sc.Name).add("centre", sc.Centre).add("spread", sc.Spread).add("rule", sc.Rule))
+	}
+	return out
 }
 
 // verdict says in words whether the data set drifted, and by which rule.
@@ -548,6 +565,7 @@ func (r *driftResult) record(cols []*record, joint *record) *record {
 		add("verdict", r.verdict()).
 		add("columns", cols).
 		add("joint", joint).
+		add("joint_scales", r.jointScales()).
 		add("absent", res.Absent).
 		add("unknown", res.Unknown).
 		add("rows_ref", rowsRef).
