@@ -139,35 +139,46 @@ func standardizes(c *cli.Context, cols int) bool {
 // taken for an identifier.
 const minIDRows = 20
 
-// idLike reports whether column j of x looks like a row identifier:
-// distinct integers on every row, at least minIDRows of them, and either
-// increasing in the order kept or spanning less than twice the rows of the
-// data set (pop): numbers that label rows rather than measure anything, and
-// that tell every row apart in the kernel.
+// idLike reports whether column j of x looks like a row identifier
+// (idLikeValues of its values).
 func idLike(x *mat.Dense, j, pop int) bool {
-	r, _ := x.Dims()
+	return idLikeValues(mat.Col(nil, j, x), pop)
+}
+
+// idLikeValues reports whether the values v of a column look like a row
+// identifier: distinct integers on every row, at least minIDRows of them,
+// and either increasing in the order kept or spanning less than twice the
+// rows of the data set (pop): numbers that label rows rather than measure
+// anything, and that tell every row apart in the kernel. A missing value
+// (NaN) is not an integer: such a column is not taken for one.
+func idLikeValues(v []float64, pop int) bool {
+	r := len(v)
 	if r < minIDRows {
 		return false
 	}
-	v := make([]float64, r)
 	increasing := true
-	for i := range r {
-		u := x.At(i, j)
+	for i, u := range v {
 		if u != math.Trunc(u) || math.IsInf(u, 0) {
 			return false
 		}
 		if i > 0 && u <= v[i-1] {
 			increasing = false
 		}
-		v[i] = u
 	}
-	slices.Sort(v)
+	s := slices.Clone(v)
+	slices.Sort(s)
 	for i := 1; i < r; i++ {
-		if v[i] == v[i-1] {
+		if s[i] == s[i-1] {
 			return false
 		}
 	}
-	return increasing || v[r-1]-v[0] < 2*float64(max(pop, r))
+	return increasing || s[r-1]-s[0] < 2*float64(max(pop, r))
+}
+
+// idWarning is the warning about a column (name) that looks like a row
+// identifier: what it does where it is used (why), and what to do.
+func idWarning(name, why string) string {
+	return fmt.Sprintf("column %s holds distinct integers on every row, like a row identifier: %s; leave it out with --exclude %s", quoteShort(name), why, name)
 }
 
 // idWarnings returns a warning for each column (names) that looks like a
@@ -177,7 +188,7 @@ func idWarnings(names []string, samples ...sample) []string {
 	for j, name := range names {
 		for _, s := range samples {
 			if idLike(s.x, j, s.rows) {
-				w = append(w, fmt.Sprintf("column %s holds distinct integers on every row, like a row identifier: as a feature it tells every row apart and measures nothing; leave it out with --exclude %s", quoteShort(name), name))
+				w = append(w, idWarning(name, "as a feature it tells every row apart and measures nothing"))
 				break
 			}
 		}
