@@ -270,9 +270,9 @@ func TestDefaultPermutations(t *testing.T) {
 
 // TestJointColumnsOnDifferentScales checks that the joint row sees a
 // change of correlation between a column on scale 1 and one on scale 10⁵
-// (in dollars, say) with the margins unchanged: joint() standardises each
-// column by the reference's mean and standard deviation, so neither swamps
-// the other. 1000 rows, correlation 0 → 0.5: at this size the joint row's
+// (in dollars, say) with the margins unchanged: joint() scales each column
+// by its median and MAD over both tables, so neither swamps the other
+// (TestJointRobustScale adds an outlier the standard deviation cannot take). 1000 rows, correlation 0 → 0.5: at this size the joint row's
 // p-value is at its floor in the power study (20 of 20 at level 0.05); it
 // must be at most 0.01 here.
 func TestJointColumnsOnDifferentScales(t *testing.T) {

@@ -173,3 +173,58 @@ func TestJointCalibration(t *testing.T) {
 		t.Errorf("joint row: false positives at rate %.3f over %d tables, beyond %.3f", rate, tables, binomialBound(0.05, tables))
 	}
 }
+
+// TestJointOutlierStudy is the study behind TestJointRobustScale, over 20
+// seeds: the correlation of yearsDollars goes from 0 to 0.5 (1000 rows a
+// table), with and without one reference value of 10⁹ dollars. The joint
+// row, scaled by the median and MAD, must find every change (p ≤ 0.05);
+// the former rule (meanSDJoint, the same test) is logged beside it, and
+// must find none of those with the outlier at more than the level's rate
+// (three binomial standard errors above 0.05). Its estimates are logged
+// against the truth by quadrature.
+func TestJointOutlierStudy(t *testing.T) {
+	testtier.Long(t, "40 comparisons of 1000 rows")
+	testtier.SkipUnderRace(t)
+	const n, seeds = 1000, 20
+	truth := correlatedPE(0.5)
+	for _, outlier := range []bool{false, true} {
+		var robust, old, err2 int
+		var sum float64
+		for seed := range uint64(seeds) {
+			rnd := rand.New(rand.NewPCG(seed, 41))
+			ref, cur := yearsDollars(n, 0, rnd), yearsDollars(n, 0.5, rnd)
+			if outlier {
+				ref[1].Values[0] = 1e9
+			}
+			s := &Settings{}
+			s.Src = rand.NewPCG(seed, 2)
+			res, err := Compare(context.Background(), ref, cur, s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			j := res.Joint
+			if j.PValue <= 0.05 {
+				robust++
+			}
+			if math.Abs(j.Divergence-truth) <= 2*j.StdErr {
+				err2++
+			}
+			sum += j.Divergence
+			mr, mc := meanSDJoint(ref, cur)
+			o, err := twoStage(context.Background(), mc, mr, defaults(t), divergence.DefaultK, 199, divergence.DefaultM, rand.New(rand.NewPCG(seed, 3)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if o.PValue <= 0.05 {
+				old++
+			}
+		}
+		t.Logf("outlier %v: robust scale found %d of %d (mean estimate %.4g, truth %.4g by quadrature; within 2 stderr of it in %d), mean/sd scale %d of %d", outlier, robust, seeds, sum/seeds, truth, err2, old, seeds)
+		if robust < seeds {
+			t.Errorf("outlier %v: the robust joint row found %d of %d changes", outlier, robust, seeds)
+		}
+		if outlier && float64(old)/seeds > binomialBound(0.05, seeds) {
+			t.Errorf("the mean/sd rule found %d of %d with the outlier: the study no longer shows what it claims", old, seeds)
+		}
+	}
+}

@@ -87,7 +87,8 @@ func (s Scale) Apply(x float64) float64 {
 }
 
 // Units returns the spread in the units of the data: what one unit after
-// Apply is worth.
+// Apply is worth; +Inf when it exceeds the largest float64 (values of both
+// signs near ±1.8e308, where Spread in units of Pow2 stays finite).
 func (s Scale) Units() float64 { return s.Spread * s.Pow2 }
 
 // Of returns the robust scale of the values v, which it sorts (and, for

@@ -100,3 +100,32 @@ func ExampleOf() {
 	// centre 51000, spread 10378 (mad)
 	// 52000 becomes 0.096
 }
+
+// FuzzOf checks that any finite values give a positive finite Spread (in
+// units of Pow2: Units may exceed the largest float64 for values near
+// ±1.8e308), a centre within the values' range, and scaled values within
+// ±MaxMagnitude.
+func FuzzOf(f *testing.F) {
+	f.Add(1.0, 2.0, 3.0, 1e308)
+	f.Add(0.0, 0.0, 0.0, 0.0)
+	f.Add(-1.7e308, 5e-324, 1.7e308, 1.0)
+	f.Fuzz(func(t *testing.T, a, b, c, d float64) {
+		v := []float64{a, b, c, d}
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for _, x := range v {
+			if math.IsNaN(x) || math.IsInf(x, 0) {
+				return
+			}
+			lo, hi = math.Min(lo, x), math.Max(hi, x)
+		}
+		s := Of(slices.Clone(v))
+		if !(s.Spread > 0) || math.IsInf(s.Spread, 0) || s.Centre*s.Pow2 < lo || s.Centre*s.Pow2 > hi {
+			t.Fatalf("Of(%v) = %+v", v, s)
+		}
+		for _, x := range v {
+			if y := s.Apply(x); math.IsNaN(y) || math.Abs(y) > MaxMagnitude {
+				t.Fatalf("Of(%v).Apply(%g) = %g", v, x, y)
+			}
+		}
+	})
+}
