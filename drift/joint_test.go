@@ -8,6 +8,7 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/integrate/quad"
@@ -226,5 +227,40 @@ func TestJointOutlierStudy(t *testing.T) {
 		if outlier && float64(old)/seeds > binomialBound(0.05, seeds) {
 			t.Errorf("the mean/sd rule found %d of %d with the outlier: the study no longer shows what it claims", old, seeds)
 		}
+	}
+}
+
+// TestJointConstantInReference: a column constant in the reference (3 on
+// every row) that takes the value 4 on a quarter of the current rows
+// (MAD and IQR of both tables pooled are 0) is scaled by its root mean
+// square deviation, 0.35 over both tables, with the other two columns
+// unchanged; the joint row sees the change, and its scaling says which
+// spread the column had. The column's own row sees it too.
+func TestJointConstantInReference(t *testing.T) {
+	testtier.SkipUnderRace(t)
+	rnd := rand.New(rand.NewPCG(4, 5))
+	const n = 500
+	ref, cur := yearsDollars(n, 0, rnd), yearsDollars(n, 0, rnd)
+	rv, cv := make([]float64, n), make([]float64, n)
+	for i := range n {
+		rv[i], cv[i] = 3, 3
+		if rnd.IntN(4) == 0 {
+			cv[i] = 4
+		}
+	}
+	ref, cur = append(ref, Column{Name: "v", Values: rv}), append(cur, Column{Name: "v", Values: cv})
+	res, err := Compare(context.Background(), ref, cur, fastSettings(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// About 1 in 8 pooled values is 4: the root mean square deviation from
+	// the median 3 is √(1/8) = 0.354, within 0.05 at 1000 values (its
+	// binomial standard error is about 0.015).
+	v := res.JointScales[2]
+	if v.Rule != "sd" || math.Abs(v.Spread-math.Sqrt(0.125)) > 0.05 || !strings.Contains(res.JointScaling(), `"v": MAD and IQR 0, standard deviation instead`) {
+		t.Errorf("v: %+v, scaling %q; want its rms deviation, about 0.354, by sd", v, res.JointScaling())
+	}
+	if !res.Joint.Drifted || !res.Columns[2].Drifted {
+		t.Errorf("joint row %s, column v %s: want both drifted", res.Joint.Status(), res.Columns[2].Status())
 	}
 }
