@@ -55,8 +55,10 @@ type LSMIResult struct {
 	// bias, combined in quadrature (docs/DESIGN.md §3). When σx, σy and λ
 	// are cross-validated, each draw chooses them on its own rows, so that
 	// the draws' spread covers that choice (not for Rank, whose features
-	// share one choice, nor for FactorsX, chosen once for every draw). It
-	// does not cover the kernel model's own bias where its k² functions
+	// share one choice). It does not cover the choice of FactorsX, which
+	// follows the sample rather than the draw (beside irrelevant columns
+	// it can widen the spread over samples to 1.5 times StdErr), nor the
+	// kernel model's own bias where its k² functions
 	// cannot follow the ratio: at strong dependence spread over several
 	// columns of x the estimate lies below the truth by more than StdErr
 	// (−22% at SMI 1.39 with two relevant columns, docs/results/lsmibias.md).

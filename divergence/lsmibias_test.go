@@ -67,13 +67,14 @@ type irrelevantSummary struct {
 	meanErr        float64 // mean relative error
 	within10, in2  int     // seeds within 10% of the truth, within 2·StdErr
 	seSpread       float64 // mean StdErr over the seeds' spread
+	meanSE, spread float64 // mean StdErr, the seeds' standard deviation
 	models         map[string]int
 	irrelevantWide int // seeds on which every irrelevant column got factor 64 or more
 }
 
 func (s irrelevantSummary) String() string {
-	return fmt.Sprintf("mean error %+.1f%%, within 10%% %d, within 2·StdErr %d, StdErr/spread %.2f, reported %v, irrelevant columns wide %d",
-		100*s.meanErr, s.within10, s.in2, s.seSpread, s.models, s.irrelevantWide)
+	return fmt.Sprintf("mean error %+.1f%%, within 10%% %d, within 2·StdErr %d, StdErr/spread %.2f (%.4f/%.4f), reported %v, irrelevant columns wide %d",
+		100*s.meanErr, s.within10, s.in2, s.seSpread, s.meanSE, s.spread, s.models, s.irrelevantWide)
 }
 
 // studyIrrelevant runs LSMI with model on seeds fresh data sets of c.
@@ -108,7 +109,8 @@ func studyIrrelevant(t *testing.T, c irrelevantCase, model string, seeds int) ir
 		}
 	}
 	_, se := summary.MeanStdErr(est)
-	s.seSpread = meanSE / (se * math.Sqrt(float64(seeds)))
+	s.meanSE, s.spread = meanSE, se*math.Sqrt(float64(seeds))
+	s.seSpread = s.meanSE / s.spread
 	return s
 }
 
