@@ -185,11 +185,14 @@ func TestAgainstTruth(t *testing.T) {
 	// over all 2·10⁴ points the mean error is 0.0006–0.002 on these cases:
 	// the sampling error of the data themselves. The constant-time estimate
 	// adds the noise of its averaging points, of the same order (M = 4000
-	// points against 2·10⁴); require 0.003, over 10 seeds (see truthCases
-	// for the 2-D case).
-	testtier.Long(t, "30 cross-validated estimates")
+	// points against 2·10⁴); require 0.003, over 30 seeds (see truthCases
+	// for the 2-D case). Over 10 seeds the mean |error| of one case moves
+	// by about 0.0006 (its standard error) with any change to the random
+	// stream: the mean shift's was 0.0022 and 0.0034 on two streams whose
+	// 30-seed values are 0.0026 and 0.0027.
+	testtier.Long(t, "90 cross-validated estimates")
 	for _, c := range truthCases {
-		mae := meanAbsError(t, c.p, c.q, 10_000, 10)
+		mae := meanAbsError(t, c.p, c.q, 10_000, 30)
 		t.Logf("%s: truth %.4f, mean |error| %.4f", c.name, truePE(DefaultAlpha, c.p, c.q), mae)
 		if mae > c.tol10k {
 			t.Errorf("%s: mean |error| %.4f > %v", c.name, mae, c.tol10k)
