@@ -118,6 +118,14 @@ type searchGrid struct {
 	noise float64
 	// minGain is an absolute gain below which an edge is flat, with noise.
 	minGain float64
+	// lowRidge, when positive, moves the final choice along λ, at the best
+	// widths, to the smallest λ whose held-out score exceeds the least by
+	// at most lowRidge standard errors of the folds' paired differences:
+	// a λ the scores cannot tell from the best is as good a fit, and
+	// where the regularisation's shrinkage is the estimate's bias
+	// (RelativePE) the smallest such λ is the least biased
+	// (docs/DESIGN.md §4).
+	lowRidge float64
 }
 
 // edgeStop is an edge of the grid on which the best point lies although the
@@ -234,9 +242,33 @@ func (g searchGrid) search(ctx context.Context, workers int, folds foldScorer) (
 			}
 		}
 		if !extended {
+			if g.lowRidge > 0 {
+				if c := g.lowestWithinNoise(perFold[t.BestRow], t.BestCol); c != t.BestCol {
+					t.BestCol = c
+					// The λ chosen is not on an edge towards which the
+					// score improves: its edge stops no longer apply.
+					stops = slices.DeleteFunc(stops, func(e edgeStop) bool { return e.axis == -1 })
+				}
+			}
 			return t, stops, nil
 		}
 	}
+}
+
+// lowestWithinNoise returns the smallest column c ≤ best whose fold scores
+// exceed those of best, paired fold by fold, by a mean of at most lowRidge
+// standard errors of the differences (see searchGrid.lowRidge).
+func (g searchGrid) lowestWithinNoise(folds [][]float64, best int) int {
+	d := make([]float64, len(folds[best]))
+	for c := range best {
+		for f := range d {
+			d[f] = folds[c][f] - folds[best][f]
+		}
+		if m, se := summary.MeanStdErr(d); m <= g.lowRidge*se {
+			return c
+		}
+	}
+	return best
 }
 
 // widenDown returns ax extended below its first value by the factors 1/f

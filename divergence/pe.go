@@ -268,6 +268,21 @@ func (m *peModel) addDataError(res *PEResult, rnd *rand.Rand) error {
 	return nil
 }
 
+// peLowRidge is searchGrid.lowRidge for a search whose choice RelativePE
+// uses as it is (one draw; package drift's tuning on a quarter of the
+// budget; changepoint's on its windows): the λ chosen is the smallest whose
+// held-out score is within one standard error of the best (the opposite
+// of the usual one-standard-error rule, which shrinks more). PE = ½hᵀθ − ½
+// shrinks with λ, and noisy held-out scores favoured λ 10 to 100 times too
+// large on small divergences (docs/results/multicol.md; drift's column
+// estimates: RMSE 0.029 without the rule, 0.017 with it). One standard
+// error, not the smallest λ: with too little regularisation the noise of
+// the averages biases ½hᵀθ upwards. The whole-budget search of tunedDraws,
+// whose choice every draw refines, does without it: with it the α = ½
+// cases of TestPEAccuracySeeds were 4–5% high and PE₀ in 10 dimensions was
+// covered in 17 of 20 runs (docs/results/pe0.md).
+const peLowRidge = 1
+
 // Each draw's own search (tunedDraws) refines the whole-budget choice over
 // its neighbours on the whole-budget grid: localWidthSteps on each side
 // along σ (√2 apart on the default grid: σ/√2 to √2σ) and localRidgeSteps
@@ -283,6 +298,7 @@ const (
 type peGrid struct {
 	sigmas, lambdas         []float64
 	widenSigma, widenLambda bool
+	lowRidge                float64 // see searchGrid.lowRidge
 }
 
 // neighbourhood returns the grid of a draw's own search around the choice
@@ -337,7 +353,7 @@ func (m *peModel) tunedDraws(ctx context.Context, s *PESettings, res *PEResult, 
 	for d := range seeds {
 		seeds[d] = [2]uint64{rnd.Uint64(), rnd.Uint64()}
 	}
-	t, stops, err := m.crossValidate(ctx, s, rnd, nil)
+	t, stops, err := m.crossValidate(ctx, s, rnd, m.settingsGrid(s, m.cvCentres(s), 0))
 	if err != nil {
 		return err
 	}
@@ -486,14 +502,14 @@ func (m *peModel) moments(idx []int, rnd *rand.Rand) (*mat.SymDense, []float64, 
 // crossValidate chooses σ (internal units) and λ/N by k-fold
 // cross-validation on kcv centres drawn from P and averaging points drawn
 // from the rest of P and from Q, within the averaging budget, over the grid
-// g, or over the settings' grids when g is nil. Table rows are returned in
+// g, or over the settings' grids with the λ rule peLowRidge when g is nil. Table rows are returned in
 // internal units and columns as λ/N; the caller converts.
 func (m *peModel) crossValidate(ctx context.Context, s *PESettings, rnd *rand.Rand, g *peGrid) (*crossval.Table[[]float64], []edgeStop, error) {
 	folds := s.Folds
 	// Centres: at most half the numerator sample, so that the rest can be
 	// averaged over; averaging points never include a centre, whose kernel
 	// value with itself would favour narrow kernels.
-	kcv := min(s.K, m.p.n/2)
+	kcv := m.cvCentres(s)
 	centreRows := indices.Sample(m.p.n, kcv, false, rnd)
 	mp, mq := splitBudget(s.M, m.p.n-kcv, m.q.n)
 	pRows := indices.SampleExcept(m.p.n, mp, centreRows, rnd)
@@ -519,7 +535,7 @@ func (m *peModel) crossValidate(ctx context.Context, s *PESettings, rnd *rand.Ra
 		return nil, nil, err
 	}
 	if g == nil {
-		g = m.settingsGrid(s, kcv)
+		g = m.settingsGrid(s, kcv, peLowRidge)
 	}
 	sg := searchGrid{
 		axes:        [][]float64{g.sigmas},
@@ -527,6 +543,7 @@ func (m *peModel) crossValidate(ctx context.Context, s *PESettings, rnd *rand.Ra
 		lambdas:     g.lambdas,
 		widenLambda: g.widenLambda,
 		ridgeFactor: float64(kcv), // the kcv-centre problem's own regularisation is kcv·λ/N
+		lowRidge:    g.lowRidge,
 	}
 	return sg.search(ctx, s.Workers, func(ctx context.Context, w []float64) (func(float64) []float64, error) {
 		st, err := m.foldStats(ctx, kernel.Gaussian{Sigma: w[0]}, c, xp, xq)
@@ -537,12 +554,18 @@ func (m *peModel) crossValidate(ctx context.Context, s *PESettings, rnd *rand.Ra
 	})
 }
 
+// cvCentres is the number of centres of a cross-validation: at most half
+// the numerator sample, so that the rest can be averaged over.
+func (m *peModel) cvCentres(s *PESettings) int { return min(s.K, m.p.n/2) }
+
 // settingsGrid returns the grid the settings ask for, for a
 // cross-validation problem of kcv centres: the given or default widths
 // (internal units) and values of kλ/n as λ/N, the defaults widening
-// themselves; a fixed σ or λ is the only value of its axis.
-func (m *peModel) settingsGrid(s *PESettings, kcv int) *peGrid {
+// themselves; a fixed σ or λ is the only value of its axis. lowRidge is
+// the grid's searchGrid.lowRidge.
+func (m *peModel) settingsGrid(s *PESettings, kcv int, lowRidge float64) *peGrid {
 	g := &peGrid{
+		lowRidge: lowRidge,
 		// λ/N = (kλ/N)/kcv: the grid of kλ/N values for the kcv-centre problem.
 		lambdas:     scaleAll(grid(s.LambdaScales, DefaultLambdaScales()), 1/float64(kcv)),
 		widenLambda: s.LambdaScales == nil,
