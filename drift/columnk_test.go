@@ -99,7 +99,7 @@ func TestColumnEstimateAccuracy(t *testing.T) {
 					p.Set(i, 0, c.draw(r))
 					q.Set(i, 0, r.NormFloat64())
 				}
-				res, err := estimate(context.Background(), p, q, &Settings{}, k, rand.New(rand.NewPCG(7, uint64(seed))))
+				res, err := estimate(context.Background(), p, q, defaults(t), k, rand.New(rand.NewPCG(7, uint64(seed))))
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -19,6 +19,7 @@ import (
 	"github.com/sublinear/pearson/divergence"
 	"github.com/sublinear/pearson/internal/parallel"
 	"github.com/sublinear/pearson/internal/resolve"
+	"github.com/sublinear/pearson/internal/spread"
 )
 
 // Result is the outcome of a comparison of a current table with a reference.
@@ -45,6 +46,9 @@ type Result struct {
 	// Permutations is the number of permutations of a column that may
 	// drift (see Settings.Permutations).
 	Permutations int
+	// JointScales says how the joint row scaled each numeric column (see
+	// Scale; JointScaling says it in words); nil without a joint row.
+	JointScales []Scale
 	// Absent names the reference's columns the current table lacks;
 	// Unknown the current columns the reference lacks. Neither is compared.
 	Absent, Unknown []string
@@ -137,8 +141,8 @@ func Compare(ctx context.Context, ref, cur []Column, s *Settings) (*Result, erro
 // a column drifts when a test's q-value is below Level and its divergence
 // above Threshold. The data set drifts when the share of drifted columns
 // reaches DriftShare. The joint row tests the rows of all numeric columns at
-// once, each standardised by the reference's mean and standard deviation,
-// on the rows where none is missing.
+// once, each scaled robustly by its median and median absolute deviation
+// over both tables (see Scale), on the rows where none is missing.
 //
 // A column the estimator cannot handle (one value only in both tables, or
 // fewer than two present values) gets a Note instead of stopping the
@@ -149,21 +153,19 @@ func (r *Reference) Compare(ctx context.Context, cur []Column, s *Settings) (*Re
 	if r == nil {
 		return nil, errors.New("drift: Compare: the reference is nil")
 	}
-	if s == nil {
-		s = new(Settings)
-	}
-	if err := s.check(); err != nil {
+	prm, err := s.resolve()
+	if err != nil {
 		return nil, err
 	}
 	byName := make(map[string]*table, len(r.cols))
 	for _, c := range r.cols {
 		byName[c.name] = c
 	}
-	ct, err := newTables(cur, s.sampleRows(), byName)
+	ct, err := newTables(cur, prm.sampleRows, byName)
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{Level: s.level(), Threshold: s.threshold(), DriftShare: s.driftShare(), Adjust: s.Adjust}
+	res := &Result{Level: prm.level, Threshold: prm.threshold, DriftShare: prm.driftShare, Adjust: prm.adjust}
 	type pair struct{ ref, cur *table }
 	var pairs []pair
 	inCur := make(map[string]bool, len(ct))
@@ -187,27 +189,26 @@ func (r *Reference) Compare(ctx context.Context, cur []Column, s *Settings) (*Re
 	if len(pairs) == 0 {
 		return nil, fmt.Errorf("%w: no column of the current table is in the reference", ErrNoColumns)
 	}
-	jointB := s.jointPermutations()
-	s = s.forColumns(len(pairs))
-	res.Permutations = s.permutations()
+	prm.forColumns(len(pairs))
+	res.Permutations = prm.permutations
 
 	// The joint row, first because it is the longest job.
 	var jointRef, jointCur mat.Matrix
-	if !s.NoJoint {
+	if !prm.noJoint {
 		var refs, curs []*table
 		for _, p := range pairs {
 			if p.ref.kind == Numeric {
 				refs, curs = append(refs, p.ref), append(curs, p.cur)
 			}
 		}
-		jointRef, jointCur = joint(refs, curs)
+		jointRef, jointCur, res.JointScales = joint(refs, curs)
 	}
 	jobs := len(pairs)
 	if jointRef != nil {
 		jobs++
 	}
-	rnd := rand.New(s.Src)
-	if s.Src == nil {
+	rnd := rand.New(prm.est.Src)
+	if prm.est.Src == nil {
 		rnd = rand.New(rand.NewPCG(1, 2))
 	}
 	seeds := make([][2]uint64, jobs)
@@ -219,7 +220,7 @@ func (r *Reference) Compare(ctx context.Context, cur []Column, s *Settings) (*Re
 	errs := make([]error, jobs)
 	var mu sync.Mutex
 	done := 0
-	parallel.For(jobs, parallel.Workers(s.Workers), func(i int) {
+	parallel.For(jobs, parallel.Workers(prm.est.Workers), func(i int) {
 		if err := ctx.Err(); err != nil {
 			errs[i] = err
 			return
@@ -227,18 +228,18 @@ func (r *Reference) Compare(ctx context.Context, cur []Column, s *Settings) (*Re
 		rnd := rand.New(rand.NewPCG(seeds[i][0], seeds[i][1]))
 		switch {
 		case jointRef != nil && i == 0:
-			jointRes, errs[i] = compareJoint(ctx, jointRef, jointCur, s, jointB, rnd)
+			jointRes, errs[i] = compareJoint(ctx, jointRef, jointCur, prm, rnd)
 		default:
 			j := i
 			if jointRef != nil {
 				j--
 			}
-			cols[j], errs[i] = compareColumn(ctx, pairs[j].ref, pairs[j].cur, s, rnd)
+			cols[j], errs[i] = compareColumn(ctx, pairs[j].ref, pairs[j].cur, prm, rnd)
 		}
-		if s.Progress != nil {
+		if prm.est.Progress != nil {
 			mu.Lock()
 			done++
-			s.Progress(done, jobs)
+			prm.est.Progress(done, jobs)
 			mu.Unlock()
 		}
 	})
@@ -246,12 +247,14 @@ func (r *Reference) Compare(ctx context.Context, cur []Column, s *Settings) (*Re
 		return nil, err
 	}
 	res.Columns = cols
-	if b := s.settlePermutations(); b > 0 {
-		if err := res.settle(ctx, s, b); err != nil {
+	if b := prm.settlePermutations; b > 0 {
+		if err := res.settle(ctx, prm.est.Workers, b); err != nil {
 			return nil, err
 		}
 	}
-	if jointRef != nil {
+	if jointRef == nil {
+		res.JointScales = nil
+	} else {
 		jointRes.QValue = jointRes.PValue
 		jointRes.applyRule(res.Level, res.Threshold)
 		res.Joint = &jointRes
@@ -384,7 +387,7 @@ func totalVariation(ref, cur []int32, ncat int) float64 {
 }
 
 // compareColumn runs the tests of one column.
-func compareColumn(ctx context.Context, ref, cur *table, s *Settings, rnd *rand.Rand) (ColumnResult, error) {
+func compareColumn(ctx context.Context, ref, cur *table, s *params, rnd *rand.Rand) (ColumnResult, error) {
 	c := ColumnResult{
 		Name: cur.name, Kind: cur.kind,
 		Divergence: math.NaN(), StdErr: math.NaN(), PValue: math.NaN(),
@@ -409,7 +412,7 @@ func compareColumn(ctx context.Context, ref, cur *table, s *Settings, rnd *rand.
 	c.Shift, c.SDRatio = shiftEffect(rv, cv)
 	test, err := twoStage(ctx,
 		divergence.Subsample{Matrix: divergence.Column(cv), Rows: cur.presentRows()},
-		divergence.Subsample{Matrix: divergence.Column(rv), Rows: ref.presentRows()}, s, s.columnK(), s.permutations(), s.M, rnd)
+		divergence.Subsample{Matrix: divergence.Column(rv), Rows: ref.presentRows()}, s, s.columnK, s.permutations, s.columnM, rnd)
 	if errors.Is(err, divergence.ErrConstant) {
 		// Too many ties for a kernel width: the values are categories.
 		c.Note = "most values are equal: compared by value frequencies"
@@ -429,8 +432,8 @@ func compareColumn(ctx context.Context, ref, cur *table, s *Settings, rnd *rand.
 
 // compareCategories fills the divergence, p-value and distributions of a
 // column compared by its category frequencies.
-func compareCategories(ctx context.Context, c *ColumnResult, ref, cur []int32, cats []string, s *Settings, rnd *rand.Rand) error {
-	b := s.permutations()
+func compareCategories(ctx context.Context, c *ColumnResult, ref, cur []int32, cats []string, s *params, rnd *rand.Rand) error {
+	b := s.permutations
 	pe, p, err := categoricalTest(ctx, cur, ref, len(cats), b, rnd)
 	if err != nil {
 		return err
@@ -468,16 +471,16 @@ func valueCodes(ref, cur []float64) ([]int32, []string) {
 // p-value stays valid (Besag and Clifford 1991). The test's statistic does
 // not use the estimate (its kernel widths are the median heuristic's, its
 // regularisation fixed), so the estimate is computed once, beside it.
-func twoStage(ctx context.Context, p, q mat.Matrix, s *Settings, k, b, testM int, rnd *rand.Rand) (*divergence.TwoSampleResult, error) {
+func twoStage(ctx context.Context, p, q mat.Matrix, s *params, k, b, testM int, rnd *rand.Rand) (*divergence.TwoSampleResult, error) {
 	pe, err := estimate(ctx, p, q, s, k, rnd)
 	if err != nil {
 		return nil, err
 	}
-	ts := divergence.TwoSampleSettings{PESettings: divergence.PESettings{Settings: s.Settings}, Permutations: b}
+	ts := divergence.TwoSampleSettings{PESettings: divergence.PESettings{Settings: s.est}, Permutations: b}
 	ts.M = testM
 	ts.Workers, ts.Progress = 1, nil
 	ts.Src = rand.NewPCG(rnd.Uint64(), rnd.Uint64())
-	res, err := divergence.SequentialTwoSampleTest(ctx, p, q, Alpha, &ts, s.exceedances())
+	res, err := divergence.SequentialTwoSampleTest(ctx, p, q, Alpha, &ts, s.exceedances)
 	if err != nil {
 		return nil, err
 	}
@@ -519,8 +522,8 @@ const (
 // and the regularisation's bias allowance as RelativePE computes them; it
 // leaves out the variability of the tuning itself. The tuning's
 // cross-validation table and warnings are reported with the estimate.
-func estimate(ctx context.Context, p, q mat.Matrix, s *Settings, k int, rnd *rand.Rand) (*divergence.PEResult, error) {
-	es := divergence.PESettings{Settings: s.Settings}
+func estimate(ctx context.Context, p, q mat.Matrix, s *params, k int, rnd *rand.Rand) (*divergence.PEResult, error) {
+	es := divergence.PESettings{Settings: s.est}
 	es.Workers, es.Progress, es.K = 1, nil, k
 	var tuned *divergence.PEResult
 	if !es.Exact && es.Lambda == 0 && resolve.OrDefault(es.Draws, divergence.DefaultDraws) > 1 {
@@ -553,7 +556,7 @@ func estimate(ctx context.Context, p, q mat.Matrix, s *Settings, k int, rnd *ran
 }
 
 // compareJoint compares the joint distribution of the numeric columns.
-func compareJoint(ctx context.Context, ref, cur mat.Matrix, s *Settings, b int, rnd *rand.Rand) (ColumnResult, error) {
+func compareJoint(ctx context.Context, ref, cur mat.Matrix, s *params, rnd *rand.Rand) (ColumnResult, error) {
 	nr, _ := ref.Dims()
 	nc, _ := cur.Dims()
 	c := ColumnResult{Name: "(joint)", Kind: Numeric, Divergence: math.NaN(), StdErr: math.NaN(), PValue: math.NaN(),
@@ -569,7 +572,7 @@ func compareJoint(ctx context.Context, ref, cur mat.Matrix, s *Settings, b int, 
 		c.Note = "too few rows without missing values"
 		return c, nil
 	}
-	test, err := twoStage(ctx, cur, ref, s, s.K, b, s.jointM(), rnd)
+	test, err := twoStage(ctx, cur, ref, s, s.jointK, s.jointPermutations, s.jointM, rnd)
 	if errors.Is(err, divergence.ErrConstant) || errors.Is(err, divergence.ErrTooFew) {
 		c.Note = err.Error()
 		return c, nil
@@ -584,33 +587,68 @@ func compareJoint(ctx context.Context, ref, cur mat.Matrix, s *Settings, b int, 
 	return c, nil
 }
 
-// joint returns the rows of the numeric columns where none is missing,
-// each column standardised by the reference's mean and standard deviation
-// of its present values; columns constant in the reference are left out.
-// Each sample is a Subsample of the data set's rows, estimated by the share
-// of complete rows in the sample. It returns nils for fewer than two
-// columns.
-func joint(refs, curs []*table) (ref, cur mat.Matrix) {
-	var keep []int
-	var mean, sd []float64
-	for j, t := range refs {
-		m, v, n := 0.0, 0.0, 0
-		for _, x := range t.values {
-			if !math.IsNaN(x) {
-				n++
-				d := x - m
-				m += d / float64(n)
-				v += d * (x - m)
-			}
+// Scale is how the joint row put one numeric column on a unit scale:
+// x ↦ (x − Centre)/Spread, Centre and Spread in the column's units, from
+// the present values of both tables pooled (spread.Of): the median and
+// 1.4826 times the median absolute deviation, or by the fallback Rule
+// names.
+type Scale struct {
+	Name           string
+	Centre, Spread float64
+	// Rule is "mad" (1.4826·MAD), "iqr" (MAD 0: IQR/1.349), "sd" (MAD and
+	// IQR 0: the root mean square deviation from the median) or "const"
+	// (one value in both tables: the column is left out of the joint row).
+	Rule string
+}
+
+// JointScaling says in words how the joint row scaled its columns, as
+// outputs print it: "each column scaled by (x − median)/(1.4826·MAD) over
+// both tables", naming the columns scaled otherwise or left out; "" without
+// a joint row.
+func (res *Result) JointScaling() string {
+	if len(res.JointScales) == 0 {
+		return ""
+	}
+	out := "each column scaled by " + spread.Formula + " over both tables"
+	for _, c := range res.JointScales {
+		switch r := spread.Rule(c.Rule); {
+		case r == spread.Constant:
+			out += fmt.Sprintf("; %q: constant, left out", c.Name)
+		case r.Fallback() != "":
+			out += fmt.Sprintf("; %q: %s", c.Name, r.Fallback())
 		}
-		if n < 2 || v <= 0 {
+	}
+	return out
+}
+
+// joint returns the rows of the numeric columns where none is missing,
+// each column scaled robustly (spread.Of: median and 1.4826·MAD, with its
+// fallbacks) over the present values of both tables pooled, and the
+// scales; columns constant over both tables are left out. Scaled so, one
+// outlier cannot shrink a column to nothing in the kernel (as the
+// standard deviation would), a column in dollars does not swamp one in
+// years, and the scales are the same whichever rows are labelled
+// reference: the permutation test's p-value stays exact. Each sample is a
+// Subsample of the data set's rows, estimated by the share of complete
+// rows in the sample. It returns nil matrices for fewer than two columns
+// kept.
+func joint(refs, curs []*table) (ref, cur mat.Matrix, scales []Scale) {
+	var keep []int
+	var kept []spread.Scale
+	for j, t := range refs {
+		v := append(t.present(), curs[j].present()...)
+		if len(v) == 0 {
 			continue
 		}
-		keep = append(keep, j)
-		mean, sd = append(mean, m), append(sd, math.Sqrt(v/float64(n-1)))
+		sc := spread.Of(v)
+		scales = append(scales, Scale{Name: t.name, Centre: sc.Centre * sc.Pow2, Spread: sc.Units(), Rule: string(sc.Rule)})
+		if sc.Rule == spread.Constant {
+			continue
+		}
+		keep, kept = append(keep, j), append(kept, sc)
 	}
 	if len(keep) < 2 {
-		return nil, nil
+		return nil, nil, scales
 	}
 	rows := func(ts []*table) mat.Matrix {
 		n := ts[keep[0]].len()
@@ -624,7 +662,7 @@ func joint(refs, curs []*table) (ref, cur mat.Matrix) {
 				if math.IsNaN(x) {
 					continue next
 				}
-				row[k] = (x - mean[k]) / sd[k]
+				row[k] = kept[k].Apply(x)
 			}
 			data = append(data, row...)
 			complete++
@@ -636,5 +674,5 @@ func joint(refs, curs []*table) (ref, cur mat.Matrix) {
 		est := int(math.Round(float64(total) * float64(complete) / float64(n)))
 		return divergence.Subsample{Matrix: mat.NewDense(complete, len(keep), data), Rows: max(est, complete)}
 	}
-	return rows(refs), rows(curs)
+	return rows(refs), rows(curs), scales
 }

@@ -47,7 +47,9 @@
 // matter (see DefaultThreshold). The data set drifts when the share of
 // drifted columns reaches Settings.DriftShare, as evidently's drift_share.
 // A joint row compares the rows of all numeric columns at once, each
-// standardised by the reference's mean and standard deviation: it sees
+// scaled by its median and median absolute deviation over both tables (so
+// that neither a column in larger units nor one outlier dominates the
+// kernel; Result.JointScales says how each was scaled): it sees
 // changes of dependence that no column shows alone, and is reported beside
 // the columns without entering the adjustment or the share.
 //

@@ -251,22 +251,28 @@ func TestDefaultPermutations(t *testing.T) {
 		{100, 0.01, 20000},
 		{10_000, 1e-6, divergence.MaxPermutations},
 	} {
-		s := &Settings{Level: c.level}
-		if got := s.forColumns(c.m).permutations(); got != c.want {
-			t.Errorf("%d columns at level %g: %d permutations, want %d", c.m, c.level, got, c.want)
+		p, err := (&Settings{Level: c.level}).resolve()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.forColumns(c.m); p.permutations != c.want {
+			t.Errorf("%d columns at level %g: %d permutations, want %d", c.m, c.level, p.permutations, c.want)
 		}
 	}
-	s := &Settings{Permutations: 199}
-	if got := s.forColumns(100).permutations(); got != 199 {
-		t.Errorf("Permutations 199 asked: %d used", got)
+	p, err := (&Settings{Permutations: 199}).resolve()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.forColumns(100); p.permutations != 199 {
+		t.Errorf("Permutations 199 asked: %d used", p.permutations)
 	}
 }
 
 // TestJointColumnsOnDifferentScales checks that the joint row sees a
 // change of correlation between a column on scale 1 and one on scale 10⁵
-// (in dollars, say) with the margins unchanged: joint() standardises each
-// column by the reference's mean and standard deviation, so neither swamps
-// the other. 1000 rows, correlation 0 → 0.5: at this size the joint row's
+// (in dollars, say) with the margins unchanged: joint() scales each column
+// by its median and MAD over both tables, so neither swamps the other
+// (TestJointRobustScale adds an outlier the standard deviation cannot take). 1000 rows, correlation 0 → 0.5: at this size the joint row's
 // p-value is at its floor in the power study (20 of 20 at level 0.05); it
 // must be at most 0.01 here.
 func TestJointColumnsOnDifferentScales(t *testing.T) {

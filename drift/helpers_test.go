@@ -7,6 +7,7 @@ package drift
 import (
 	"fmt"
 	"math/rand/v2"
+	"testing"
 )
 
 // normalTable returns cols numeric columns of n rows, standard normal,
@@ -47,4 +48,13 @@ func fastSettings(seed uint64) *Settings {
 	s.LambdaScales = []float64{1e-3, 1e-2, 1e-1}
 	s.Src = rand.NewPCG(seed, 7)
 	return s
+}
+
+// defaults are the resolved parameters of the zero Settings.
+func defaults(t testing.TB) *params {
+	p, err := (&Settings{}).resolve()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
 }

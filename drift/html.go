@@ -17,8 +17,8 @@ import (
 
 // WriteHTML writes the result as one self-contained HTML page: the verdict,
 // the table of columns (sorted as by Sorted) with divergence ± standard
-// error, p- and q-values, the drift flag and missing shares, the joint row,
-// and for each column its reference and current distributions overlaid, as
+// error, p- and q-values, the drift flag and missing shares, the joint row
+// with how its columns were scaled (Result.JointScaling), and for each column its reference and current distributions overlaid, as
 // inline SVG. The page loads nothing: no scripts, fonts, styles or images
 // from elsewhere. title heads the page.
 // A nil writer or result is an error, not a panic.
@@ -118,6 +118,7 @@ figcaption { font-weight: bold; margin-bottom: 0.3em; }
 {{end}}</tbody>
 {{with .Joint}}<tfoot><tr class="{{if .Drifted}}drifted{{end}}"><td class="name">{{.Name}}</td><td class="kind">all numeric</td><td>{{num .Divergence}}</td><td>{{num .StdErr}}</td><td>{{num .PValue}}</td><td>{{num .QValue}}</td><td>{{effect .}}</td><td>{{status .}}</td><td></td><td></td><td></td></tr></tfoot>{{end}}
 </table>
+{{with .JointScaling}}<p id="joint-scaling">Joint row: {{.}}.</p>{{end}}
 {{with .Absent}}<p>Columns of the reference not in the current data: {{range $i, $n := .}}{{if $i}}, {{end}}{{$n}}{{end}}.</p>{{end}}
 {{with .Unknown}}<p>Columns not in the reference (not compared): {{range $i, $n := .}}{{if $i}}, {{end}}{{$n}}{{end}}.</p>{{end}}
 <h2>Distributions</h2>

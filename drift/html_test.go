@@ -56,6 +56,9 @@ func TestWriteHTMLSelfContained(t *testing.T) {
 	if n := strings.Count(page, "<svg"); n != 5 {
 		t.Errorf("%d charts, want 5", n)
 	}
+	if want := "Joint row: each column scaled by (x − median)/(1.4826·MAD) over both tables."; !strings.Contains(page, want) {
+		t.Errorf("the page does not say how the joint row scaled its columns (%q)", want)
+	}
 }
 
 // TestWriteHTMLInBrowser renders the report in headless Chromium and checks

@@ -45,13 +45,11 @@ var reduceSeed = [2]uint64{0x6472696674, 0x726564756365}
 // rows (the same rows for every column), the columns' types, categories and
 // counts of rows and missing values. s may be nil.
 func NewReference(cols []Column, s *Settings) (*Reference, error) {
-	if s == nil {
-		s = new(Settings)
-	}
-	if err := s.check(); err != nil {
+	p, err := s.resolve()
+	if err != nil {
 		return nil, err
 	}
-	t, err := newTables(cols, s.sampleRows(), nil)
+	t, err := newTables(cols, p.sampleRows, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -164,84 +164,123 @@ type SettingsError = errs.SettingsError
 // the value divergence.ErrSettings is too.
 var ErrSettings = errs.ErrSettings
 
-func (s *Settings) level() float64 { return resolve.OrDefault(s.Level, DefaultLevel) }
+// params are the settings with every default filled in: resolve fills
+// them once, at the entry points (NewReference, Compare), and the code
+// below reads plain values.
+type params struct {
+	// est are the estimator's settings as given (package divergence
+	// resolves them).
+	est divergence.Settings
 
-func (s *Settings) threshold() float64 {
-	if s.Threshold <= 0 {
-		return math.Inf(-1)
-	}
-	return s.Threshold
+	level, threshold, driftShare float64 // threshold −∞: none
+	adjust                       Adjustment
+	// permutations of a column; the default grows with the columns
+	// compared (forColumns). askedPermutations is Settings.Permutations.
+	permutations, askedPermutations int
+	// jointPermutations of the joint row: Permutations when set,
+	// otherwise max(199, ⌈10/Level⌉ − 1).
+	jointPermutations int
+	// settlePermutations bounds the permutations of an ambiguous column
+	// (0: none), after forColumns; askedSettle is
+	// Settings.SettlePermutations.
+	settlePermutations, askedSettle int
+	// exceedances is h of a column's sequential p-value (0: every column
+	// runs all its permutations).
+	exceedances int
+	// columnK is the number of centres of a numeric column's own estimate:
+	// ColumnK, or min(DefaultColumnK, K).
+	columnK int
+	// jointK is the estimator's K as given (0: its default): the joint
+	// row's centres, and the tests'.
+	jointK int
+	// jointM is the averaging budget of the joint row's test: M when set,
+	// otherwise divergence.DefaultM, the estimate's, not every row up to
+	// divergence.TestPointsCap as for a column. In d dimensions a point
+	// costs O(d) a column's point, and the joint row's one job, a change
+	// of dependence that no column shows, is seen at 2000 rows per sample
+	// (correlation 0 → 0.5: 20 of 20 in the power study); with every row
+	// it was a sixth of drift's CPU on 10⁴ rows × 20 columns.
+	jointM int
+	// columnM is a column test's averaging budget as given (0:
+	// divergence.TestPoints' rule).
+	columnM int
+	// sampleRows bounds the rows kept of a table (Settings.SampleSize).
+	sampleRows int
+	noJoint    bool
 }
 
-func (s *Settings) driftShare() float64 { return resolve.OrDefault(s.DriftShare, DefaultDriftShare) }
-
-func (s *Settings) permutations() int { return resolve.OrDefault(s.Permutations, DefaultPermutations) }
-
-// forColumns returns s with Permutations set for m compared columns when
-// it asks for the default (see Settings.Permutations).
-func (s *Settings) forColumns(m int) *Settings {
-	if s.Permutations != 0 {
-		return s
+// resolve validates s (nil: every default) and fills in the defaults; the
+// permutations that depend on the number of columns compared are filled by
+// forColumns.
+func (s *Settings) resolve() (*params, error) {
+	if s == nil {
+		s = new(Settings)
 	}
-	c := *s
-	b := math.Ceil(2 * float64(m) / s.level())
-	c.Permutations = int(max(DefaultPermutations, min(b, divergence.MaxPermutations)))
-	return &c
+	if err := s.check(); err != nil {
+		return nil, err
+	}
+	p := &params{
+		est:               s.Settings,
+		level:             resolve.OrDefault(s.Level, DefaultLevel),
+		threshold:         s.Threshold,
+		driftShare:        resolve.OrDefault(s.DriftShare, DefaultDriftShare),
+		adjust:            s.Adjust,
+		askedPermutations: s.Permutations,
+		askedSettle:       s.SettlePermutations,
+		jointK:            s.K,
+		jointM:            resolve.OrDefault(s.M, divergence.DefaultM),
+		columnM:           s.M,
+		sampleRows:        s.sampleRows(),
+		noJoint:           s.NoJoint,
+	}
+	if p.threshold <= 0 {
+		p.threshold = math.Inf(-1)
+	}
+	// The joint row's permutations: it is not adjusted with the columns:
+	// its p-value is compared with Level alone, and 199 permutations reach
+	// p-values of 0.005, a tenth of the default level. Its permutations
+	// cost O(d) times a column's, and with the default's 999 or more they
+	// were half the cost of a table of 20 columns.
+	p.jointPermutations = s.Permutations
+	if p.jointPermutations == 0 {
+		p.jointPermutations = int(max(199, math.Ceil(10/p.level)-1))
+	}
+	switch {
+	case s.ColumnK > 0:
+		p.columnK = s.ColumnK
+	default:
+		p.columnK = min(DefaultColumnK, resolve.OrDefault(s.K, divergence.DefaultK))
+	}
+	if s.Exceedances >= 0 {
+		p.exceedances = resolve.OrDefault(s.Exceedances, DefaultExceedances)
+	}
+	p.forColumns(0)
+	return p, nil
 }
 
-// jointPermutations is the number of permutations of the joint row:
-// Permutations when set (before forColumns), otherwise max(199, ⌈10/Level⌉ − 1). The joint row
-// is not adjusted with the columns: its p-value is compared with Level
-// alone, and 199 permutations reach p-values of 0.005, a tenth of the
-// default level. Its permutations cost O(d) times a column's, and with the
-// default's 999 or more they were half the cost of a table of 20 columns.
-func (s *Settings) jointPermutations() int {
-	if s.Permutations != 0 {
-		return s.Permutations
+// forColumns sets the permutations of a column for m compared columns when
+// Settings.Permutations asks for the default (see Settings.Permutations),
+// and the settling bound that follows from them.
+func (p *params) forColumns(m int) {
+	p.permutations = p.askedPermutations
+	if p.permutations == 0 {
+		b := math.Ceil(2 * float64(m) / p.level)
+		p.permutations = int(max(DefaultPermutations, min(b, divergence.MaxPermutations)))
 	}
-	return int(max(199, math.Ceil(10/s.level())-1))
+	switch {
+	case p.askedSettle < 0:
+		p.settlePermutations = 0
+	case p.askedSettle > 0:
+		p.settlePermutations = p.askedSettle
+	default:
+		p.settlePermutations = min(settleShare*p.permutations, divergence.MaxPermutations)
+	}
 }
 
 // settleShare is the default SettlePermutations per permutation. Only
 // ambiguous columns, usually none or one, pay for it; a column still at
 // the cut after them reports the upper end of its interval.
 const settleShare = 10
-
-// settlePermutations is SettlePermutations resolved (0: none), after
-// forColumns.
-func (s *Settings) settlePermutations() int {
-	switch {
-	case s.SettlePermutations < 0:
-		return 0
-	case s.SettlePermutations > 0:
-		return s.SettlePermutations
-	}
-	return min(settleShare*s.permutations(), divergence.MaxPermutations)
-}
-
-// jointM is the averaging budget of the joint row's test: M when set,
-// otherwise divergence.DefaultM, the estimate's, not every row up to
-// divergence.TestPointsCap as for a column. In d dimensions a point costs
-// O(d) a column's point, and the joint row's one job, a change of
-// dependence that no column shows, is seen at 2000 rows per sample
-// (correlation 0 → 0.5: 20 of 20 in the power study); with every row it
-// was a sixth of drift's CPU on 10⁴ rows × 20 columns.
-func (s *Settings) jointM() int { return resolve.OrDefault(s.M, divergence.DefaultM) }
-
-// columnK is the number of centres of a numeric column's own estimate.
-func (s *Settings) columnK() int {
-	if s.ColumnK > 0 {
-		return s.ColumnK
-	}
-	return min(DefaultColumnK, resolve.OrDefault(s.K, divergence.DefaultK))
-}
-
-func (s *Settings) exceedances() int {
-	if s.Exceedances < 0 {
-		return 0
-	}
-	return resolve.OrDefault(s.Exceedances, DefaultExceedances)
-}
 
 // SampleSize returns the rows NewReference and Compare keep of a table:
 // SampleRows, or its default. A caller that samples a large file while

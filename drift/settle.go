@@ -32,7 +32,7 @@ const settleGrowth = 4
 // p-value of infinitely many permutations, and a column within the
 // interval of max permutations of the cut is not flagged, at any seed. Each column extends its own seeded sequence, so
 // the result does not depend on Workers.
-func (res *Result) settle(ctx context.Context, s *Settings, max int) error {
+func (res *Result) settle(ctx context.Context, workers, max int) error {
 	for {
 		amb := res.ambiguous()
 		var more []int
@@ -53,7 +53,7 @@ func (res *Result) settle(ctx context.Context, s *Settings, max int) error {
 			return nil
 		}
 		errs := make([]error, len(more))
-		parallel.For(len(more), parallel.Workers(s.Workers), func(i int) {
+		parallel.For(len(more), parallel.Workers(workers), func(i int) {
 			c := &res.Columns[more[i]]
 			b := min(max, settleGrowth*c.Test.Permutations)
 			if errs[i] = c.Test.Extend(ctx, b); errs[i] == nil {

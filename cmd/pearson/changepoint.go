@@ -68,6 +68,7 @@ func changepointCommand() *cli.Command {
 			"table of the change points at the end.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "columns", Usage: "comma-separated `COLS` of the series (default: every numeric column but the --time column; a column is numeric when its first non-empty cell is a number)"},
+			excludeFlag("the default selection or of --columns"),
 			&cli.StringFlag{Name: "time", Usage: "a numeric `COL`umn of time labels, strictly increasing, to report times in (without --columns the series is every other numeric column); default: the row, from 0"},
 			countFlag("embed", changepoint.DefaultEmbed, "rows per subsequence (default when segmenting: 1, 2 or 3 by the series' length)"),
 			countFlag("window", changepoint.DefaultWindow, "subsequences in each of the windows before and after a time (--stream: at least 10; default when segmenting: √rows, 3 to 50)"),
@@ -101,7 +102,8 @@ func changepointCommand() *cli.Command {
 // stream.
 type cpJob struct {
 	path    string
-	columns []string // --columns; empty: every numeric column
+	columns []string // --columns, less --exclude; empty: every numeric column
+	exclude []string // --exclude, with the default selection
 	timeCol string   // --time; empty: times are rows
 	alpha   float64
 	s       changepoint.Settings
@@ -111,12 +113,18 @@ type cpJob struct {
 
 	// timeAt is the index of the time column among the values of a row,
 	// -1 until known: with --columns it is 0, without it the default
-	// selection's order says (findTime, timeFromHead).
-	timeAt int
-	head   *headRecorder // the start of standard input, to find timeAt from
-	delim  rune
-	drop   bool
-	series []float64 // scratch: a row's values but its time label
+	// selection's order says (findColumns, columnsFromHead). seriesAt are
+	// the indices of the series' values among them (nil: every value):
+	// all but the time column and the columns of --exclude.
+	timeAt   int
+	seriesAt []int
+	head     *headRecorder // the start of standard input, to find the columns from
+	delim    rune
+	drop     bool
+	series   []float64 // scratch: a row's values of the series (seriesAt)
+	// first holds the first idRows rows of the series, row after row, for
+	// the warning about columns like row identifiers (idSeriesWarnings).
+	first []float64
 
 	seg      *cpSegment // nil when streaming
 	lastLine int        // line of the last row read, 0 before the first
@@ -168,10 +176,14 @@ func runChangepoint(c *cli.Context) error {
 	case len(j.columns) > 0 && j.timeCol != "":
 		q.Columns = append([]string{j.timeCol}, j.columns...)
 		j.timeAt = 0
+		j.seriesAt = make([]int, len(j.columns))
+		for i := range j.seriesAt {
+			j.seriesAt[i] = i + 1
+		}
 	case len(j.columns) > 0:
 		q.Columns = j.columns
-	case j.timeCol != "":
-		if err := j.findTime(r); err != nil {
+	case j.timeCol != "" || len(j.exclude) > 0:
+		if err := j.findColumns(r); err != nil {
 			return libraryError(c, err)
 		}
 	}
@@ -180,8 +192,8 @@ func runChangepoint(c *cli.Context) error {
 		return libraryError(c, err)
 	}
 	cols := t.Columns
-	if j.timeCol != "" {
-		cols = slices.DeleteFunc(slices.Clone(cols), func(c string) bool { return c == j.timeCol })
+	if j.timeCol != "" || len(j.exclude) > 0 {
+		cols = slices.DeleteFunc(slices.Clone(cols), func(c string) bool { return c == j.timeCol || slices.Contains(j.exclude, c) })
 	}
 	if j.seg != nil {
 		if err := j.segment(c, t.Name, cols, c.Uint64("seed")); err != nil {
@@ -224,6 +236,7 @@ func (j *cpJob) writePlot(plotFile *outFile, cols []string) error {
 func newCPJob(c *cli.Context) (*cpJob, error) {
 	j := &cpJob{
 		columns:    splitList(c.String("columns")),
+		exclude:    splitList(c.String("exclude")),
 		timeCol:    strings.TrimSpace(c.String("time")),
 		timeAt:     -1,
 		alpha:      c.Float64("alpha"),
@@ -260,6 +273,13 @@ func newCPJob(c *cli.Context) (*cpJob, error) {
 	switch {
 	case slices.Contains(j.columns, j.timeCol):
 		return nil, usagef(c, "--time %s is also in --columns: the time labels are not part of the series", j.timeCol)
+	case j.timeCol != "" && slices.Contains(j.exclude, j.timeCol):
+		return nil, usagef(c, "--time %s is also in --exclude: the time labels are not part of the series already", j.timeCol)
+	case len(j.columns) > 0 && len(j.exclude) > 0:
+		if j.columns, err = excludeListed(c, j.columns, j.exclude, "columns"); err != nil {
+			return nil, err
+		}
+		j.exclude = nil
 	}
 	if j.s.Exact {
 		for _, name := range []string{"k", "m", "draws"} {
@@ -305,18 +325,26 @@ func (j *cpJob) row(_ string, line int, v []float64) error {
 	j.lastLine = line
 	label := float64(j.rowNum)
 	j.rowNum++
-	if j.timeCol != "" {
-		if j.timeAt < 0 {
-			if err := j.timeFromHead(len(v)); err != nil {
-				return err
-			}
+	if j.head != nil {
+		if err := j.columnsFromHead(len(v)); err != nil {
+			return err
 		}
+	}
+	if j.timeCol != "" {
 		label = v[j.timeAt]
 		if err := j.times.Next(label); err != nil {
 			return fmt.Errorf("%s: line %d: %w", displayPath(j.path), line, err)
 		}
-		j.series = append(append(j.series[:0], v[:j.timeAt]...), v[j.timeAt+1:]...)
+	}
+	if j.seriesAt != nil {
+		j.series = j.series[:0]
+		for _, i := range j.seriesAt {
+			j.series = append(j.series, v[i])
+		}
 		v = j.series
+	}
+	if j.rows < idRows && len(j.first)+len(v) <= maxIDValues {
+		j.first = append(j.first, v...)
 	}
 	if j.seg != nil {
 		j.rows++
@@ -401,7 +429,7 @@ func (j *cpJob) summary(name string, columns []string, seed uint64) *record {
 	r := new(record).
 		add("input", name).
 		add("columns", columns)
-	addWindowScale(r, columns)
+	j.addColumnNotes(r, columns)
 	return r.add("time", timeName).
 		add("rows", j.rows).
 		add("embed", resolve.OrDefault(j.s.Embed, changepoint.DefaultEmbed)).
@@ -429,6 +457,46 @@ func addWindowScale(r *record, columns []string) {
 	if len(columns) > 1 {
 		r.add("scaled", windowScale)
 	}
+}
+
+// addColumnNotes adds to the summary r what it says about the columns:
+// "scaled" (addWindowScale), and "warnings" when a column looks like a row
+// identifier (idSeriesWarnings).
+func (j *cpJob) addColumnNotes(r *record, columns []string) {
+	addWindowScale(r, columns)
+	if w := j.idSeriesWarnings(columns); len(w) > 0 {
+		r.add("warnings", w)
+	}
+}
+
+// idRows is how many rows of the series idSeriesWarnings looks at, and
+// maxIDValues the most values it keeps (1 MiB: fewer rows of a series of
+// more than 128 columns).
+const (
+	idRows      = 1000
+	maxIDValues = 1 << 17
+)
+
+// idSeriesWarnings returns a warning for each column of the series that
+// looks like a row identifier (idLikeValues) over its first idRows rows:
+// a row number or an integer time stamp, which changes at every row.
+func (j *cpJob) idSeriesWarnings(columns []string) []string {
+	d := len(columns)
+	if d == 0 || len(j.first) < d*minIDRows {
+		return nil
+	}
+	n := len(j.first) / d
+	var w []string
+	col := make([]float64, n)
+	for c, name := range columns {
+		for i := range n {
+			col[i] = j.first[i*d+c]
+		}
+		if idLikeValues(col, n) {
+			w = append(w, fmt.Sprintf("column %s holds distinct integers on each of its first %d rows, like a row identifier or a time stamp: in the series it changes at every row and hides the changes of the others; give it as --time if it labels the rows, or leave it out with --exclude %s", quoteShort(name), n, name))
+		}
+	}
+	return w
 }
 
 // streamLayout is how the formats write the streaming detector's output:
@@ -537,14 +605,15 @@ func everyOther(s []float64) []float64 {
 // in: the header and the rows up to the first valid one.
 const maxHead = 16 << 20
 
-// findTime prepares the search for the --time column among the columns of
-// the default selection (every numeric column), which the rows passed on do
-// not name. A file is opened once more and its columns read before the
-// series (from a few rows drawn by seeking when the file allows it; a
-// compressed file is read in full); standard input, which cannot be read
-// twice, is recorded as it is read until the first row arrives, and
-// timeFromHead reads the columns from that record.
-func (j *cpJob) findTime(r *reader) error {
+// findColumns prepares the search for the --time column and those of
+// --exclude among the columns of the default selection (every numeric
+// column), which the rows passed on do not name. A file is opened once
+// more and its columns read before the series (from a few rows drawn by
+// seeking when the file allows it; a compressed file is read in full);
+// standard input, which cannot be read twice, is recorded as it is read
+// until the first row arrives, and columnsFromHead reads the columns from
+// that record.
+func (j *cpJob) findColumns(r *reader) error {
 	j.delim, j.drop = r.delim, r.drop
 	if j.path == "-" {
 		j.head = &headRecorder{r: r.stdin}
@@ -560,14 +629,15 @@ func (j *cpJob) findTime(r *reader) error {
 	if err != nil {
 		return err
 	}
-	return j.setTimeAt(t.Columns)
+	return j.setColumns(t.Columns)
 }
 
-// timeFromHead finds the --time column among the n values of the first row
-// of standard input, from the record of the input read so far: its header
-// and at least that row.
-func (j *cpJob) timeFromHead(n int) error {
+// columnsFromHead finds the --time column and those of --exclude among the
+// n values of the first row of standard input, from the record of the
+// input read so far: its header and at least that row.
+func (j *cpJob) columnsFromHead(n int) error {
 	head := j.head.stop()
+	j.head = nil
 	if i := bytes.LastIndexByte(head, '\n'); i >= 0 {
 		head = head[:i+1] // complete lines only
 	}
@@ -581,20 +651,39 @@ func (j *cpJob) timeFromHead(n int) error {
 		err = fmt.Errorf("%d columns in the first %d bytes, %d in the first row", len(t.Columns), len(head), n)
 	}
 	if err != nil {
-		return fmt.Errorf("%s: --time %s: cannot tell the numeric columns from the start of the input (%w); name the series with --columns", displayPath(j.path), j.timeCol, err)
+		flag := "--exclude"
+		if j.timeCol != "" {
+			flag = "--time " + j.timeCol
+		}
+		return fmt.Errorf("%s: %s: cannot tell the numeric columns from the start of the input (%w); name the series with --columns", displayPath(j.path), flag, err)
 	}
-	return j.setTimeAt(t.Columns)
+	return j.setColumns(t.Columns)
 }
 
-// setTimeAt finds the --time column among the columns of the default
-// selection.
-func (j *cpJob) setTimeAt(cols []string) error {
-	j.timeAt = slices.Index(cols, j.timeCol)
-	switch {
-	case j.timeAt < 0:
-		return fmt.Errorf("%s: --time %s is not among the numeric columns of the input (%s)", displayPath(j.path), j.timeCol, strings.Join(cols, ", "))
-	case len(cols) == 1:
-		return fmt.Errorf("%s: --time %s is the only numeric column: there is no series to score; name it with --columns", displayPath(j.path), j.timeCol)
+// setColumns finds the --time column and those of --exclude among the
+// columns of the default selection, and the series' values among a row's
+// (seriesAt).
+func (j *cpJob) setColumns(cols []string) error {
+	if j.timeCol != "" {
+		j.timeAt = slices.Index(cols, j.timeCol)
+		switch {
+		case j.timeAt < 0:
+			return fmt.Errorf("%s: --time %s is not among the numeric columns of the input (%s)", displayPath(j.path), j.timeCol, strings.Join(cols, ", "))
+		case len(cols) == 1:
+			return fmt.Errorf("%s: --time %s is the only numeric column: there is no series to score; name it with --columns", displayPath(j.path), j.timeCol)
+		}
+	}
+	if _, err := keptColumns(displayPath(j.path), cols, j.exclude, nil); err != nil {
+		return err
+	}
+	j.seriesAt = []int{}
+	for i, name := range cols {
+		if name != j.timeCol && !slices.Contains(j.exclude, name) {
+			j.seriesAt = append(j.seriesAt, i)
+		}
+	}
+	if len(j.seriesAt) == 0 {
+		return fmt.Errorf("%s: --exclude leaves no column of the series but --time %s", displayPath(j.path), j.timeCol)
 	}
 	return nil
 }

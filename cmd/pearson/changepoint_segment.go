@@ -130,7 +130,7 @@ func (j *cpJob) segment(c *cli.Context, name string, columns []string, seed uint
 	summary := new(record).
 		add("input", name).
 		add("columns", columns)
-	addWindowScale(summary, columns)
+	j.addColumnNotes(summary, columns)
 	summary.add("time", timeName).
 		add("rows", j.rows).
 		add("rows_used", len(g.labels)).

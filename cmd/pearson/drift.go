@@ -52,7 +52,9 @@ func driftCommand() *cli.Command {
 			"reported as \"significant, below the effect threshold\"); the data set drifts when the share of\n" +
 			"drifted columns reaches --drift-share. Each column has an effect size: the shift of the mean and\n" +
 			"the ratio of standard deviations in reference sds, or the total-variation distance of the\n" +
-			"categories. A joint row compares all numeric columns together.\n" +
+			"categories. A joint row compares all numeric columns together, each scaled by its median and\n" +
+			"1.4826·MAD over both tables, so that neither a column in larger units nor one outlier rules the\n" +
+			"kernel (its note says how each column was scaled).\n" +
 			"Inputs are CSV files (compressed or not, rows sampled by seeking where possible; a column is\n" +
 			"text when its first non-empty cell is not a number, or when --categorical names it) or Parquet\n" +
 			"files and directories (a string or boolean column is text). With --group, the rows of --numerator are the\n" +
@@ -65,6 +67,7 @@ func driftCommand() *cli.Command {
 			&cli.StringFlag{Name: "numerator", Usage: "with --group: the `VALUE` of the current rows (default: the first value in the file)"},
 			&cli.StringFlag{Name: "denominator", Usage: "with --group: the `VALUE` of the reference rows (default: the other value)"},
 			&cli.StringFlag{Name: "columns", Usage: "comma-separated `COLS` to compare (default: every named column but the group column)"},
+			excludeFlag("the default selection or of --columns"),
 			&cli.StringFlag{Name: "categorical", Usage: "comma-separated `COLS` read as text whatever their cells (codes written as digits)"},
 			&cli.Float64Flag{Name: "level", Value: drift.DefaultLevel, Usage: "level of the adjusted p-values (q-values) below which a column can drift"},
 			&cli.Float64Flag{Name: "threshold", Value: drift.DefaultThreshold, Usage: "divergence PE_½ a significant column must exceed to drift (0: none, every significant column drifts; 0.00125 is a 0.1-sd shift)"},
@@ -97,7 +100,8 @@ func driftCommand() *cli.Command {
 type driftCmd struct {
 	j        *job
 	settings drift.Settings
-	columns  []string // --columns
+	columns  []string // --columns, less --exclude
+	exclude  []string // --exclude, with the default selection
 	text     []string // --categorical
 	saveRef  string
 	refFile  string
@@ -114,7 +118,7 @@ func runDrift(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	d := &driftCmd{j: j, columns: splitList(c.String("columns")), text: splitList(c.String("categorical")),
+	d := &driftCmd{j: j, columns: splitList(c.String("columns")), exclude: splitList(c.String("exclude")), text: splitList(c.String("categorical")),
 		saveRef: c.String("save-reference"), refFile: c.String("reference"), html: c.String("html"), fail: c.Bool("fail-on-drift")}
 	inputs, err := d.parse(c)
 	if err != nil {
@@ -196,6 +200,13 @@ func (d *driftCmd) parse(c *cli.Context) ([]string, error) {
 		if err := checkTwoSamples(c); err != nil {
 			return nil, err
 		}
+	}
+	if len(d.columns) > 0 && len(d.exclude) > 0 {
+		var err error
+		if d.columns, err = excludeListed(c, d.columns, d.exclude, "columns"); err != nil {
+			return nil, err
+		}
+		d.exclude = nil
 	}
 	adjust, ok := adjustments[c.String("adjust")]
 	if !ok {
@@ -300,13 +311,35 @@ func tableColumns(t *dataset.Table, g dataset.Group) []drift.Column {
 }
 
 // readOne reads the table at path as drift's columns, with the rows read
-// and kept.
+// and kept, less those of --exclude.
 func (d *driftCmd) readOne(path string) ([]drift.Column, *dataset.Table, error) {
 	t, err := d.read(path, dataset.Query{Columns: d.columns})
 	if err != nil {
 		return nil, nil, err
 	}
-	return tableColumns(t, t.Groups[0]), t, nil
+	return d.excluded(tableColumns(t, t.Groups[0])), t, nil
+}
+
+// excluded returns cols less the columns of --exclude.
+func (d *driftCmd) excluded(cols []drift.Column) []drift.Column {
+	return slices.DeleteFunc(cols, func(col drift.Column) bool { return slices.Contains(d.exclude, col.Name) })
+}
+
+// checkExclude returns an error naming a column of --exclude that the
+// table t (read from file) does not have, nor the others (names, a stored
+// reference's), or when --exclude leaves none of t's columns.
+func (d *driftCmd) checkExclude(file string, t *dataset.Table, others []string) error {
+	if len(d.exclude) == 0 {
+		return nil
+	}
+	names := slices.Clone(t.Columns)
+	for _, o := range others {
+		if !slices.Contains(names, o) {
+			names = append(names, o)
+		}
+	}
+	_, err := keptColumns(file, names, d.exclude, t.Skipped)
+	return err
 }
 
 // compare runs the comparison with the reference, with a progress bar of
@@ -338,6 +371,9 @@ func (d *driftCmd) raw(c *cli.Context, start time.Time) (*driftResult, error) {
 		if refCols, rt, err = d.readOne(args[0]); err != nil {
 			return nil, err
 		}
+		if err := d.checkExclude(displayPath(args[0]), rt, nil); err != nil {
+			return nil, err
+		}
 		if curCols, ct, err = d.readOne(args[1]); err != nil {
 			return nil, err
 		}
@@ -357,11 +393,15 @@ func (d *driftCmd) raw(c *cli.Context, start time.Time) (*driftResult, error) {
 		if err != nil {
 			return nil, err
 		}
-		curCols, refCols = tableColumns(t, t.Groups[ci]), tableColumns(t, t.Groups[ri])
+		if err := d.checkExclude(displayPath(args[0]), t, nil); err != nil {
+			return nil, err
+		}
+		curCols, refCols = d.excluded(tableColumns(t, t.Groups[ci])), d.excluded(tableColumns(t, t.Groups[ri]))
 		out.cur, out.ref = group+"="+t.Groups[ci].Key, group+"="+t.Groups[ri].Key
 		out.refRead, out.curRead = t.RowsRead, t.RowsRead
 	}
 	load := time.Since(start)
+	out.warnings = idColumnWarnings(refCols, curCols)
 	ref, err := drift.NewReference(refCols, &d.settings)
 	if err != nil {
 		return nil, libraryError(c, err)
@@ -378,6 +418,9 @@ func (d *driftCmd) save(c *cli.Context, f *outFile, start time.Time) error {
 	path := c.Args().First()
 	cols, t, err := d.readOne(path)
 	if err != nil {
+		return err
+	}
+	if err := d.checkExclude(displayPath(path), t, nil); err != nil {
 		return err
 	}
 	ref, err := drift.NewReference(cols, &d.settings)
@@ -418,8 +461,11 @@ func (d *driftCmd) againstSaved(c *cli.Context, start time.Time) ([]*driftResult
 		if err != nil {
 			return nil, err
 		}
+		if err := d.checkExclude(displayPath(path), t, ref.Columns()); err != nil {
+			return nil, err
+		}
 		load := time.Since(t0)
-		res := &driftResult{settings: d, ref: d.refFile, cur: displayPath(path), refRead: -1, curRead: t.RowsRead}
+		res := &driftResult{settings: d, ref: d.refFile, cur: displayPath(path), refRead: -1, curRead: t.RowsRead, warnings: idColumnWarnings(cols)}
 		if res.res, err = d.compare(c, ref, cols); err != nil {
 			return nil, err
 		}
@@ -436,6 +482,48 @@ type driftResult struct {
 	refRead, curRead int    // data rows read of each input; -1 for a stored reference
 	res              *drift.Result
 	timing           timing
+	// warnings are about the columns compared: those that look like row
+	// identifiers (idColumnWarnings).
+	warnings []string
+}
+
+// idColumnWarnings returns a warning for each column of the tables that
+// looks like a row identifier in one of them: numbers by idLikeValues,
+// text by idText's rule (distinct labels on more than half the rows). The
+// ids of two tables differ by construction: a column of numbers drifts
+// whatever happened to the data, one of labels compares categories of one
+// row each.
+func idColumnWarnings(tables ...[]drift.Column) []string {
+	w := []string{}
+	var seen []string
+	for _, cols := range tables {
+		for _, col := range cols {
+			if slices.Contains(seen, col.Name) || !idColumn(col) {
+				continue
+			}
+			seen = append(seen, col.Name)
+			if col.Categories != nil {
+				w = append(w, fmt.Sprintf("column %s holds distinct labels on most rows, like an identifier: compared between tables its frequencies say nothing about the data (every label is its own category); leave it out with --exclude %s", quoteShort(col.Name), col.Name))
+			} else {
+				w = append(w, idWarning(col.Name, "compared between tables it drifts whenever the rows are other rows, whatever happened to the data, and measures nothing"))
+			}
+		}
+	}
+	return w
+}
+
+// idColumn reports whether a column of drift looks like a row identifier.
+func idColumn(col drift.Column) bool {
+	if col.Categories == nil {
+		return idLikeValues(col.Values, max(col.Rows, len(col.Values)))
+	}
+	labels := make(map[string]bool, len(col.Categories))
+	for _, s := range col.Categories {
+		if s != "" {
+			labels[s] = true
+		}
+	}
+	return len(col.Categories) >= minIDRows && 2*len(labels) > len(col.Categories)
 }
 
 // jointName names the joint row in the table of columns.
@@ -477,10 +565,25 @@ func (r *driftResult) rows() (cols []*record, joint *record) {
 		cols = append(cols, columnRecord(&cr, cr.Kind.String()))
 	}
 	if j := r.res.Joint; j != nil {
-		joint = columnRecord(j, "joint")
+		jr := *j
+		// The joint row's note says how its columns were scaled, in every
+		// format (JSON has the numbers under "joint_scales").
+		if how := r.res.JointScaling(); how != "" {
+			jr.Note = strings.Join(slices.DeleteFunc([]string{jr.Note, how}, func(s string) bool { return s == "" }), "; ")
+		}
+		joint = columnRecord(&jr, "joint")
 		joint.vals[0] = jointName
 	}
 	return cols, joint
+}
+
+// jointScales are the scales of the joint row's columns, for JSON.
+func (r *driftResult) jointScales() []*record {
+	var out []*record
+	for _, sc := range r.res.JointScales {
+		out = append(out, new(record).add("column", sc.Name).add("centre", sc.Centre).add("spread", sc.Spread).add("rule", sc.Rule))
+	}
+	return out
 }
 
 // verdict says in words whether the data set drifted, and by which rule.
@@ -523,7 +626,7 @@ func (r *driftResult) table(many bool) *table {
 	for _, name := range res.Unknown {
 		t.notes = append(t.notes, fmt.Sprintf("column %s of %s is not in the reference", quoteShort(name), r.cur))
 	}
-	t.notes = append(t.notes, r.verdict())
+	t.notes = append(append(t.notes, r.warnings...), r.verdict())
 	return t
 }
 
@@ -548,8 +651,10 @@ func (r *driftResult) record(cols []*record, joint *record) *record {
 		add("verdict", r.verdict()).
 		add("columns", cols).
 		add("joint", joint).
+		add("joint_scales", r.jointScales()).
 		add("absent", res.Absent).
 		add("unknown", res.Unknown).
+		add("warnings", r.warnings).
 		add("rows_ref", rowsRef).
 		add("rows_cur", rowsCur).
 		add("sampled_ref", sampledRef).

@@ -14,96 +14,74 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/sublinear/pearson/dataset"
+	"github.com/sublinear/pearson/internal/spread"
 )
 
-// affine is the transform x ↦ (x/scale − centre)/spread of each column;
-// scale is a power of two, 1 unless the column holds values beyond
-// ±hugeValue, so that x/scale is exact and x/scale − centre cannot
-// overflow. how says, per column, which spread was used (see standardize).
+// affine is the transform of each column by its robust scale
+// (spread.Scale: x ↦ (x/Pow2 − median)/(1.4826·MAD), see standardize);
+// category columns are left as they are (rule spreadCategory).
 type affine struct {
-	scale, centre, spread []float64
-	how                   []string
+	cols []spread.Scale
 }
 
-// hugeValue is the magnitude from which standardize first divides a
-// column by a power of two: a difference of two values then overflows.
-const hugeValue = 0x1p1000
+// spreadCategory is the rule of a column of category codes: left as it is
+// (the delta kernel has no scale).
+const spreadCategory spread.Rule = "category"
 
-// madNormal is 1/Φ⁻¹(¾): the median absolute deviation times madNormal is
-// the standard deviation of a normal distribution; so is the interquartile
-// range divided by 2Φ⁻¹(¾) = 1.349.
-const (
-	madNormal = 1.482602218505602
-	iqrNormal = 1.3489795003921634
-)
-
-// Spreads standardize uses, in the order it tries them.
-const (
-	spreadMAD      = "mad"      // 1.4826 × median absolute deviation from the median
-	spreadIQR      = "iqr"      // interquartile range / 1.349, when the MAD is 0
-	spreadSD       = "sd"       // standard deviation, when the IQR is 0 as well
-	spreadConst    = "const"    // a constant column: only centred
-	spreadCategory = "category" // category codes: left as they are
-)
-
-// apply transforms a row in place. A value beyond ±maxMagnitude after the
-// transform (an outlier many orders of magnitude out) is held at
-// ±maxMagnitude, where its kernel values with every other point are 0 all
-// the same.
+// apply transforms a row in place (spread.Scale.Apply: a value beyond
+// ±maxMagnitude after the transform is held there).
 func (a *affine) apply(row []float64) {
 	if a == nil {
 		return
 	}
 	for j := range row {
-		v := (row[j]/a.scale[j] - a.centre[j]) / a.spread[j]
-		row[j] = math.Max(-maxMagnitude, math.Min(maxMagnitude, v))
+		row[j] = a.cols[j].Apply(row[j])
 	}
 }
 
 // spreads returns each column's spread in the units of the data, what a
 // standardised unit is worth.
 func (a *affine) spreads() []float64 {
-	out := make([]float64, len(a.spread))
-	for j, s := range a.spread {
-		out[j] = s * a.scale[j]
+	out := make([]float64, len(a.cols))
+	for j, s := range a.cols {
+		out[j] = s.Units()
 	}
 	return out
 }
 
-// describe says what was done, for the output's "standardized" key:
-// "median/MAD per column", naming the columns that fell back on another
-// spread (names are the columns' names).
+// describe says what was done, for the output's "scaled" key:
+// "(x − median)/(1.4826·MAD) per column", naming the columns that fell
+// back on another spread (names are the columns' names).
 func (a *affine) describe(names []string) string {
-	s := "(x − median)/(1.4826·MAD) per column"
-	for j, h := range a.how {
-		switch h {
-		case spreadIQR:
-			s += fmt.Sprintf("; %s: MAD 0, IQR/1.349 instead", quoteShort(names[j]))
-		case spreadSD:
-			s += fmt.Sprintf("; %s: MAD and IQR 0, standard deviation instead", quoteShort(names[j]))
-		case spreadConst:
-			s += fmt.Sprintf("; %s: constant, only centred", quoteShort(names[j]))
-		case spreadCategory:
+	return describeScales(names, a.cols)
+}
+
+// describeScales is describe of the scales of the columns names.
+func describeScales(names []string, scales []spread.Scale) string {
+	s := spread.Formula + " per column"
+	for j, c := range scales {
+		switch {
+		case c.Rule == spreadCategory:
 			s += fmt.Sprintf("; %s: categories, not scaled", quoteShort(names[j]))
+		case c.Rule.Fallback() != "":
+			s += fmt.Sprintf("; %s: %s", quoteShort(names[j]), c.Rule.Fallback())
 		}
 	}
 	return s
 }
 
 // standardize scales each column of the matrices, in place, by a robust
-// centre and spread of their rows pooled, and returns the transform:
+// centre and spread of their rows pooled (spread.Of), and returns the
+// transform:
 //
 //	x ↦ (x − median) / (1.4826·MAD),
 //
 // the median absolute deviation from the median, which is the standard
 // deviation for normal data and which neither one outlier nor a minority of
-// repeated values can break. When more than half the values are equal (the
-// MAD is 0), the spread is the interquartile range over 1.349; when that is
-// 0 too, the standard deviation; a constant column is only centred. Values
-// beyond ±hugeValue are first divided by a power of two, so that values
-// near ±1e308 neither overflow nor lose the spread. O(n log n) per column
-// in the rows kept, which are at most the reservoir unless every row is
-// asked for.
+// repeated values can break, with spread.Of's fallbacks (IQR/1.349, the
+// standard deviation, a constant column only centred). O(n log n) per
+// column in the rows kept, which are at most the reservoir unless every
+// row is asked for.
 func standardize(xs ...*mat.Dense) *affine { return standardizeExcept(nil, xs...) }
 
 // standardizeExcept is standardize but for the columns cats, which hold
@@ -115,49 +93,22 @@ func standardizeExcept(cats []int, xs ...*mat.Dense) *affine {
 		r, _ := x.Dims()
 		total += r
 	}
-	a := &affine{scale: make([]float64, cols), centre: make([]float64, cols), spread: make([]float64, cols), how: make([]string, cols)}
+	a := &affine{cols: make([]spread.Scale, cols)}
 	v := make([]float64, 0, total)
-	dev := make([]float64, total)
 	for j := range cols {
 		if slices.Contains(cats, j) {
-			a.scale[j], a.centre[j], a.spread[j], a.how[j] = 1, 0, 1, spreadCategory
+			a.cols[j] = spread.Identity
+			a.cols[j].Rule = spreadCategory
 			continue
 		}
 		v = v[:0]
-		top := 0.0
 		for _, x := range xs {
 			r, _ := x.Dims()
 			for i := range r {
-				u := x.At(i, j)
-				v = append(v, u)
-				top = math.Max(top, math.Abs(u))
+				v = append(v, x.At(i, j))
 			}
 		}
-		scale := 1.0
-		if top > hugeValue {
-			_, e := math.Frexp(top)
-			scale = math.Ldexp(1, e-1) // |x|/scale < 2
-			for i := range v {
-				v[i] /= scale
-			}
-		}
-		slices.Sort(v)
-		med := quantileSorted(v, 0.5)
-		for i, u := range v {
-			dev[i] = math.Abs(u - med)
-		}
-		slices.Sort(dev[:len(v)])
-		spread, how := madNormal*quantileSorted(dev[:len(v)], 0.5), spreadMAD
-		if spread == 0 {
-			spread, how = (quantileSorted(v, 0.75)-quantileSorted(v, 0.25))/iqrNormal, spreadIQR
-		}
-		if spread == 0 {
-			spread, how = sdAbout(v, med), spreadSD
-		}
-		if spread == 0 {
-			spread, how = 1, spreadConst
-		}
-		a.scale[j], a.centre[j], a.spread[j], a.how[j] = scale, med, spread, how
+		a.cols[j] = spread.Of(v)
 	}
 	for _, x := range xs {
 		r, _ := x.Dims()
@@ -166,35 +117,6 @@ func standardizeExcept(cats []int, xs ...*mat.Dense) *affine {
 		}
 	}
 	return a
-}
-
-// quantileSorted returns the p-quantile of the sorted values s, by linear
-// interpolation between order statistics (type 7); s must not be empty.
-func quantileSorted(s []float64, p float64) float64 {
-	h := p * float64(len(s)-1)
-	lo := int(math.Floor(h))
-	if lo+1 >= len(s) {
-		return s[len(s)-1]
-	}
-	return s[lo] + (h-float64(lo))*(s[lo+1]-s[lo])
-}
-
-// sdAbout returns the root mean square deviation of v about c, scaled by
-// the largest deviation first so that it neither overflows nor underflows.
-func sdAbout(v []float64, c float64) float64 {
-	big := 0.0
-	for _, u := range v {
-		big = math.Max(big, math.Abs(u-c))
-	}
-	if big == 0 {
-		return 0
-	}
-	ss := 0.0
-	for _, u := range v {
-		d := (u - c) / big
-		ss += d * d
-	}
-	return big * math.Sqrt(ss/float64(len(v)))
 }
 
 // standardizeFlag is --standardize: on by default, for the estimates that
@@ -217,35 +139,46 @@ func standardizes(c *cli.Context, cols int) bool {
 // taken for an identifier.
 const minIDRows = 20
 
-// idLike reports whether column j of x looks like a row identifier:
-// distinct integers on every row, at least minIDRows of them, and either
-// increasing in the order kept or spanning less than twice the rows of the
-// data set (pop): numbers that label rows rather than measure anything, and
-// that tell every row apart in the kernel.
+// idLike reports whether column j of x looks like a row identifier
+// (idLikeValues of its values).
 func idLike(x *mat.Dense, j, pop int) bool {
-	r, _ := x.Dims()
+	return idLikeValues(mat.Col(nil, j, x), pop)
+}
+
+// idLikeValues reports whether the values v of a column look like a row
+// identifier: distinct integers on every row, at least minIDRows of them,
+// and either increasing in the order kept or spanning less than twice the
+// rows of the data set (pop): numbers that label rows rather than measure
+// anything, and that tell every row apart in the kernel. A missing value
+// (NaN) is not an integer: such a column is not taken for one.
+func idLikeValues(v []float64, pop int) bool {
+	r := len(v)
 	if r < minIDRows {
 		return false
 	}
-	v := make([]float64, r)
 	increasing := true
-	for i := range r {
-		u := x.At(i, j)
+	for i, u := range v {
 		if u != math.Trunc(u) || math.IsInf(u, 0) {
 			return false
 		}
 		if i > 0 && u <= v[i-1] {
 			increasing = false
 		}
-		v[i] = u
 	}
-	slices.Sort(v)
+	s := slices.Clone(v)
+	slices.Sort(s)
 	for i := 1; i < r; i++ {
-		if v[i] == v[i-1] {
+		if s[i] == s[i-1] {
 			return false
 		}
 	}
-	return increasing || v[r-1]-v[0] < 2*float64(max(pop, r))
+	return increasing || s[r-1]-s[0] < 2*float64(max(pop, r))
+}
+
+// idWarning is the warning about a column (name) that looks like a row
+// identifier: what it does where it is used (why), and what to do.
+func idWarning(name, why string) string {
+	return fmt.Sprintf("column %s holds distinct integers on every row, like a row identifier: %s; leave it out with --exclude %s", quoteShort(name), why, name)
 }
 
 // idWarnings returns a warning for each column (names) that looks like a
@@ -255,7 +188,7 @@ func idWarnings(names []string, samples ...sample) []string {
 	for j, name := range names {
 		for _, s := range samples {
 			if idLike(s.x, j, s.rows) {
-				w = append(w, fmt.Sprintf("column %s holds distinct integers on every row, like a row identifier: as a feature it tells every row apart and measures nothing; leave it out with --exclude %s", quoteShort(name), name))
+				w = append(w, idWarning(name, "as a feature it tells every row apart and measures nothing"))
 				break
 			}
 		}

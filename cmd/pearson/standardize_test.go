@@ -16,6 +16,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat/distuv"
 
+	"github.com/sublinear/pearson/internal/spread"
 	"github.com/sublinear/pearson/internal/testtier"
 )
 
@@ -42,17 +43,18 @@ func TestStandardizeRobust(t *testing.T) {
 	for _, c := range []struct {
 		col          int
 		centre, sd   float64
-		how          string
+		how          spread.Rule
 		centreMargin float64
 	}{
-		{0, 3, 2, spreadMAD, 0.2},
-		{1, 7, 1, spreadConst, 0},
-		{2, 0, math.Sqrt(0.05 * 0.95), spreadSD, 0},
-		{3, 0, 2e5, spreadMAD, 2e4},
+		{0, 3, 2, spread.MAD, 0.2},
+		{1, 7, 1, spread.Constant, 0},
+		{2, 0, math.Sqrt(0.05 * 0.95), spread.SD, 0},
+		{3, 0, 2e5, spread.MAD, 2e4},
 	} {
-		got := a.spread[c.col] * a.scale[c.col]
-		if a.how[c.col] != c.how || math.Abs(got/c.sd-1) > 0.1 || math.Abs(a.centre[c.col]*a.scale[c.col]-c.centre) > c.centreMargin {
-			t.Errorf("column %d: centre %g, spread %g by %s; want %g, %g by %s", c.col, a.centre[c.col]*a.scale[c.col], got, a.how[c.col], c.centre, c.sd, c.how)
+		s := a.cols[c.col]
+		got, centre := s.Units(), s.Centre*s.Pow2
+		if s.Rule != c.how || math.Abs(got/c.sd-1) > 0.1 || math.Abs(centre-c.centre) > c.centreMargin {
+			t.Errorf("column %d: centre %g, spread %g by %s; want %g, %g by %s", c.col, centre, got, s.Rule, c.centre, c.sd, c.how)
 		}
 	}
 	for i := range n {
@@ -68,11 +70,11 @@ func TestStandardizeRobust(t *testing.T) {
 	// Values near the largest float neither overflow nor lose their spread.
 	h := mat.NewDense(5, 1, []float64{-1.7e308, -1e308, 0, 1e308, 1.7e308})
 	a = standardize(h)
-	if got := a.spreads()[0]; math.IsInf(got, 0) || math.Abs(got/(madNormal*1e308)-1) > 1e-12 {
-		t.Errorf("huge values: spread %g, want %g", got, madNormal*1e308)
+	if got := a.spreads()[0]; math.IsInf(got, 0) || math.Abs(got/(spread.MADNormal*1e308)-1) > 1e-12 {
+		t.Errorf("huge values: spread %g, want %g", got, spread.MADNormal*1e308)
 	}
-	if got := h.At(3, 0); math.Abs(got-1/madNormal) > 1e-12 {
-		t.Errorf("huge values: 1e308 standardised to %g, want %g", got, 1/madNormal)
+	if got := h.At(3, 0); math.Abs(got-1/spread.MADNormal) > 1e-12 {
+		t.Errorf("huge values: 1e308 standardised to %g, want %g", got, 1/spread.MADNormal)
 	}
 }
 
