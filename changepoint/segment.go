@@ -81,6 +81,9 @@ type SegmentSettings struct {
 	// PenaltyPerLogRow·ln T for a series of T rows of one column, and
 	// PenaltyPerLogRow·ln((d + 1)·T) for d > 1 columns (the calibrated
 	// score is then the largest of d + 1, see Segment).
+	// A Penalty P multiplies the penalties of the spread and level rules
+	// (RuleSpread, RuleLevel) by P over that default: one knob for every
+	// rule.
 	Penalty float64
 	// Src is the source of randomness. Nil means rand.NewPCG(1, 2).
 	Src rand.Source
@@ -268,6 +271,16 @@ func Segment(ctx context.Context, series mat.Matrix, alpha float64, s *SegmentSe
 		// largest of (d + 1)·T calibrated scores does.
 		p.Penalty = PenaltyPerLogRow * math.Log(float64(rows)*float64(dim+1))
 	}
+	// A Penalty of the caller's scales the whole-segment rules' penalties
+	// as it does the windows' (wholeScale: 1 at the default).
+	wholeScale := 1.0
+	if s.Penalty > 0 {
+		def := PenaltyPerLogRow * math.Log(float64(rows))
+		if dim > 1 {
+			def = PenaltyPerLogRow * math.Log(float64(rows)*float64(dim+1))
+		}
+		wholeScale = s.Penalty / def
+	}
 	if rows < MinSegmentRows || rows < 2*(minSide+p.Embed-1)+1 {
 		return nil, fmt.Errorf("changepoint: %w: the series has %d rows; segmenting it (Embed %d) needs at least %d", ErrTooFew, rows, p.Embed, max(MinSegmentRows, 2*(minSide+p.Embed-1)+1))
 	}
@@ -433,7 +446,7 @@ func Segment(ctx context.Context, series mat.Matrix, alpha float64, s *SegmentSe
 		// Changes of spread the windows are too short to see: searched
 		// over whole segments, on differences (spreadChanges).
 		logT := math.Log(float64(rows))
-		add, err := sg.spreadChanges(ctx, keep, max(p.Window, spreadMinSide), spreadPenaltyPerParam*float64(dim+1)*logT, 2*spreadPenaltyPerParam*logT+2*math.Log(float64(dim)))
+		add, err := sg.spreadChanges(ctx, keep, max(p.Window, spreadMinSide), wholeScale*spreadPenaltyPerParam*float64(dim+1)*logT, wholeScale*(2*spreadPenaltyPerParam*logT+2*math.Log(float64(dim))))
 		if err != nil {
 			return nil, err
 		}
@@ -446,7 +459,7 @@ func Segment(ctx context.Context, series mat.Matrix, alpha float64, s *SegmentSe
 		slices.SortFunc(keep, func(a, b Change) int { return a.Time - b.Time })
 		// Changes of level the windows are too short to see, searched
 		// likewise between all the changes found (levelChanges).
-		add, err = sg.levelChanges(ctx, keep, max(p.Window, spreadMinSide), levelPenaltyPerParam*float64(dim+1)*logT, 2*levelPenaltyPerParam*logT+2*math.Log(float64(dim)))
+		add, err = sg.levelChanges(ctx, keep, max(p.Window, spreadMinSide), wholeScale*levelPenaltyPerParam*float64(dim+1)*logT, wholeScale*(2*levelPenaltyPerParam*logT+2*math.Log(float64(dim))))
 		if err != nil {
 			return nil, err
 		}
