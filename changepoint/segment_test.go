@@ -373,11 +373,13 @@ func TestSegmentSpread(t *testing.T) {
 // TestSegmentColumnShift checks that a level shift in one column of
 // several is not diluted by the others: 400 rows of independent standard
 // normal columns, the first shifted at row 200, 20 seeds per case (long
-// tier). A shift of 2 standard deviations must be found within ±5 rows in
-// at least 12 of 20 series with 2 and with 5 columns (16 each with each
-// column also scored on its own, 9 and 1 with the joint score alone; one
-// column: 18), with at most 2 detections elsewhere in all 20; a shift of
-// 1.5 is logged (1 column 14, 2 columns 9, 5 columns 8 of 20).
+// tier). With the level rule (RuleLevel) a shift of 1.5 or 2 standard
+// deviations is found within ±5 rows in 19 or 20 of 20 series with 1, 2
+// and 5 columns (before it, by the windows alone: 14, 9, 8 of 20 at 1.5
+// and 18, 16, 16 at 2), with 1 or 2 detections elsewhere in all 20. The
+// test wants at least 17 of 20 in every case (two binomial standard
+// deviations below 19 at a rate of 0.95) and at most 3 detections
+// elsewhere.
 func TestSegmentColumnShift(t *testing.T) {
 	testtier.Long(t, "120 segmentations of 400 rows of up to 5 columns")
 	testtier.SkipUnderRace(t)
@@ -413,8 +415,8 @@ func TestSegmentColumnShift(t *testing.T) {
 				}
 			}
 			t.Logf("%d columns, shift %.1f in the first: found within ±5 rows in %d of 20, %d detections elsewhere", d, shift, hit, other)
-			if d > 1 && shift == 2 && (hit < 12 || other > 2) {
-				t.Errorf("%d columns, shift 2 in one: found in %d of 20 (want 12 or more), %d detections elsewhere (want at most 2)", d, hit, other)
+			if hit < 17 || other > 3 {
+				t.Errorf("%d columns, shift %.1f in one: found in %d of 20 (want 17 or more), %d detections elsewhere (want at most 3)", d, shift, hit, other)
 			}
 		}
 	}
