@@ -52,9 +52,18 @@ type LSMIResult struct {
 	// distribution the rows come from. For the kernel model: the spread of
 	// the draws over √draws, the sampling error of the data by the delta
 	// method, and (PlugIn − SMI)/2 as an allowance for the regularisation's
-	// bias, combined in quadrature (docs/DESIGN.md §3); it does not cover
-	// the choice of σx, σy and λ by cross-validation. For the copula model:
-	// the delta-method error of its two averages. Zero for Exact.
+	// bias, combined in quadrature (docs/DESIGN.md §3). When σx, σy and λ
+	// are cross-validated, each draw chooses them on its own rows, so that
+	// the draws' spread covers that choice (not for Rank, whose features
+	// share one choice). It does not cover the choice of FactorsX, which
+	// follows the sample rather than the draw (beside irrelevant columns
+	// it can widen the spread over samples to 1.5 times StdErr), nor the
+	// kernel model's own bias where its k² functions
+	// cannot follow the ratio: at strong dependence spread over several
+	// columns of x the estimate lies below the truth by more than StdErr
+	// (−22% at SMI 1.39 with two relevant columns, docs/results/lsmibias.md).
+	// For the copula model: the delta-method error of its two averages.
+	// Zero for Exact.
 	StdErr float64
 	// DrawStdErr is the part of the kernel model's standard error from the
 	// draws alone: the spread of the draws over √draws (zero for a single

@@ -1,0 +1,229 @@
+// Copyright ©2026 The pearson Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package divergence
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/sublinear/pearson/crossval"
+	"github.com/sublinear/pearson/internal/summary"
+)
+
+// linearIrrelevant draws n rows of x (d standard normal columns) and
+// y = ρ·(x₁ + … + x_r)/√r + √(1 − ρ²)·ε: the last d − r columns of x are
+// irrelevant, and (x, y) is jointly normal with the one canonical
+// correlation ρ, so SMI(X; Y) = ρ²/(2(1 − ρ²)) whatever d and r.
+func linearIrrelevant(n, d, r int, rho float64, rnd *rand.Rand) (x, y *mat.Dense) {
+	x, y = mat.NewDense(n, d, nil), mat.NewDense(n, 1, nil)
+	for i := range n {
+		s := 0.0
+		for j := range d {
+			v := rnd.NormFloat64()
+			x.Set(i, j, v)
+			if j < r {
+				s += v
+			}
+		}
+		y.Set(i, 0, rho*s/math.Sqrt(float64(r))+math.Sqrt(1-rho*rho)*rnd.NormFloat64())
+	}
+	return x, y
+}
+
+// irrelevantCase is one case of TestLSMIIrrelevantColumnsStudy.
+type irrelevantCase struct {
+	name     string
+	truth    float64
+	relevant int  // the leading columns of x that carry information
+	meets    bool // whether LSMI meets issue 24's targets on it
+	data     func(rnd *rand.Rand) (x, y *mat.Dense)
+}
+
+// irrelevantCases are issue 24's "3–5 columns with 1–2 irrelevant" for
+// LSMI, n = 10⁴: normal cases whose SMI has a closed form (linearIrrelevant)
+// and the issue's own sine case (truth by quadrature, sineSMI).
+func irrelevantCases() []irrelevantCase {
+	const n = 10_000
+	normal := func(d, r int) func(rnd *rand.Rand) (x, y *mat.Dense) {
+		return func(rnd *rand.Rand) (x, y *mat.Dense) { return linearIrrelevant(n, d, r, 0.5, rnd) }
+	}
+	return []irrelevantCase{
+		{"normal ρ = 0.5, x 2 columns, 1 irrelevant", 1.0 / 6, 1, true, normal(2, 1)},
+		{"normal ρ = 0.5, x 3 columns, 2 irrelevant", 1.0 / 6, 1, true, normal(3, 1)},
+		{"normal ρ = 0.5, x 5 columns, 2 irrelevant", 1.0 / 6, 3, true, normal(5, 3)},
+		{"sine, x 3 columns, 1 irrelevant", sineSMI(), 2, false, func(rnd *rand.Rand) (x, y *mat.Dense) { return sineData(n, 3, rnd) }},
+	}
+}
+
+// irrelevantSummary is what TestLSMIIrrelevantColumnsStudy measures of one
+// case and model over the seeds.
+type irrelevantSummary struct {
+	meanErr        float64 // mean relative error
+	within10, in2  int     // seeds within 10% of the truth, within 2·StdErr
+	seSpread       float64 // mean StdErr over the seeds' spread
+	meanSE, spread float64 // mean StdErr, the seeds' standard deviation
+	models         map[string]int
+	irrelevantWide int // seeds on which every irrelevant column got factor 64 or more
+}
+
+func (s irrelevantSummary) String() string {
+	return fmt.Sprintf("mean error %+.1f%%, within 10%% %d, within 2·StdErr %d, StdErr/spread %.2f (%.4f/%.4f), reported %v, irrelevant columns wide %d",
+		100*s.meanErr, s.within10, s.in2, s.seSpread, s.meanSE, s.spread, s.models, s.irrelevantWide)
+}
+
+// studyIrrelevant runs LSMI with model on seeds fresh data sets of c.
+func studyIrrelevant(t *testing.T, c irrelevantCase, model string, seeds int) irrelevantSummary {
+	t.Helper()
+	s := irrelevantSummary{models: map[string]int{}}
+	est := make([]float64, seeds)
+	var meanSE float64
+	for seed := range seeds {
+		x, y := c.data(rand.New(rand.NewPCG(uint64(seed), 51)))
+		r, err := LSMI(ctx, x, y, &LSMISettings{Model: model, Settings: Settings{Src: rand.NewPCG(uint64(seed), 52)}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := r.SMI/c.truth - 1
+		s.meanErr += e / float64(seeds)
+		if math.Abs(e) <= 0.1 {
+			s.within10++
+		}
+		if math.Abs(r.SMI-c.truth) <= 2*r.StdErr {
+			s.in2++
+		}
+		s.models[r.Model]++
+		est[seed] = r.SMI
+		meanSE += r.StdErr / float64(seeds)
+		wide := r.FactorsX != nil
+		for j := c.relevant; j < len(r.FactorsX); j++ {
+			wide = wide && r.FactorsX[j] >= 64
+		}
+		if wide {
+			s.irrelevantWide++
+		}
+	}
+	_, se := summary.MeanStdErr(est)
+	s.meanSE, s.spread = meanSE, se*math.Sqrt(float64(seeds))
+	s.seSpread = s.meanSE / s.spread
+	return s
+}
+
+// TestLSMIIrrelevantColumnsStudy measures issue 24's targets for LSMI with
+// irrelevant columns of x (irrelevantCases), 20 seeds each at n = 10⁴, new
+// data and new draws on every seed, with the default model choice and the
+// kernel model alone (docs/results/lsmibias.md has the numbers).
+//
+// The issue's targets — the mean within 10% of the truth and the truth
+// within 2·StdErr in at least 18 of 20 runs — are asserted where they
+// hold: the normal cases with the default model (measured +3.7%, +5.1%,
+// +1.9%; 18, 18 and 20 of 20). They do not hold for the sine case (−22%,
+// 0 of 20): the kernel model's basis of k² = 10⁴ functions, fitted on
+// M/2 = 2000 pairs, cannot follow a ridge of width 0.4 over two relevant
+// columns (docs/results/lsmibias.md: at no setting of σx, σy and λ does
+// its noise-free value come within 14% of the truth). There the test
+// asserts what holds, as a guard against regressions: the irrelevant
+// column found (factor 64) in at least 18 of 20 runs and the mean error
+// within 30%.
+func TestLSMIIrrelevantColumnsStudy(t *testing.T) {
+	longStudies(t)
+	const seeds = 20
+	for _, c := range irrelevantCases() {
+		for _, model := range []string{"", ModelKernel} {
+			s := studyIrrelevant(t, c, model, seeds)
+			name := model
+			if name == "" {
+				name = "default"
+			}
+			t.Logf("%s (truth %.5f), %s: %v", c.name, c.truth, name, s)
+			switch {
+			case model != "":
+			case !c.meets:
+				if s.irrelevantWide < 18 || math.Abs(s.meanErr) > 0.3 {
+					t.Errorf("%s: irrelevant column found in %d of %d runs, mean error %+.1f%%; want at least 18 and within 30%%", c.name, s.irrelevantWide, seeds, 100*s.meanErr)
+				}
+			default:
+				if s.in2 < 18 || math.Abs(s.meanErr) > 0.1 {
+					t.Errorf("%s: %d of %d within 2·StdErr, mean error %+.1f%%; want at least 18 and within 10%%", c.name, s.in2, seeds, 100*s.meanErr)
+				}
+			}
+		}
+	}
+}
+
+// TestLSMISineBiasSources is the study behind docs/results/lsmibias.md's
+// account of the kernel model's bias on the issue's sine case (x₃ dropped,
+// x₂ halved so that one width σx stands for the factors [½, 1] the
+// cross-validation chooses; SMI is unchanged by either). On one data set
+// (seed 0, n = 10⁴) it fixes σx, σy and λ over a grid and reports, for
+// k = 100 and 300 centres and for the default averages (M = 4000) and
+// exact ones (every row), the range of the estimates over the grid. It
+// asserts the two findings: with exact averages no setting of the k = 100
+// basis comes within 10% of the truth, and some setting of the k = 300
+// basis does. Then it logs, on seeds 0–2 of the 3-column case, the
+// default against two changes that do not help: normal scores of y, and a
+// width grid twice as fine (factors √2 apart).
+func TestLSMISineBiasSources(t *testing.T) {
+	longStudies(t)
+	truth := sineSMI()
+	x, y := sineData(10_000, 2, rand.New(rand.NewPCG(0, 41)))
+	for i := range 10_000 {
+		x.Set(i, 1, x.At(i, 1)/2)
+	}
+	for _, k := range []int{100, 300} {
+		for _, m := range []int{DefaultM, AllPoints} {
+			lo, hi := math.Inf(1), math.Inf(-1)
+			var at string
+			for _, sx := range []float64{0.2, 0.3, 0.45, 0.6} {
+				for _, sy := range []float64{0.15, 0.25, 0.4, 0.6} {
+					for _, lambda := range []float64{1e-5, 1e-3, 1e-1} {
+						r, err := LSMI(ctx, x, y, &LSMISettings{Model: ModelKernel, SigmaX: sx, SigmaY: sy, Settings: Settings{K: k, M: m, Lambda: lambda, Src: rand.NewPCG(0, 42)}})
+						if err != nil {
+							t.Fatal(err)
+						}
+						e := r.SMI/truth - 1
+						lo = min(lo, e)
+						if e > hi {
+							hi, at = e, fmt.Sprintf("σx %.2f, σy %.2f, λ %.0e", sx, sy, lambda)
+						}
+					}
+				}
+			}
+			averages := "every row"
+			if m == DefaultM {
+				averages = fmt.Sprintf("M = %d", m)
+			}
+			t.Logf("k = %d, %s: errors over the grid %+.1f%% to %+.1f%% (the highest at %s)", k, averages, 100*lo, 100*hi, at)
+			switch {
+			case m == AllPoints && k == 100 && hi > -0.1:
+				t.Errorf("k = 100, exact averages: a setting within 10%% (%+.1f%%)", 100*hi)
+			case m == AllPoints && k == 300 && hi < -0.1:
+				t.Errorf("k = 300, exact averages: no setting within 10%% (best %+.1f%%)", 100*hi)
+			}
+		}
+	}
+	for seed := range uint64(3) {
+		x, y := sineData(10_000, 3, rand.New(rand.NewPCG(seed, 41)))
+		scores := make([]float64, 10_000)
+		mat.Col(scores, 0, y)
+		normalScores(scores)
+		line := fmt.Sprintf("seed %d:", seed)
+		for _, v := range []struct {
+			name   string
+			y      *mat.Dense
+			scales []float64
+		}{{"default", y, nil}, {"normal scores of y", mat.NewDense(10_000, 1, scores), nil}, {"width grid √2", y, crossval.LogGrid(1.0/8, 8, 13)}} {
+			r, err := LSMI(ctx, x, v.y, &LSMISettings{Model: ModelKernel, Settings: Settings{SigmaScales: v.scales, Src: rand.NewPCG(seed, 42)}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			line += fmt.Sprintf(" %s %+.1f%%;", v.name, 100*(r.SMI/truth-1))
+		}
+		t.Log(line)
+	}
+}
