@@ -223,54 +223,80 @@ func (col *levelColumn) final(b int) float64 {
 	if !(col.v > 0) {
 		return 0
 	}
-	// Regressors: the step, then 1, t and t² on [−1, 1].
-	x := mat.NewDense(n, 4, nil)
-	for i := range n {
+	// Regressors: the step, then 1, t and t² on [−1, 1]; the fits are
+	// solved from their 4 × 4 cross products (well conditioned: t and
+	// t² − 1/3 are nearly orthogonal on [−1, 1]), so that a segment of N
+	// rows costs O(N) time and no N-row matrix.
+	reg := func(i int) [4]float64 {
 		t := 2*float64(i)/float64(max(n-1, 1)) - 1
 		u := 0.0
 		if i >= b {
 			u = 1
 		}
-		x.SetRow(i, []float64{u, 1, t, t*t - 1.0/3})
+		return [4]float64{u, 1, t, t*t - 1.0/3}
 	}
-	y := mat.NewVecDense(n, col.y)
-	// rss fits the columns of x listed and returns the residual sum of
-	// squares, and the residuals if asked.
-	rss := func(cols []int, keep bool) (float64, []float64) {
-		sub := mat.NewDense(n, len(cols), nil)
-		for j, c := range cols {
-			for i := range n {
-				sub.Set(i, j, x.At(i, c))
+	var g [4][4]float64
+	var xy [4]float64
+	yy := 0.0
+	for i, y := range col.y {
+		x := reg(i)
+		for a := range 4 {
+			xy[a] += x[a] * y
+			for c := range a + 1 {
+				g[a][c] += x[a] * x[c]
 			}
 		}
-		var qr mat.QR
-		qr.Factorize(sub)
+		yy += y * y
+	}
+	// fit returns the coefficients of the regressors listed and the
+	// residual sum of squares y'y − β'X'y.
+	fit := func(cols []int) ([]float64, float64) {
+		k := len(cols)
+		sym := mat.NewSymDense(k, nil)
+		rhs := mat.NewVecDense(k, nil)
+		for a, ca := range cols {
+			rhs.SetVec(a, xy[ca])
+			for c, cc := range cols[:a+1] {
+				sym.SetSym(a, c, g[max(ca, cc)][min(ca, cc)])
+			}
+		}
+		var ch mat.Cholesky
+		if !ch.Factorize(sym) {
+			return nil, math.NaN()
+		}
 		var beta mat.VecDense
-		if err := qr.SolveVecTo(&beta, false, y); err != nil {
-			return math.NaN(), nil
+		if err := ch.SolveVecTo(&beta, rhs); err != nil {
+			return nil, math.NaN()
 		}
-		var fit mat.VecDense
-		fit.MulVec(sub, &beta)
-		r := make([]float64, n)
-		total := 0.0
-		for i := range r {
-			r[i] = col.y[i] - fit.AtVec(i)
-			total += r[i] * r[i]
-		}
-		if !keep {
-			r = nil
-		}
-		return total, r
+		return beta.RawVector().Data, yy - mat.Dot(&beta, rhs)
 	}
 	withStep := [][]int{{0, 1}, {0, 1, 2}, {0, 1, 2, 3}}
 	without := [][]int{{1}, {1, 2}, {1, 2, 3}}
 	var step [3]float64
+	var full []float64
 	for p := range step {
-		step[p], _ = rss(withStep[p], false)
+		full, step[p] = fit(withStep[p])
 	}
-	_, res := rss(withStep[2], true)
-	v, rho := longRunVariance(res)
-	if !(v > 0) || rho > maxLevelRho || math.IsNaN(step[2]) {
+	if math.IsNaN(step[2]) {
+		return 0
+	}
+	// The long-run variance of the fullest model's residuals (their mean
+	// is 0: the model has a constant).
+	var s2, s1, prev float64
+	for i, y := range col.y {
+		x := reg(i)
+		r := y
+		for a := range 4 {
+			r -= full[a] * x[a]
+		}
+		s2 += r * r
+		if i > 0 {
+			s1 += r * prev
+		}
+		prev = r
+	}
+	v, rho := longRunFromMoments(s2, s1, n)
+	if !(v > 0) || rho > maxLevelRho {
 		return 0
 	}
 	limit := v * math.Log(float64(n))
@@ -278,35 +304,43 @@ func (col *levelColumn) final(b int) float64 {
 	for p < 2 && step[p]-step[p+1] > limit {
 		p++
 	}
-	none, _ := rss(without[p], false)
+	_, none := fit(without[p])
 	return math.Max(0, none-step[p]) / v
 }
 
 // longRunVariance returns σ²·(1 + ρ)/(1 − ρ), the long-run variance of
 // AR(1) noise, for the residuals r (clipped, so that moments are safe), and
-// ρ: σ² their variance and ρ their lag-1 autocorrelation, at least 0; 0, 0
-// when r does not vary or ρ reaches 1.
+// ρ: σ² their variance and ρ their lag-1 autocorrelation (longRunFromMoments).
 func longRunVariance(r []float64) (v, rho float64) {
 	if len(r) < 3 {
 		return 0, 0
 	}
-	var m, s2, s1 float64
+	m := 0.0
 	for _, x := range r {
 		m += x
 	}
 	m /= float64(len(r))
+	var s2, s1 float64
 	for i, x := range r {
 		s2 += (x - m) * (x - m)
 		if i > 0 {
 			s1 += (x - m) * (r[i-1] - m)
 		}
 	}
-	if !(s2 > 0) {
+	return longRunFromMoments(s2, s1, len(r))
+}
+
+// longRunFromMoments returns σ²·(1 + ρ)/(1 − ρ) and ρ from the sum of
+// squares s2 of n centred residuals and the sum s1 of their lag-1 products:
+// σ² = s2/n, ρ = s1/s2 (at least 0); 0, 0 when they do not vary, when
+// n < 3 or when ρ reaches 1.
+func longRunFromMoments(s2, s1 float64, n int) (v, rho float64) {
+	if n < 3 || !(s2 > 0) {
 		return 0, 0
 	}
 	rho = max(0, s1/s2)
 	if rho >= 1 {
 		return 0, 0
 	}
-	return s2 / float64(len(r)) * (1 + rho) / (1 - rho), rho
+	return s2 / float64(n) * (1 + rho) / (1 - rho), rho
 }
