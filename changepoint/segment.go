@@ -238,12 +238,12 @@ func SegmentParamsFor(rows int, s *SegmentSettings) SegmentParams {
 // the scaled Gamma deviance of the absolute first differences above
 // 2·(d + 1)·ln T, or with several columns one column's above
 // 4·ln T + 2·ln d), which windows of n rows see too weakly; then each
-// segment between all the changes for a change of level (levelChanges: the
-// χ² of a step, at the long-run variance of the segment's clipped values, in a model
-// that keeps a linear or quadratic trend when the segment has one, above
-// 2·(d + 1)·ln T, or one column's above 4·ln T + 2·ln d; quiet when the
-// residuals are persistent, as a random walk's). Change.Rule says which
-// rule found each change.
+// segment between all the changes for a change of level (levelChanges:
+// the χ² of a step, at the long-run variance of the segment's clipped
+// values, in a model that keeps a linear or quadratic trend when the
+// segment has one, above 2·(d + 1)·ln T, or one column's above
+// 4·ln T + 2·ln d; quiet when the residuals are persistent, as a random
+// walk's). Change.Rule says which rule found each change.
 //
 // Before scoring, a column whose robust linear trend is significant is
 // de-trended (robustDetrend): a steep trend would otherwise raise every
