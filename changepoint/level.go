@@ -75,6 +75,9 @@ func (sg *segmenter) levelChanges(ctx context.Context, keep []Change, minLen int
 		}
 		cols := make([]levelColumn, sg.dim)
 		for j := range sg.dim {
+			if err := ctx.Err(); err != nil {
+				return fmt.Errorf("changepoint: level: %w", err)
+			}
 			cols[j] = sg.levelColumn(j, s, e)
 		}
 		// The split of the largest statistic, at the search's V, located
@@ -106,6 +109,9 @@ func (sg *segmenter) levelChanges(ctx context.Context, keep []Change, minLen int
 			return nil
 		}
 		for j := range cols {
+			if err := ctx.Err(); err != nil {
+				return fmt.Errorf("changepoint: level: %w", err)
+			}
 			stats[j] = cols[j].final(bestAt - s)
 		}
 		v := combine(stats, penalty, onePenalty, alone)
