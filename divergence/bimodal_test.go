@@ -43,9 +43,8 @@ func bimodalData(n int, rnd *rand.Rand) (p, q *mat.Dense) {
 
 // TestBimodalBiasProbe is the study of where RelativePE's bias on the
 // bimodal P comes from (issue 24): over 6 seeds at n = 5000, the mean
-// estimate with σ and λ cross-validated, with one draw (whose
-// cross-validation has the whole averaging budget, not the per-draw share
-// 1/drawCVShare), with four times the budget, and with σ and λ each fixed
+// estimate with σ and λ cross-validated, with one draw (no per-draw
+// refinement of the whole-budget choice), with four times the budget, and with σ and λ each fixed
 // on a grid, so that the table says whether a better (σ, λ) exists (the
 // choice) or not (the model). It asserts nothing.
 func TestBimodalBiasProbe(t *testing.T) {

@@ -28,9 +28,10 @@ type PEResult struct {
 	PE float64
 	// StdErr is the standard error of PE against PE_α of the distributions
 	// the samples come from, covering every random choice: the spread of
-	// the draws over √draws (when σ or λ is cross-validated each draw tunes
-	// them on its own random rows, so the draws are independent replicates
-	// of the whole procedure), the sampling error of the data by the delta
+	// the draws over √draws (when σ or λ is cross-validated each draw
+	// refines them on its own random rows, so that the spread covers the
+	// tuning), the share of the whole-budget choice that all draws share
+	// (see tunedDraws), the sampling error of the data by the delta
 	// method, and PlugIn − PE as an allowance for the regularisation's
 	// bias, combined in quadrature (docs/DESIGN.md §4). Zero for Exact.
 	StdErr float64
@@ -65,12 +66,12 @@ type PEResult struct {
 	NP, NQ int
 	// Exact reports the all-centre solution rather than the estimate.
 	Exact bool
-	// CV is the cross-validation table (the first draw's when each draw
-	// tuned its own): rows are kernel widths σ, columns all-centre
-	// regularisations λ. BestRow and BestCol mark the choice: the width of
-	// least held-out score and, at it, the smallest λ within one standard
-	// error of the least score (see peLowRidge), which need not be the
-	// least itself. Nil when both were fixed.
+	// CV is the cross-validation table of the search on the whole
+	// averaging budget (see RelativePE): rows are kernel widths σ, columns
+	// all-centre regularisations λ; BestRow and BestCol mark the width and
+	// λ of least held-out score, which each draw then refined on its own
+	// rows among the neighbours on this grid (DrawSigmas, DrawLambdas).
+	// Nil when both were fixed.
 	CV *crossval.Table[float64]
 	// Warnings describe doubts about the result, such as a cross-validated
 	// optimum on the edge of its grid.
@@ -100,7 +101,9 @@ type PEResult struct {
 // kernel averages over m points drawn independently of them, solves the
 // k-centre problem with regularisation kλ/n, and the estimate is the mean
 // over the draws. σ and λ are chosen by 5-fold cross-validation on centres
-// and averaging points of the same budget, unless fixed. See PESettings for
+// and averaging points of the same budget, unless fixed: once over a
+// self-widening grid, then refined by each draw on its own rows among the
+// neighbours of that choice. See PESettings for
 // the options, and Settings.Exact for the all-centre value itself.
 //
 // α ∈ [0, 1) is part of the quantity estimated: DefaultAlpha (½) is the
@@ -176,7 +179,7 @@ func relativePE(ctx context.Context, p, q mat.Matrix, alpha float64, s *PESettin
 	sigma := s.Sigma / scale // internal units
 	lambdaN := s.Lambda / float64(pp.pop)
 	if tuned {
-		t, stops, err := m.crossValidate(ctx, s, rnd, false)
+		t, stops, err := m.crossValidate(ctx, s, rnd, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -221,8 +224,10 @@ func peSamples(p, q mat.Matrix, alpha float64, s *PESettings) (pp, qq *points, e
 // method, with the influence of a point ψ_P = r − ½αr² in P and
 // ψ_Q = −½(1−α)r² in Q,
 //
-//	StdErr² = DrawStdErr² + Var_P(ψ_P)/n + Var_Q(ψ_Q)/n′ + ((PlugIn − PE)/2)²,
+//	StdErr² = DrawStdErr² + T + Var_P(ψ_P)/n + Var_Q(ψ_Q)/n′ + ((PlugIn − PE)/2)²,
 //
+// with T the variance of the whole-budget tuning's shared share (tuneVar,
+// see tunedDraws; zero when σ and λ were fixed or there is one draw),
 // the variances taken over up to half the averaging budget of rows of each
 // sample, drawn afresh, with the fitted ratio r̂_α. n and n′ are the rows
 // the estimate is computed from — the kept rows of a Subsample, not the
@@ -259,82 +264,132 @@ func (m *peModel) addDataError(res *PEResult, rnd *rand.Rand) error {
 		return err
 	}
 	gap := (res.PlugIn - res.PE) / 2
-	res.StdErr = math.Sqrt(res.StdErr*res.StdErr + vp/float64(m.p.n) + vq/float64(m.q.n) + gap*gap)
+	res.StdErr = math.Sqrt(res.StdErr*res.StdErr + m.tuneVar + vp/float64(m.p.n) + vq/float64(m.q.n) + gap*gap)
 	return nil
 }
 
-// drawCVShare is the share of the averaging budget of a per-draw
-// cross-validation (docs/DESIGN.md §4): with every other value of the
-// default grids (see coarse), tuning every draw costs about what one full
-// search did.
-const drawCVShare = 4
-
-// peLowRidge is searchGrid.lowRidge for RelativePE: the λ chosen is the
-// smallest whose held-out score is within one standard error of the best
-// (the opposite of the usual one-standard-error rule, which shrinks more).
-// PE = ½hᵀθ − ½ shrinks with λ, and the noisy held-out scores of a
-// per-draw search on a quarter of the budget favoured λ 10 to 100 times
-// too large on small divergences: −23% on a bimodal P, −16% and −28% for
-// PE₀ of a shift in 5 and 10 dimensions; −6%, −6% and −16% with it, at no
-// extra cost (TestPEAccuracySeeds, docs/results/multicol.md). One standard
+// peLowRidge is searchGrid.lowRidge for a search whose choice RelativePE
+// uses as it is (one draw; package drift's tuning on a quarter of the
+// budget; changepoint's on its windows): the λ chosen is the smallest whose
+// held-out score is within one standard error of the best (the opposite
+// of the usual one-standard-error rule, which shrinks more). PE = ½hᵀθ − ½
+// shrinks with λ, and noisy held-out scores favoured λ 10 to 100 times too
+// large on small divergences (docs/results/multicol.md; drift's column
+// estimates: RMSE 0.029 without the rule, 0.017 with it). One standard
 // error, not the smallest λ: with too little regularisation the noise of
-// the averages biases ½hᵀθ upwards.
+// the averages biases ½hᵀθ upwards. The whole-budget search of tunedDraws,
+// whose choice every draw refines, does without it: with it the α = ½
+// cases of TestPEAccuracySeeds were 4–5% high and PE₀ in 10 dimensions was
+// covered in 17 of 20 runs (docs/results/pe0.md).
 const peLowRidge = 1
 
-// coarse returns every other value of g, the first and last included, when
-// thin is set (a per-draw search of a default grid), and g otherwise. The
-// grid still widens itself beyond its edges.
-func coarse(g []float64, thin bool) []float64 {
-	if !thin || len(g) < 3 {
-		return g
-	}
-	var out []float64
-	for i := 0; i < len(g); i += 2 {
-		out = append(out, g[i])
-	}
-	if (len(g)-1)%2 != 0 {
-		out = append(out, g[len(g)-1])
-	}
-	return out
+// Each draw's own search (tunedDraws) refines the whole-budget choice over
+// its neighbours on the whole-budget grid: localWidthSteps on each side
+// along σ (√2 apart on the default grid: σ/√2 to √2σ) and localRidgeSteps
+// along λ (half-decades on the default grid: λ/10 to 10λ).
+const (
+	localWidthSteps = 1
+	localRidgeSteps = 2
+)
+
+// peGrid is the grid of one cross-validation of RelativePE: widths in
+// internal units, regularisations as λ/N (increasing), and whether each
+// axis widens itself beyond its edges.
+type peGrid struct {
+	sigmas, lambdas         []float64
+	widenSigma, widenLambda bool
+	lowRidge                float64 // see searchGrid.lowRidge
 }
 
-// tunedDraws fills res with draws that each choose σ and λ by their own
+// neighbourhood returns the grid of a draw's own search around the choice
+// of the whole-budget table t (rows are widths, columns λ/N): the values
+// of t's own axes within localWidthSteps and localRidgeSteps of the
+// choice, which does not widen.
+func neighbourhood(t *crossval.Table[[]float64]) *peGrid {
+	widths := make([]float64, len(t.Rows))
+	for i, r := range t.Rows {
+		widths[i] = r[0]
+	}
+	return &peGrid{
+		sigmas:  around(widths, t.Rows[t.BestRow][0], localWidthSteps),
+		lambdas: around(t.Cols, t.Cols[t.BestCol], localRidgeSteps),
+	}
+}
+
+// around returns the values of axis within steps places of v in
+// increasing order, v included.
+func around(axis []float64, v float64, steps int) []float64 {
+	sorted := slices.Clone(axis)
+	slices.Sort(sorted)
+	i := slices.Index(sorted, v)
+	return slices.Clone(sorted[max(0, i-steps):min(len(sorted), i+steps+1)])
+}
+
+// tunedDraws fills res with draws that each refine σ and λ by their own
 // cross-validation on their own random rows, then estimate with one draw of
-// k centres: independent replicates of the whole procedure, whose spread
-// is the standard error. The reported σ and λ are the medians over the
-// draws; the table is the first draw's, the warnings those of any draw.
+// k centres (docs/DESIGN.md §4). σ and λ are first chosen once on the
+// whole averaging budget, over the full self-widening grid; each draw then
+// searches, on the whole budget of its own rows, only the neighbours of
+// that choice on its grid (see neighbourhood), so that the draws' spread
+// shows the tuning's noise. Searching the full grid on a quarter of the
+// budget instead, as each draw once did, stopped on the flat part of the
+// held-out score's ridge towards wide kernels and little λ, all draws
+// alike: PE₀ of a 0.2 shift per coordinate in 10 dimensions was 16% low and
+// beyond its error bar in 15 of 20 runs (docs/results/pe0.md).
+//
+// The whole-budget choice is shared by every draw, so its error does not
+// average out over them and their spread does not show it. Its variance is
+// taken as the mean square of the draws' tuning effects
+//
+//	T = 1/D Σ_d (PE_d(σ_d, λ_d) − PE_d(σ*, λ*))²,
+//
+// each the difference between draw d's value at its own choice and at the
+// whole-budget choice (σ*, λ*) on the same centres and rows: one tuning's
+// noise, of the same budget as the whole-budget search. T is added to the
+// error bar (addDataError). The table and warnings are those of the
+// whole-budget search; the reported σ and λ the medians over the draws.
 func (m *peModel) tunedDraws(ctx context.Context, s *PESettings, res *PEResult, k, draws int, scale float64, rnd *rand.Rand) error {
 	seeds := make([][2]uint64, draws)
 	for d := range seeds {
 		seeds[d] = [2]uint64{rnd.Uint64(), rnd.Uint64()}
 	}
+	t, stops, err := m.crossValidate(ctx, s, rnd, m.settingsGrid(s, m.cvCentres(s), 0))
+	if err != nil {
+		return err
+	}
+	pilotSigma, pilotLambdaN := m.tuning(s, res, t, stops, scale)
+	local := neighbourhood(t)
 	all := &fit{}
 	var widths []float64
-	seen := map[string]bool{}
-	for d := range draws {
-		rd := rand.New(rand.NewPCG(seeds[d][0], seeds[d][1]))
-		t, stops, err := m.crossValidate(ctx, s, rd, true)
-		if err != nil {
-			return err
-		}
-		dr := &PEResult{}
-		sigma, lambdaN := m.tuning(s, dr, t, stops, scale)
-		if d == 0 {
-			res.CV = dr.CV
-		}
-		for _, w := range dr.Warnings {
-			if !seen[w] {
-				seen[w] = true
-				res.Warnings = append(res.Warnings, w)
-			}
-		}
+	var effects []float64
+	estimate := func(sigma, lambdaN float64, seed [2]uint64) (*fit, error) {
 		md := *m
 		md.g = kernel.Gaussian{Sigma: sigma}
 		o := &oracle{n: m.p.n, lambdaN: lambdaN, moments: md.moments}
-		f, err := o.solve(ctx, k, 1, !s.WithoutReplacement, false, rand.NewPCG(rd.Uint64(), rd.Uint64()), s.Workers)
+		return o.solve(ctx, k, 1, !s.WithoutReplacement, false, rand.NewPCG(seed[0], seed[1]), s.Workers)
+	}
+	for d := range draws {
+		rd := rand.New(rand.NewPCG(seeds[d][0], seeds[d][1]))
+		t, _, err := m.crossValidate(ctx, s, rd, local)
 		if err != nil {
 			return err
 		}
+		bs, lambdaN := t.Best()
+		sigma := bs[0]
+		seed := [2]uint64{rd.Uint64(), rd.Uint64()}
+		f, err := estimate(sigma, lambdaN, seed)
+		if err != nil {
+			return err
+		}
+		effect := 0.0
+		if sigma != pilotSigma || lambdaN != pilotLambdaN {
+			f0, err := estimate(pilotSigma, pilotLambdaN, seed)
+			if err != nil {
+				return err
+			}
+			effect = f.values[0] - f0.values[0]
+		}
+		effects = append(effects, effect)
 		all.values = append(all.values, f.values...)
 		all.plugin = append(all.plugin, f.plugin...)
 		all.centres = append(all.centres, f.centres...)
@@ -347,7 +402,7 @@ func (m *peModel) tunedDraws(ctx context.Context, s *PESettings, res *PEResult, 
 	res.PE, res.StdErr, res.Draws = all.mean, all.stderr, all.values
 	res.PlugIn, _ = summary.MeanStdErr(all.plugin)
 	res.Sigma, res.Lambda = median(res.DrawSigmas), median(res.DrawLambdas)
-	var err error
+	m.tuneVar = floats.Dot(effects, effects) / float64(len(effects))
 	res.Ratio, err = m.ratio(all, widths)
 	return err
 }
@@ -409,6 +464,9 @@ type peModel struct {
 	alpha  float64
 	g      kernel.Gaussian // width in internal units
 	mp, mq int
+	// tuneVar is the variance of the whole-budget choice's share of the
+	// estimate (see tunedDraws), zero when σ and λ were fixed.
+	tuneVar float64
 }
 
 // moments returns H and h for the centres idx (rows of P).
@@ -443,21 +501,17 @@ func (m *peModel) moments(idx []int, rnd *rand.Rand) (*mat.SymDense, []float64, 
 
 // crossValidate chooses σ (internal units) and λ/N by k-fold
 // cross-validation on kcv centres drawn from P and averaging points drawn
-// from the rest of P and from Q, within the averaging budget (a share of
-// it, and coarser default grids, for a per-draw search). Table rows are
-// returned in internal units and columns as λ/N; the caller converts.
-func (m *peModel) crossValidate(ctx context.Context, s *PESettings, rnd *rand.Rand, perDraw bool) (*crossval.Table[[]float64], []edgeStop, error) {
-	maxCentres, budget := s.K, s.M
-	if perDraw {
-		budget = max(1, budget/drawCVShare)
-	}
+// from the rest of P and from Q, within the averaging budget, over the grid
+// g, or over the settings' grids with the λ rule peLowRidge when g is nil. Table rows are returned in
+// internal units and columns as λ/N; the caller converts.
+func (m *peModel) crossValidate(ctx context.Context, s *PESettings, rnd *rand.Rand, g *peGrid) (*crossval.Table[[]float64], []edgeStop, error) {
 	folds := s.Folds
 	// Centres: at most half the numerator sample, so that the rest can be
 	// averaged over; averaging points never include a centre, whose kernel
 	// value with itself would favour narrow kernels.
-	kcv := min(maxCentres, m.p.n/2)
+	kcv := m.cvCentres(s)
 	centreRows := indices.Sample(m.p.n, kcv, false, rnd)
-	mp, mq := splitBudget(budget, m.p.n-kcv, m.q.n)
+	mp, mq := splitBudget(s.M, m.p.n-kcv, m.q.n)
 	pRows := indices.SampleExcept(m.p.n, mp, centreRows, rnd)
 	qRows := indices.SampleExcept(m.q.n, mq, nil, rnd)
 	for _, side := range []struct {
@@ -480,30 +534,51 @@ func (m *peModel) crossValidate(ctx context.Context, s *PESettings, rnd *rand.Ra
 	if err != nil {
 		return nil, nil, err
 	}
-	// λ/N = (kλ/N)/kcv: the grid of kλ/N values for the kcv-centre problem.
-	lambdas := scaleAll(coarse(grid(s.LambdaScales, DefaultLambdaScales()), s.LambdaScales == nil && perDraw), 1/float64(kcv))
-	if s.Lambda != 0 {
-		lambdas = []float64{s.Lambda / float64(m.p.pop)}
+	if g == nil {
+		g = m.settingsGrid(s, kcv, peLowRidge)
 	}
-	sigmas := coarse(grid(s.SigmaScales, DefaultSigmaScales()), s.SigmaScales == nil && perDraw)
-	if s.Sigma != 0 {
-		sigmas = []float64{1} // internal units: the fixed σ is the scale
-	}
-	g := searchGrid{
-		axes:        [][]float64{sigmas},
-		widen:       []bool{s.SigmaScales == nil},
-		lambdas:     lambdas,
-		widenLambda: s.LambdaScales == nil,
+	sg := searchGrid{
+		axes:        [][]float64{g.sigmas},
+		widen:       []bool{g.widenSigma},
+		lambdas:     g.lambdas,
+		widenLambda: g.widenLambda,
 		ridgeFactor: float64(kcv), // the kcv-centre problem's own regularisation is kcv·λ/N
-		lowRidge:    peLowRidge,
+		lowRidge:    g.lowRidge,
 	}
-	return g.search(ctx, s.Workers, func(ctx context.Context, w []float64) (func(float64) []float64, error) {
+	return sg.search(ctx, s.Workers, func(ctx context.Context, w []float64) (func(float64) []float64, error) {
 		st, err := m.foldStats(ctx, kernel.Gaussian{Sigma: w[0]}, c, xp, xq)
 		if err != nil {
 			return nil, err
 		}
 		return peScores(st), nil
 	})
+}
+
+// cvCentres is the number of centres of a cross-validation: at most half
+// the numerator sample, so that the rest can be averaged over.
+func (m *peModel) cvCentres(s *PESettings) int { return min(s.K, m.p.n/2) }
+
+// settingsGrid returns the grid the settings ask for, for a
+// cross-validation problem of kcv centres: the given or default widths
+// (internal units) and values of kλ/n as λ/N, the defaults widening
+// themselves; a fixed σ or λ is the only value of its axis. lowRidge is
+// the grid's searchGrid.lowRidge.
+func (m *peModel) settingsGrid(s *PESettings, kcv int, lowRidge float64) *peGrid {
+	g := &peGrid{
+		lowRidge: lowRidge,
+		// λ/N = (kλ/N)/kcv: the grid of kλ/N values for the kcv-centre problem.
+		lambdas:     scaleAll(grid(s.LambdaScales, DefaultLambdaScales()), 1/float64(kcv)),
+		widenLambda: s.LambdaScales == nil,
+		sigmas:      grid(s.SigmaScales, DefaultSigmaScales()),
+		widenSigma:  s.SigmaScales == nil,
+	}
+	if s.Lambda != 0 {
+		g.lambdas = []float64{s.Lambda / float64(m.p.pop)}
+	}
+	if s.Sigma != 0 {
+		g.sigmas = []float64{1} // internal units: the fixed σ is the scale
+	}
+	return g
 }
 
 // foldStats computes, for one kernel width, the training and held-out

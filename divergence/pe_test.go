@@ -10,6 +10,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -184,11 +185,14 @@ func TestAgainstTruth(t *testing.T) {
 	// over all 2·10⁴ points the mean error is 0.0006–0.002 on these cases:
 	// the sampling error of the data themselves. The constant-time estimate
 	// adds the noise of its averaging points, of the same order (M = 4000
-	// points against 2·10⁴); require 0.003, over 10 seeds (see truthCases
-	// for the 2-D case).
-	testtier.Long(t, "30 cross-validated estimates")
+	// points against 2·10⁴); require 0.003, over 30 seeds (see truthCases
+	// for the 2-D case). Over 10 seeds the mean |error| of one case moves
+	// by about 0.0006 (its standard error) with any change to the random
+	// stream: the mean shift's was 0.0022 and 0.0034 on two streams whose
+	// 30-seed values are 0.0026 and 0.0027.
+	testtier.Long(t, "90 cross-validated estimates")
 	for _, c := range truthCases {
-		mae := meanAbsError(t, c.p, c.q, 10_000, 10)
+		mae := meanAbsError(t, c.p, c.q, 10_000, 30)
 		t.Logf("%s: truth %.4f, mean |error| %.4f", c.name, truePE(DefaultAlpha, c.p, c.q), mae)
 		if mae > c.tol10k {
 			t.Errorf("%s: mean |error| %.4f > %v", c.name, mae, c.tol10k)
@@ -414,9 +418,10 @@ func TestErrors(t *testing.T) {
 }
 
 func TestCrossValidationTable(t *testing.T) {
-	// The table (the first draw's: each draw tunes its own) holds every
-	// score; its best point is the σ and λ that draw used; an optimum on
-	// the edge of a fixed grid is reported.
+	// The table (the whole-budget search's) holds every score; each draw
+	// refined its choice over the choice's neighbours on that grid (one
+	// width step and two λ steps either way); an optimum on the edge of a
+	// fixed grid is reported.
 	rnd := rand.New(rand.NewPCG(7, 7))
 	x := normal{[]float64{0}, []float64{1}}.sample(2000, rnd)
 	y := normal{[]float64{1}, []float64{1}}.sample(2000, rnd)
@@ -424,11 +429,18 @@ func TestCrossValidationTable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.CV == nil || len(r.CV.Scores) != len(r.CV.Rows) || len(r.CV.Scores[0]) < len(coarse(DefaultLambdaScales(), true)) {
+	if r.CV == nil || len(r.CV.Scores) != len(r.CV.Rows) || len(r.CV.Scores[0]) < len(DefaultLambdaScales()) {
 		t.Fatalf("table %+v", r.CV)
 	}
-	if bs, bl := r.CV.Best(); bs != r.DrawSigmas[0] || math.Abs(bl-r.DrawLambdas[0]) > 1e-12*bl {
-		t.Errorf("best (%v, %v), used by the first draw (%v, %v)", bs, bl, r.DrawSigmas[0], r.DrawLambdas[0])
+	near := func(axis []float64, best, v float64, steps int) bool {
+		i, j := slices.Index(axis, best), slices.IndexFunc(axis, func(a float64) bool { return math.Abs(a-v) <= 1e-12*v })
+		return i >= 0 && j >= 0 && j-i >= -steps && j-i <= steps
+	}
+	bs, bl := r.CV.Best()
+	for d := range r.Draws {
+		if !near(r.CV.Rows, bs, r.DrawSigmas[d], localWidthSteps) || !near(r.CV.Cols, bl, r.DrawLambdas[d], localRidgeSteps) {
+			t.Errorf("draw %d used (%v, %v), not a neighbour of the table's best (%v, %v) on %v × %v", d, r.DrawSigmas[d], r.DrawLambdas[d], bs, bl, r.CV.Rows, r.CV.Cols)
+		}
 	}
 	r, err = RelativePE(ctx, x, y, DefaultAlpha, &PESettings{Settings: Settings{SigmaScales: []float64{0.01, 0.02}}})
 	if err != nil {
