@@ -76,10 +76,15 @@
 // answer, PELT and binary segmentation on mean F1 and covering. With d > 1
 // columns each column is also scored on its own, so that a change in one
 // column is not diluted by the others, and the largest of the d + 1
-// calibrated scores faces a penalty of 2·ln((d + 1)·T); on stationary
-// columns with shifts of 1–2 standard deviations PELT and binary
-// segmentation still find more (docs/results/changepoint.md, "Several
-// columns").
+// calibrated scores faces a penalty of 2·ln((d + 1)·T). Windows of √T
+// rows see a change of spread, or a shift of 1–2 standard deviations,
+// weakly: the segments between the changes found are then searched over
+// their whole length for a change of spread (of the absolute first
+// differences) and of level (the χ² of a step at the segment's own
+// long-run variance, beside a trend when the segment has one), each
+// change naming the rule that found it (Change.Rule). On stationary
+// columns with such shifts PELT and binary segmentation still find a
+// little more (docs/results/cpcols.md).
 //
 // Settings follow the conventions of package divergence: the zero value of
 // every field is its documented default, a nil pointer asks for all of

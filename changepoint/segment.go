@@ -81,6 +81,9 @@ type SegmentSettings struct {
 	// PenaltyPerLogRow·ln T for a series of T rows of one column, and
 	// PenaltyPerLogRow·ln((d + 1)·T) for d > 1 columns (the calibrated
 	// score is then the largest of d + 1, see Segment).
+	// A Penalty P multiplies the penalties of the spread and level rules
+	// (RuleSpread, RuleLevel) by P over that default: one knob for every
+	// rule.
 	Penalty float64
 	// Src is the source of randomness. Nil means rand.NewPCG(1, 2).
 	Src rand.Source
@@ -111,9 +114,10 @@ type Change struct {
 	// or |Δ Fisher z| over its standard error (0 for shape).
 	Strength float64
 	// Rule is the rule that found the change: RuleDivergence (a calibrated
-	// score above the penalty) or RuleSpread (a change of spread over
-	// whole segments, whose Score and Calibrated, the windows' at Time,
-	// may lie below the penalty).
+	// score above the penalty), RuleSpread (a change of spread over whole
+	// segments) or RuleLevel (a change of level over whole segments); the
+	// Score and Calibrated of the last two are the windows' at Time and
+	// may lie below the penalty.
 	Rule string
 }
 
@@ -126,6 +130,11 @@ const (
 	// changes, exceeds 2·(d + 1)·ln T (d columns, T rows), or, with d > 1,
 	// one column's exceeds 4·ln T + 2·ln d (spreadChanges).
 	RuleSpread = "spread"
+	// RuleLevel: a change of level over the segment between its
+	// neighbouring changes, its χ² statistic at the segment's own
+	// long-run variance, exceeds 2·(d + 1)·ln T, or, with d > 1, one
+	// column's exceeds 4·ln T + 2·ln d (levelChanges).
+	RuleLevel = "level"
 )
 
 // Span is a segment of the series: the rows between two changes.
@@ -228,8 +237,13 @@ func SegmentParamsFor(rows int, s *SegmentSettings) SegmentParams {
 // searched for a change of spread over its whole length (spreadChanges:
 // the scaled Gamma deviance of the absolute first differences above
 // 2·(d + 1)·ln T, or with several columns one column's above
-// 4·ln T + 2·ln d), which windows of n rows see too weakly; Change.Rule says
-// which rule found each change.
+// 4·ln T + 2·ln d), which windows of n rows see too weakly; then each
+// segment between all the changes for a change of level (levelChanges:
+// the χ² of a step, at the long-run variance of the segment's clipped
+// values, in a model that keeps a linear or quadratic trend when the
+// segment has one, above 2·(d + 1)·ln T, or one column's above
+// 4·ln T + 2·ln d; quiet when the residuals are persistent, as a random
+// walk's). Change.Rule says which rule found each change.
 //
 // Before scoring, a column whose robust linear trend is significant is
 // de-trended (robustDetrend): a steep trend would otherwise raise every
@@ -257,6 +271,16 @@ func Segment(ctx context.Context, series mat.Matrix, alpha float64, s *SegmentSe
 		// largest of (d + 1)·T calibrated scores does.
 		p.Penalty = PenaltyPerLogRow * math.Log(float64(rows)*float64(dim+1))
 	}
+	// A Penalty of the caller's scales the whole-segment rules' penalties
+	// as it does the windows' (wholeScale: 1 at the default).
+	wholeScale := 1.0
+	if s.Penalty > 0 {
+		def := PenaltyPerLogRow * math.Log(float64(rows))
+		if dim > 1 {
+			def = PenaltyPerLogRow * math.Log(float64(rows)*float64(dim+1))
+		}
+		wholeScale = s.Penalty / def
+	}
 	if rows < MinSegmentRows || rows < 2*(minSide+p.Embed-1)+1 {
 		return nil, fmt.Errorf("changepoint: %w: the series has %d rows; segmenting it (Embed %d) needs at least %d", ErrTooFew, rows, p.Embed, max(MinSegmentRows, 2*(minSide+p.Embed-1)+1))
 	}
@@ -264,12 +288,12 @@ func Segment(ctx context.Context, series mat.Matrix, alpha float64, s *SegmentSe
 	if err != nil {
 		return nil, err
 	}
-	robustDetrend(x, p.Window)
+	detrended := robustDetrend(x, p.Window)
 	src := s.Src
 	if src == nil {
 		src = rand.NewPCG(1, 2)
 	}
-	sg := &segmenter{x: x, rows: rows, dim: dim, k: p.Embed, n: p.Window, sizes: ladder(p.Window), alpha: alpha, seed: rand.New(src).Uint64()}
+	sg := &segmenter{x: x, rows: rows, dim: dim, k: p.Embed, n: p.Window, sizes: ladder(p.Window), alpha: alpha, seed: rand.New(src).Uint64(), detrended: detrended}
 	res := &Segmentation{Params: p}
 
 	// Every window size in use is calibrated on the series: the full size
@@ -422,7 +446,20 @@ func Segment(ctx context.Context, series mat.Matrix, alpha float64, s *SegmentSe
 		// Changes of spread the windows are too short to see: searched
 		// over whole segments, on differences (spreadChanges).
 		logT := math.Log(float64(rows))
-		add, err := sg.spreadChanges(ctx, keep, max(p.Window, spreadMinSide), spreadPenaltyPerParam*float64(dim+1)*logT, 2*spreadPenaltyPerParam*logT+2*math.Log(float64(dim)))
+		add, err := sg.spreadChanges(ctx, keep, max(p.Window, spreadMinSide), wholeScale*spreadPenaltyPerParam*float64(dim+1)*logT, wholeScale*(2*spreadPenaltyPerParam*logT+2*math.Log(float64(dim))))
+		if err != nil {
+			return nil, err
+		}
+		for i := range add {
+			if b := add[i].Time; b >= lo && b <= hi {
+				add[i].Score, add[i].Calibrated = res.Scores[b-lo].Value, res.Calibrated[b-lo]
+			}
+		}
+		keep = append(keep, add...)
+		slices.SortFunc(keep, func(a, b Change) int { return a.Time - b.Time })
+		// Changes of level the windows are too short to see, searched
+		// likewise between all the changes found (levelChanges).
+		add, err = sg.levelChanges(ctx, keep, max(p.Window, spreadMinSide), wholeScale*levelPenaltyPerParam*float64(dim+1)*logT, wholeScale*(2*levelPenaltyPerParam*logT+2*math.Log(float64(dim))))
 		if err != nil {
 			return nil, err
 		}
@@ -562,6 +599,12 @@ type segmenter struct {
 	seed      uint64
 	buf       []float64
 	varies    []bool
+	// detrended[c] says robustDetrend removed a steep trend from column
+	// c: the level rule leaves it alone (levelChanges).
+	detrended []bool
+	// diffCap caps each column's absolute differences in the spread
+	// rule (spreadCap), set by spreadChanges.
+	diffCap []float64
 }
 
 // refine moves each change, in time order, to the best calibrated score
@@ -848,11 +891,12 @@ func (sg *segmenter) what(start, b, end int) (string, float64) {
 // (from the median absolute first difference, which a level shift enters
 // once): a steep trend then does not raise every score and hide a shift,
 // and a series without one is left as it is. What is left of a curved
-// trend the calibration absorbs.
-func robustDetrend(x *mat.Dense, h int) {
+// trend the calibration absorbs. It reports which columns it de-trended.
+func robustDetrend(x *mat.Dense, h int) []bool {
 	rows, dim := x.Dims()
+	done := make([]bool, dim)
 	if rows <= h+1 {
-		return
+		return done
 	}
 	d := make([]float64, rows-h)
 	d1 := make([]float64, rows-1)
@@ -872,7 +916,9 @@ func robustDetrend(x *mat.Dense, h int) {
 		for t := range rows {
 			x.Set(t, c, x.At(t, c)-slope*float64(t))
 		}
+		done[c] = true
 	}
+	return done
 }
 
 func median(v []float64) float64 {

@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"gonum.org/v1/gonum/mat"
 )
 
 // spreadPenaltyPerParam sets the scaled deviance a change of spread must
@@ -16,6 +18,16 @@ import (
 // and T rows, twice the Schwarz criterion of d spreads and a location, for
 // the autocorrelation of differences and the search over every row.
 const spreadPenaltyPerParam = 2.0
+
+// spreadClip caps each absolute difference at spreadClip times the
+// column's median one (its mean if the median is 0): one outlier, which
+// enters two differences, is not a change of spread (a single 10⁶ in a
+// column of unit noise made two, TestSegmentOutlier), while a change of
+// spread by a factor 3 loses only the few differences of the wider side
+// above the cap. Chosen on the tuning seeds: 5, 8 and 12 all leave an
+// outlier alone, and 5 cost the variance family one change of spread in
+// 20 series (F1 0.907 against 0.932).
+const spreadClip = 8.0
 
 // spreadMinSide is the fewest differences on either side of a change of
 // spread (or the window, if larger): below some 25 the dispersion φ and
@@ -60,10 +72,12 @@ func (sg *segmenter) spreadChanges(ctx context.Context, keep []Change, minLen in
 	// abs[c][t] and sq[c][t] are the sums of y(r) and y(r)² of column c
 	// over rows 1 ≤ r ≤ t.
 	abs, sq := make([][]float64, sg.dim), make([][]float64, sg.dim)
+	sg.diffCap = make([]float64, sg.dim)
 	for c := range sg.dim {
 		a, q := make([]float64, sg.rows), make([]float64, sg.rows)
+		sg.diffCap[c] = spreadCap(sg.x, c)
 		for r := 1; r < sg.rows; r++ {
-			y := math.Abs(sg.x.At(r, c) - sg.x.At(r-1, c))
+			y := sg.absDiff(r, c)
 			a[r], q[r] = a[r-1]+y, q[r-1]+y*y
 		}
 		abs[c], sq[c] = a, q
@@ -163,7 +177,7 @@ func (sg *segmenter) longRun(abs [][]float64, s, b, e int) float64 {
 			}
 			prev := 0.0
 			for r := lo; r <= hi; r++ {
-				v := (math.Abs(sg.x.At(r, c)-sg.x.At(r-1, c)) - a) / a
+				v := (sg.absDiff(r, c) - a) / a
 				den += v * v
 				if r > lo {
 					num += v * prev
@@ -178,4 +192,32 @@ func (sg *segmenter) longRun(abs [][]float64, s, b, e int) float64 {
 		return 1
 	}
 	return max(1, 1+2*num/den)
+}
+
+// spreadCap returns the cap of column c's absolute differences
+// (spreadClip), or +Inf if they are all 0.
+func spreadCap(x *mat.Dense, c int) float64 {
+	rows, _ := x.Dims()
+	if rows < 2 {
+		return math.Inf(1)
+	}
+	d := make([]float64, rows-1)
+	mean := 0.0
+	for r := 1; r < rows; r++ {
+		d[r-1] = math.Abs(x.At(r, c) - x.At(r-1, c))
+		mean += d[r-1] / float64(rows-1)
+	}
+	m := median(d)
+	if m == 0 {
+		m = mean
+	}
+	if m == 0 {
+		return math.Inf(1)
+	}
+	return spreadClip * m
+}
+
+// absDiff returns |x(r) − x(r−1)| of column c, capped (spreadCap).
+func (sg *segmenter) absDiff(r, c int) float64 {
+	return math.Min(sg.diffCap[c], math.Abs(sg.x.At(r, c)-sg.x.At(r-1, c)))
 }

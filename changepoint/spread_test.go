@@ -8,6 +8,7 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -32,12 +33,23 @@ func TestSpreadDeviance(t *testing.T) {
 		x.Set(r, 1, rnd.NormFloat64()+0.01*float64(r))
 	}
 	sg := &segmenter{x: x, rows: rows, dim: 2}
-	// The reference: y(r) = |x(r) − x(r−1)|, rows s+1 … b−1 and b+1 … e−1.
+	// The reference: y(r) = |x(r) − x(r−1)|, capped at 8 times the
+	// column's median absolute difference, rows s+1 … b−1 and b+1 … e−1.
+	var caps [2]float64
+	for c := range 2 {
+		var d []float64
+		for r := 1; r < rows; r++ {
+			d = append(d, math.Abs(x.At(r, c)-x.At(r-1, c)))
+		}
+		slices.Sort(d)
+		caps[c] = 8 * d[len(d)/2] // 119 differences: the middle one
+
+	}
 	deviance := func(b int) (total, top float64) {
 		for c := range 2 {
 			var y1, y2 []float64
 			for r := 1; r < rows; r++ {
-				y := math.Abs(x.At(r, c) - x.At(r-1, c))
+				y := math.Min(caps[c], math.Abs(x.At(r, c)-x.At(r-1, c)))
 				switch {
 				case r < b:
 					y1 = append(y1, y)
@@ -83,7 +95,7 @@ func TestSpreadDeviance(t *testing.T) {
 			for _, side := range [][2]int{{1, b - 1}, {b + 1, rows - 1}} {
 				var r []float64
 				for i := side[0]; i <= side[1]; i++ {
-					r = append(r, math.Abs(x.At(i, c)-x.At(i-1, c)))
+					r = append(r, math.Min(caps[c], math.Abs(x.At(i, c)-x.At(i-1, c))))
 				}
 				mu := 0.0
 				for _, y := range r {
