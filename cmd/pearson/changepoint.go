@@ -41,7 +41,10 @@ func changepointCommand() *cli.Command {
 			"trend, a season or a random walk does not read as changes; a change point is a calibrated score\n" +
 			"above --penalty (default 2·ln T) that is the highest within --min-distance rows (a third of\n" +
 			"the window), placed by re-scoring its neighbourhood with windows that stop at the neighbouring\n" +
-			"changes. --changes K asks for the K highest instead. The output lists the change points, what\n" +
+			"changes. --changes K asks for the K highest instead. Two rules over whole segments then find\n" +
+			"changes of spread and of level that windows of √T rows see weakly (a step is tested against each\n" +
+			"segment's own long-run variance, with a trend in the model when the segment has one, and is not\n" +
+			"sought in a random walk); the rule column says which found each change. The output lists the change points, what\n" +
 			"changed at each (level, spread, dependence between columns, or shape), and the segments. The\n" +
 			"series is held in memory (refused beyond --max-memory). A missing value (an empty cell or line)\n" +
 			"is an error naming its row; --drop-missing leaves such rows out, and times keep their row numbers.\n" +
