@@ -124,16 +124,8 @@ func (sg *segmenter) levelChanges(ctx context.Context, keep []Change, minLen int
 		}
 		return search(bestAt, e)
 	}
-	start := 0
-	for i := 0; i <= len(keep); i++ {
-		end := sg.rows
-		if i < len(keep) {
-			end = keep[i].Time
-		}
-		if err := search(start, end); err != nil {
-			return nil, err
-		}
-		start = end
+	if err := sg.eachSegment(keep, search); err != nil {
+		return nil, err
 	}
 	slices.SortFunc(add, func(a, b Change) int { return a.Time - b.Time })
 	return add, nil

@@ -443,33 +443,29 @@ func Segment(ctx context.Context, series mat.Matrix, alpha float64, s *SegmentSe
 		keep[i].Rule = RuleDivergence
 	}
 	if p.Changes == 0 {
-		// Changes of spread the windows are too short to see: searched
-		// over whole segments, on differences (spreadChanges).
+		// Changes of spread and of level the windows are too short to
+		// see: searched over whole segments, on differences
+		// (spreadChanges), then likewise between all the changes found
+		// (levelChanges).
 		logT := math.Log(float64(rows))
-		add, err := sg.spreadChanges(ctx, keep, max(p.Window, spreadMinSide), wholeScale*spreadPenaltyPerParam*float64(dim+1)*logT, wholeScale*(2*spreadPenaltyPerParam*logT+2*math.Log(float64(dim))))
-		if err != nil {
-			return nil, err
-		}
-		for i := range add {
-			if b := add[i].Time; b >= lo && b <= hi {
-				add[i].Score, add[i].Calibrated = res.Scores[b-lo].Value, res.Calibrated[b-lo]
+		minLen := max(p.Window, spreadMinSide)
+		rules := []struct {
+			changes  func(context.Context, []Change, int, float64, float64) ([]Change, error)
+			perParam float64
+		}{{sg.spreadChanges, spreadPenaltyPerParam}, {sg.levelChanges, levelPenaltyPerParam}}
+		for _, r := range rules {
+			add, err := r.changes(ctx, keep, minLen, wholeScale*r.perParam*float64(dim+1)*logT, wholeScale*(2*r.perParam*logT+2*math.Log(float64(dim))))
+			if err != nil {
+				return nil, err
 			}
-		}
-		keep = append(keep, add...)
-		slices.SortFunc(keep, func(a, b Change) int { return a.Time - b.Time })
-		// Changes of level the windows are too short to see, searched
-		// likewise between all the changes found (levelChanges).
-		add, err = sg.levelChanges(ctx, keep, max(p.Window, spreadMinSide), wholeScale*levelPenaltyPerParam*float64(dim+1)*logT, wholeScale*(2*levelPenaltyPerParam*logT+2*math.Log(float64(dim))))
-		if err != nil {
-			return nil, err
-		}
-		for i := range add {
-			if b := add[i].Time; b >= lo && b <= hi {
-				add[i].Score, add[i].Calibrated = res.Scores[b-lo].Value, res.Calibrated[b-lo]
+			for i := range add {
+				if b := add[i].Time; b >= lo && b <= hi {
+					add[i].Score, add[i].Calibrated = res.Scores[b-lo].Value, res.Calibrated[b-lo]
+				}
 			}
+			keep = append(keep, add...)
+			slices.SortFunc(keep, func(a, b Change) int { return a.Time - b.Time })
 		}
-		keep = append(keep, add...)
-		slices.SortFunc(keep, func(a, b Change) int { return a.Time - b.Time })
 	}
 	start := 0
 	for _, c := range keep {

@@ -148,16 +148,8 @@ func (sg *segmenter) spreadChanges(ctx context.Context, keep []Change, minLen in
 		}
 		return search(best.Time, e)
 	}
-	start := 0
-	for i := 0; i <= len(keep); i++ {
-		end := sg.rows
-		if i < len(keep) {
-			end = keep[i].Time
-		}
-		if err := search(start, end); err != nil {
-			return nil, err
-		}
-		start = end
+	if err := sg.eachSegment(keep, search); err != nil {
+		return nil, err
 	}
 	slices.SortFunc(add, func(a, b Change) int { return a.Time - b.Time })
 	return add, nil
@@ -220,4 +212,23 @@ func spreadCap(x *mat.Dense, c int) float64 {
 // absDiff returns |x(r) − x(r−1)| of column c, capped (spreadCap).
 func (sg *segmenter) absDiff(r, c int) float64 {
 	return math.Min(sg.diffCap[c], math.Abs(sg.x.At(r, c)-sg.x.At(r-1, c)))
+}
+
+// eachSegment calls search(start, end) for every segment of the series
+// between the changes keep (sorted by time): rows [0, keep[0].Time), …,
+// [keep[last].Time, rows). The whole-segment rules (spreadChanges,
+// levelChanges) search each in turn.
+func (sg *segmenter) eachSegment(keep []Change, search func(start, end int) error) error {
+	start := 0
+	for i := 0; i <= len(keep); i++ {
+		end := sg.rows
+		if i < len(keep) {
+			end = keep[i].Time
+		}
+		if err := search(start, end); err != nil {
+			return err
+		}
+		start = end
+	}
+	return nil
 }
