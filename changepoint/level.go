@@ -56,6 +56,10 @@ const (
 // random walk, a slow season). A ramp or a curve, which a step would fit,
 // is thus read as one, and a segment without a trend loses no power to it
 // (a step at mid-segment shares three quarters of its square with t).
+// A column that Segment de-trended (robustDetrend: a steep trend, whose
+// estimated slope leaves what a step would fit) is left to the other
+// rules: its statistics are 0. Where no column's χ² exceeds ln N the split
+// is placed at the largest of the combined ratio below instead.
 // Both sides must hold at least minLen rows; the split is kept when the
 // larger of Σ_c χ²_c/penalty and max_c χ²_c/onePenalty exceeds 1 (as in
 // spreadChanges), and the two halves are searched again. The changes found

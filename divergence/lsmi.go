@@ -251,8 +251,8 @@ func lsmi(ctx context.Context, px, py *points, s *LSMISettings, rnd *rand.Rand, 
 // cross-validated on its own design rows (those fixed in s stay fixed):
 // the draws are then independent replicates of the whole procedure, and
 // their spread covers the tuning's variability, which one tuning shared by
-// every draw leaves out of the standard error (docs/DESIGN.md §4, as for
-// RelativePE). The model returned is the first draw's, which the data
+// every draw leaves out of the standard error (docs/DESIGN.md §3;
+// RelativePE instead refines one whole-budget choice per draw, §4). The model returned is the first draw's, which the data
 // error's fitted ratio uses; the result's widths and λ are the medians over
 // the draws, its table and warnings the first draw's (warnings of every
 // draw, each once). The generators are seeded in order from rnd.

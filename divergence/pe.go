@@ -167,9 +167,10 @@ func relativePE(ctx context.Context, p, q mat.Matrix, alpha float64, s *PESettin
 	res.K, res.M = k, m.mp+m.mq
 	tuned := s.Sigma == 0 || s.Lambda == 0
 	if tuned && draws > 1 {
-		// Every draw tunes σ and λ on its own rows (docs/DESIGN.md §4), so
-		// that the draws are independent replicates of the whole procedure
-		// and their spread covers the tuning.
+		// σ and λ are chosen once on the whole budget, and every draw
+		// refines that choice among its grid neighbours on its own rows
+		// (docs/DESIGN.md §4): the draws' spread covers the local tuning's
+		// noise, and tuneVar the shared choice's, which does not average out.
 		if err := m.tunedDraws(ctx, s, res, k, draws, scale, rnd); err != nil {
 			return nil, err
 		}
@@ -465,7 +466,8 @@ type peModel struct {
 	g      kernel.Gaussian // width in internal units
 	mp, mq int
 	// tuneVar is the variance of the whole-budget choice's share of the
-	// estimate (see tunedDraws), zero when σ and λ were fixed.
+	// estimate (see tunedDraws), zero when σ and λ were fixed or with one
+	// draw.
 	tuneVar float64
 }
 

@@ -489,7 +489,7 @@ func twoStage(ctx context.Context, p, q mat.Matrix, s *params, k, b, testM int, 
 }
 
 // tuneShare is the share of the averaging budget M with which estimate
-// cross-validates σ and λ, as RelativePE's per-draw tuning does, but over
+// cross-validates σ and λ (a quarter, as RelativePE's draws once did), but over
 // at least tuneMinM points (or M, if smaller): the one tuning serves every
 // draw, and with fewer points its choice varies enough to pull a small
 // estimate below the threshold.
@@ -514,10 +514,11 @@ const (
 // settings at k centres, except that σ and λ, unless fixed, are cross-validated once, by
 // a first draw averaging over M/tuneShare points (see tuneMinM) with
 // K/tuneKShare centres, and held for the draws of
-// the estimate, instead of each draw tuning its own: the cross-validation
-// is the costly part of the estimate, and this one costs about a quarter of
-// RelativePE's (whose draws together tune about as much as one search over
-// the whole budget). The standard
+// the estimate, instead of RelativePE's tuning with several draws (one
+// search over the whole budget, then each draw's search among that
+// choice's neighbours, also on the whole budget): the cross-validation is
+// the costly part of the estimate, and this one costs a fraction of that.
+// The standard
 // error is the spread of draws at the tuned σ and λ, with the sampling error
 // and the regularisation's bias allowance as RelativePE computes them; it
 // leaves out the variability of the tuning itself. The tuning's

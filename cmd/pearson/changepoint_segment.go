@@ -19,9 +19,11 @@ import (
 var streamOnlyFlags = []string{"stream", "threshold", "step", "retune", "exact", "k", "m", "draws", "sigma", "lambda"}
 
 // segmentRowBytes is the memory a row of a segmented series takes per
-// column, and per row besides: the values as read and rescaled, and the
+// column, and per row besides: the values as read and rescaled, the
+// whole-segment rules' working arrays (the spread rule's prefix sums, the
+// level rule's values and their prefix sums; one rule's at a time), and the
 // label, the score and its two terms and the scratch of the detection.
-const segmentRowBytes, segmentRowOverhead = 2 * 8, 8 * 8
+const segmentRowBytes, segmentRowOverhead = 4 * 8, 8 * 8
 
 // cpSegment is the state of a segmentation run: the rows kept until the end
 // of the input, and the budget they must fit in.

@@ -9,13 +9,16 @@ import (
 	"math"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/sublinear/pearson/internal/spread"
 )
 
 // maxMagnitude bounds the values the estimators take: kernel widths reach
 // 64 times the median distance (cross-validation widens its grid so far),
 // and a distance is up to 2√d times the largest value, so that beyond about
-// 1e300 a width, and the σ printed, would overflow to +Inf.
-const maxMagnitude = 1e300
+// 1e300 a width, and the σ printed, would overflow to +Inf. It is the bound
+// the robust column scale holds its values within (spread.MaxMagnitude).
+const maxMagnitude = spread.MaxMagnitude
 
 // checkMagnitude returns an error naming the first value of the samples
 // beyond ±maxMagnitude, with the way out: --standardize, which scales the
