@@ -116,8 +116,9 @@ func studyIrrelevant(t *testing.T, c irrelevantCase, model string, seeds int) ir
 
 // TestLSMIIrrelevantColumnsStudy measures issue 24's targets for LSMI with
 // irrelevant columns of x (irrelevantCases), 20 seeds each at n = 10⁴, new
-// data and new draws on every seed, with the default model choice and the
-// kernel model alone (docs/results/lsmibias.md has the numbers).
+// data and new draws on every seed, with the default model choice
+// (docs/results/lsmibias.md has the numbers, and those of the kernel model
+// alone, measured with this test at commit 11686c2).
 //
 // The issue's targets — the mean within 10% of the truth and the truth
 // within 2·StdErr in at least 18 of 20 runs — are asserted where they
@@ -134,24 +135,14 @@ func TestLSMIIrrelevantColumnsStudy(t *testing.T) {
 	longStudies(t)
 	const seeds = 20
 	for _, c := range irrelevantCases() {
-		for _, model := range []string{"", ModelKernel} {
-			s := studyIrrelevant(t, c, model, seeds)
-			name := model
-			if name == "" {
-				name = "default"
+		s := studyIrrelevant(t, c, "", seeds)
+		t.Logf("%s (truth %.5f): %v", c.name, c.truth, s)
+		if !c.meets {
+			if s.irrelevantWide < 18 || math.Abs(s.meanErr) > 0.3 {
+				t.Errorf("%s: irrelevant column found in %d of %d runs, mean error %+.1f%%; want at least 18 and within 30%%", c.name, s.irrelevantWide, seeds, 100*s.meanErr)
 			}
-			t.Logf("%s (truth %.5f), %s: %v", c.name, c.truth, name, s)
-			switch {
-			case model != "":
-			case !c.meets:
-				if s.irrelevantWide < 18 || math.Abs(s.meanErr) > 0.3 {
-					t.Errorf("%s: irrelevant column found in %d of %d runs, mean error %+.1f%%; want at least 18 and within 30%%", c.name, s.irrelevantWide, seeds, 100*s.meanErr)
-				}
-			default:
-				if s.in2 < 18 || math.Abs(s.meanErr) > 0.1 {
-					t.Errorf("%s: %d of %d within 2·StdErr, mean error %+.1f%%; want at least 18 and within 10%%", c.name, s.in2, seeds, 100*s.meanErr)
-				}
-			}
+		} else if s.in2 < 18 || math.Abs(s.meanErr) > 0.1 {
+			t.Errorf("%s: %d of %d within 2·StdErr, mean error %+.1f%%; want at least 18 and within 10%%", c.name, s.in2, seeds, 100*s.meanErr)
 		}
 	}
 }
@@ -175,13 +166,23 @@ func TestLSMISineBiasSources(t *testing.T) {
 	for i := range 10_000 {
 		x.Set(i, 1, x.At(i, 1)/2)
 	}
+	// The k = 300 basis with exact averages costs about 3 s a setting:
+	// only the two settings docs/results/lsmibias.md reports for it are
+	// run (the narrow widths that reach the truth), not the whole grid.
+	grid := func(k, m int) (sxs, sys, lambdas []float64) {
+		if k == 300 && m == AllPoints {
+			return []float64{0.2, 0.3}, []float64{0.15}, []float64{1e-5}
+		}
+		return []float64{0.2, 0.3, 0.45, 0.6}, []float64{0.15, 0.25, 0.4, 0.6}, []float64{1e-5, 1e-3, 1e-1}
+	}
 	for _, k := range []int{100, 300} {
 		for _, m := range []int{DefaultM, AllPoints} {
 			lo, hi := math.Inf(1), math.Inf(-1)
 			var at string
-			for _, sx := range []float64{0.2, 0.3, 0.45, 0.6} {
-				for _, sy := range []float64{0.15, 0.25, 0.4, 0.6} {
-					for _, lambda := range []float64{1e-5, 1e-3, 1e-1} {
+			sxs, sys, lambdas := grid(k, m)
+			for _, sx := range sxs {
+				for _, sy := range sys {
+					for _, lambda := range lambdas {
 						r, err := LSMI(ctx, x, y, &LSMISettings{Model: ModelKernel, SigmaX: sx, SigmaY: sy, Settings: Settings{K: k, M: m, Lambda: lambda, Src: rand.NewPCG(0, 42)}})
 						if err != nil {
 							t.Fatal(err)
