@@ -297,3 +297,39 @@ func readFile(t *testing.T, path string) string {
 	}
 	return string(b)
 }
+
+// TestExcludeLeavesNothing: an --exclude that removes every named column
+// is refused by every command that takes one, with the message of package
+// tabular and a non-zero exit, instead of widening the selection to every
+// column (or, in rank, a panic); an --exclude naming the --group column
+// says so.
+func TestExcludeLeavesNothing(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "xy.csv")
+	var b strings.Builder
+	b.WriteString("g,x,y\n")
+	for i := range 60 {
+		fmt.Fprintf(&b, "%c,%d.5,%d.25\n", 'a'+i%2, i%7, i%5)
+	}
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"divergence", "--columns", "x", "--exclude", "x", path, path}, "--exclude leaves no column: it names every column of --columns"},
+		{[]string{"test", "--columns", "x", "--exclude", "x", path, path}, "--exclude leaves no column"},
+		{[]string{"drift", "--columns", "x", "--exclude", "x", path, path}, "--exclude leaves no column"},
+		{[]string{"changepoint", "--columns", "x", "--exclude", "x", path}, "--exclude leaves no column"},
+		{[]string{"rank", "--target", "y", "--features", "x", "--exclude", "x", path}, "every column of --features"},
+		{[]string{"divergence", "--group", "g", "--exclude", "g", path}, `--exclude "g": it is the --group column`},
+		{[]string{"divergence", "--group", "g", "--columns", "x", "--exclude", "g", path}, `--exclude "g": it is the --group column`},
+	} {
+		code, _, stderr := run(t, c.args...)
+		if code == 0 || !strings.Contains(stderr, c.want) || strings.Contains(stderr, "panic") {
+			t.Errorf("%s: exit %d, stderr %q; want a refusal saying %q", strings.Join(c.args[:len(c.args)-1], " "), code, stderr, c.want)
+		}
+	}
+}
