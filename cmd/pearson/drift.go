@@ -5,7 +5,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -15,7 +14,6 @@ import (
 	"time"
 
 	"github.com/urfave/cli/v2"
-	"gonum.org/v1/gonum/mat"
 
 	"github.com/sublinear/pearson/dataset"
 	"github.com/sublinear/pearson/divergence"
@@ -90,7 +88,7 @@ func driftCommand() *cli.Command {
 			&cli.StringFlag{Name: "reference", Usage: "compare each CUR with the reference stored in `FILE` by --save-reference"},
 			&cli.StringFlag{Name: "html", Usage: "write the report as one self-contained HTML page to `FILE`"},
 			&cli.BoolFlag{Name: "fail-on-drift", Usage: fmt.Sprintf("exit with code %d when the data set drifts", exitDrift)},
-			progressFlag(), formatFlag(),
+			maxMemoryFlag(), progressFlag(), formatFlag(),
 		},
 		Action: runDrift,
 	}
@@ -242,23 +240,10 @@ func (d *driftCmd) parse(c *cli.Context) ([]string, error) {
 	return inputs, nil
 }
 
-// checkSettings has the libraries check the settings before any input is
-// read: drift its own (a comparison with no column fails on a setting out
-// of range, otherwise on the missing columns), divergence the estimator's
-// (a test of empty samples fails on a setting, otherwise on the samples).
+// checkSettings has drift check the settings before any input is read
+// (drift.Settings.Validate: its own fields, then the estimator's).
 func (d *driftCmd) checkSettings(c *cli.Context) error {
-	s := d.settings
-	s.Src = nil
-	ref, err := drift.NewReference([]drift.Column{{Name: "x", Values: []float64{0, 1}}}, &s)
-	if err == nil {
-		_, err = ref.Compare(c.Context, nil, &s)
-	}
-	if errors.Is(err, divergence.ErrSettings) {
-		return libraryError(c, err)
-	}
-	none := &mat.Dense{}
-	_, err = divergence.TwoSampleTest(c.Context, none, none, drift.Alpha, &divergence.TwoSampleSettings{PESettings: divergence.PESettings{Settings: s.Settings}, Permutations: s.Permutations})
-	if errors.Is(err, divergence.ErrSettings) {
+	if err := d.settings.Validate(); err != nil {
 		return libraryError(c, err)
 	}
 	return nil
@@ -342,11 +327,32 @@ func (d *driftCmd) checkExclude(file string, t *dataset.Table, others []string) 
 	return err
 }
 
+// checkMemory refuses, before the comparison, one that would need more
+// than --max-memory or the machine gives (drift.Settings.Memory of the
+// columns cur: the joint row's test over d numeric columns holds d×d
+// matrices).
+func (d *driftCmd) checkMemory(c *cli.Context, cur []drift.Column) error {
+	rows, numeric := 0, 0
+	for _, col := range cur {
+		if col.Categories == nil {
+			numeric++
+			rows = max(rows, len(col.Values))
+		} else {
+			rows = max(rows, len(col.Categories))
+		}
+	}
+	need := d.settings.Memory(d.settings.SampleSize(), rows, len(cur), numeric)
+	return checkNeed(c, need, d.j.budget, fmt.Sprintf(" to compare %d columns (%d numeric, in the joint row)", len(cur), numeric), "--reservoir or --columns, or give --no-joint")
+}
+
 // compare runs the comparison with the reference, with a progress bar of
 // the columns.
 func (d *driftCmd) compare(c *cli.Context, ref *drift.Reference, cur []drift.Column) (*drift.Result, error) {
 	if len(cur) > maxColumns { // see bounds.go
 		return nil, usagef(c, "drift compares %d columns one by one, more than the %d it takes: name fewer with --columns", len(cur), maxColumns)
+	}
+	if err := d.checkMemory(c, cur); err != nil {
+		return nil, err
 	}
 	s := d.settings
 	var done func()
@@ -527,7 +533,7 @@ func idColumn(col drift.Column) bool {
 }
 
 // jointName names the joint row in the table of columns.
-const jointName = "(joint)"
+const jointName = drift.JointName
 
 // number returns v, or notComputed when it is not finite (a p-value of a
 // column not tested, no threshold): JSON has no NaN.

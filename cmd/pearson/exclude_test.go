@@ -333,3 +333,39 @@ func TestExcludeLeavesNothing(t *testing.T) {
 		}
 	}
 }
+
+// TestDriftMemoryRefused: drift goes through the same memory estimate and
+// refusal as the other commands (#33 item 4): a comparison whose
+// drift.Settings.Memory exceeds --max-memory is refused with the figure,
+// before any column is compared, and not with a runtime trace; the joint
+// row's d×d matrices make 400 columns need more than with --no-joint.
+func TestDriftMemoryRefused(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	var b strings.Builder
+	for j := range 400 {
+		if j > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, "c%d", j)
+	}
+	b.WriteByte('\n')
+	rnd := rand.New(rand.NewPCG(9, 9))
+	for range 30 {
+		for j := range 400 {
+			if j > 0 {
+				b.WriteByte(',')
+			}
+			fmt.Fprintf(&b, "%.3f", rnd.NormFloat64())
+		}
+		b.WriteByte('\n')
+	}
+	path := filepath.Join(dir, "wide.csv")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := run(t, "drift", "--max-memory", "70M", path, path)
+	if code != 2 || !strings.Contains(stderr, "the run would need about") || !strings.Contains(stderr, "to compare 400 columns (400 numeric, in the joint row)") || strings.Contains(stderr, "goroutine") {
+		t.Errorf("drift past --max-memory: exit %d, %s", code, stderr)
+	}
+}

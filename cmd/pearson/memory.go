@@ -186,6 +186,14 @@ func checkMemory(c *cli.Context, cmd command, s divergence.Settings, sh shape, b
 	if v := sampleBytes(cmd, sh); v > saved {
 		best = "--reservoir" // the rows kept, not the estimate's
 	}
+	return refuseMemory(c, need, budget, when, machine, best)
+}
+
+// refuseMemory returns the usage error of a run that would need need bytes
+// (when: at which point), more than the budget or what the machine gives
+// this process (machine): the one refusal of every command, naming the
+// flag best to lower when there is one.
+func refuseMemory(c *cli.Context, need, budget float64, when string, machine machineMemory, best string) error {
 	if machine.bytes > 0 && machine.bytes < budget { // the machine binds first
 		if err := checkMachine(need, when, machine, best); err != nil {
 			return usagef(c, "%v", err)
@@ -196,6 +204,18 @@ func checkMemory(c *cli.Context, cmd command, s divergence.Settings, sh shape, b
 		advice = "lower " + best + ", or raise --max-memory"
 	}
 	return usagef(c, "the run would need about %s of memory%s, more than the budget of %s: %s", formatSize(need), when, formatSize(budget), advice)
+}
+
+// checkNeed returns refuseMemory's error when need bytes (with baseMemory
+// added) exceed the budget or what the machine gives, and nil otherwise:
+// the check of a command whose library reports its own need (drift).
+func checkNeed(c *cli.Context, need, budget float64, when, best string) error {
+	need += baseMemory
+	machine := processMemory()
+	if need <= budget && checkMachine(need, when, machine, "") == nil {
+		return nil
+	}
+	return refuseMemory(c, need, budget, when, machine, best)
 }
 
 // fileShape is the largest shape samples of ca and cb columns, paired or
