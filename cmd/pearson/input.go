@@ -13,9 +13,7 @@ import (
 	"math/rand/v2"
 	"net/url"
 	"slices"
-	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/urfave/cli/v2"
 	"gonum.org/v1/gonum/mat"
@@ -24,6 +22,7 @@ import (
 	"github.com/sublinear/pearson/divergence"
 	"github.com/sublinear/pearson/internal/progress"
 	"github.com/sublinear/pearson/objstore"
+	"github.com/sublinear/pearson/tabular"
 )
 
 // inputFlags are the flags of the commands that read tables.
@@ -271,18 +270,8 @@ func noteSkipped(w io.Writer, name string, skipped []dataset.Skipped) {
 	}
 }
 
-// quoteShort quotes s, cut to about 40 bytes.
-func quoteShort(s string) string {
-	const most = 40
-	if len(s) <= most {
-		return strconv.Quote(s)
-	}
-	cut := most
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return strconv.Quote(s[:cut]) + fmt.Sprintf("... (%d bytes)", len(s))
-}
+// quoteShort quotes s, cut to about 40 bytes (tabular.Quote).
+func quoteShort(s string) string { return tabular.Quote(s) }
 
 // groupSample turns a group of the table t into a sample.
 func groupSample(name string, t *dataset.Table, g dataset.Group) sample {
@@ -353,14 +342,8 @@ func columnsOf(x *mat.Dense, all, names []string) *mat.Dense {
 	return out
 }
 
-// quoteAll quotes each of s.
-func quoteAll(s []string) []string {
-	q := make([]string, len(s))
-	for i, v := range s {
-		q[i] = fmt.Sprintf("%q", v)
-	}
-	return q
-}
+// quoteAll quotes each of s (tabular.QuoteAll).
+func quoteAll(s []string) []string { return tabular.QuoteAll(s) }
 
 // displayPath names a file in messages.
 func displayPath(path string) string {
