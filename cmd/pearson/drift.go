@@ -18,6 +18,7 @@ import (
 	"github.com/sublinear/pearson/dataset"
 	"github.com/sublinear/pearson/divergence"
 	"github.com/sublinear/pearson/drift"
+	"github.com/sublinear/pearson/tabular"
 )
 
 // exitDrift is the exit code of a run with --fail-on-drift whose verdict is
@@ -529,7 +530,7 @@ func idColumn(col drift.Column) bool {
 			labels[s] = true
 		}
 	}
-	return len(col.Categories) >= minIDRows && 2*len(labels) > len(col.Categories)
+	return len(col.Categories) >= minIDRows && tabular.TextLikeID(len(labels), len(col.Categories))
 }
 
 // jointName names the joint row in the table of columns.
