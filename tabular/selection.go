@@ -46,6 +46,16 @@ func (s Selection) groupExcluded(file string) error {
 	return &SelectionError{File: file, Kind: ErrGroupExcluded, Msg: fmt.Sprintf("--exclude %s: it is the --group column, which splits the rows into the two samples and is never compared: leave it out of --exclude", Quote(s.Group))}
 }
 
+// CheckGroup returns ErrGroupExcluded's error (a usage error: no file
+// named) when Exclude names the Group column, and nil otherwise: Named and
+// Kept check it too.
+func (s Selection) CheckGroup() error {
+	if s.Group != "" && slices.Contains(s.Exclude, s.Group) {
+		return s.groupExcluded("")
+	}
+	return nil
+}
+
 // Named returns the named columns less those excluded, checked before any
 // read: every excluded column must be among them, and at least one must
 // remain. It returns nil when no column is named (the default selection,

@@ -200,6 +200,9 @@ func (d *driftCmd) parse(c *cli.Context) ([]string, error) {
 			return nil, err
 		}
 	}
+	if _, err := selectionUsage(c)(nil, tabular.Selection{Exclude: d.exclude, Group: group}.CheckGroup()); err != nil {
+		return nil, err
+	}
 	if len(d.columns) > 0 && len(d.exclude) > 0 {
 		var err error
 		if d.columns, err = excludeListed(c, d.columns, d.exclude, "columns"); err != nil {

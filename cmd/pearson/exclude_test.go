@@ -326,6 +326,7 @@ func TestExcludeLeavesNothing(t *testing.T) {
 		{[]string{"rank", "--target", "y", "--features", "x", "--exclude", "x", path}, "every column of --features"},
 		{[]string{"divergence", "--group", "g", "--exclude", "g", path}, `--exclude "g": it is the --group column`},
 		{[]string{"divergence", "--group", "g", "--columns", "x", "--exclude", "g", path}, `--exclude "g": it is the --group column`},
+		{[]string{"drift", "--group", "g", "--exclude", "g", path}, `--exclude "g": it is the --group column`},
 	} {
 		code, _, stderr := run(t, c.args...)
 		if code == 0 || !strings.Contains(stderr, c.want) || strings.Contains(stderr, "panic") {
