@@ -7,6 +7,7 @@ package tabular
 import (
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -88,7 +89,9 @@ func Unify(tp, tq *dataset.Table, xq *mat.Dense) ([]int, error) {
 		}
 		r, _ := xq.Dims()
 		for i := range r {
-			xq.Set(i, j, to[int(xq.At(i, j))])
+			if v := xq.At(i, j); !math.IsNaN(v) { // NaN: a missing label stays missing
+				xq.Set(i, j, to[int(v)])
+			}
 		}
 		cats = append(cats, j)
 	}
