@@ -268,37 +268,6 @@ func (d *driftCmd) read(path string, q dataset.Query) (*dataset.Table, error) {
 	return r.noted(path, t, err)
 }
 
-// tableColumns returns group g of table t as drift's columns.
-func tableColumns(t *dataset.Table, g dataset.Group) []drift.Column {
-	c, n := len(t.Columns), g.Len()
-	cols := make([]drift.Column, c)
-	for j, name := range t.Columns {
-		col := drift.Column{Name: name, Rows: g.Rows}
-		if g.Missing != nil {
-			col.Missing = g.Missing[j]
-		}
-		var labels []string
-		if t.Categories != nil {
-			labels = t.Categories[j]
-		}
-		if labels != nil {
-			col.Categories = make([]string, n)
-			for i := range n {
-				if v := g.Data[i*c+j]; !math.IsNaN(v) {
-					col.Categories[i] = labels[int(v)]
-				}
-			}
-		} else {
-			col.Values = make([]float64, n)
-			for i := range n {
-				col.Values[i] = g.Data[i*c+j]
-			}
-		}
-		cols[j] = col
-	}
-	return cols
-}
-
 // readOne reads the table at path as drift's columns, with the rows read
 // and kept, less those of --exclude.
 func (d *driftCmd) readOne(path string) ([]drift.Column, *dataset.Table, error) {
@@ -306,7 +275,7 @@ func (d *driftCmd) readOne(path string) ([]drift.Column, *dataset.Table, error) 
 	if err != nil {
 		return nil, nil, err
 	}
-	return d.excluded(tableColumns(t, t.Groups[0])), t, nil
+	return d.excluded(tabular.DriftColumns(t, t.Groups[0])), t, nil
 }
 
 // excluded returns cols less the columns of --exclude.
@@ -406,7 +375,7 @@ func (d *driftCmd) raw(c *cli.Context, start time.Time) (*driftResult, error) {
 		if err := d.checkExclude(displayPath(args[0]), t, nil); err != nil {
 			return nil, err
 		}
-		curCols, refCols = d.excluded(tableColumns(t, t.Groups[ci])), d.excluded(tableColumns(t, t.Groups[ri]))
+		curCols, refCols = d.excluded(tabular.DriftColumns(t, t.Groups[ci])), d.excluded(tabular.DriftColumns(t, t.Groups[ri]))
 		out.cur, out.ref = group+"="+t.Groups[ci].Key, group+"="+t.Groups[ri].Key
 		out.refRead, out.curRead = t.RowsRead, t.RowsRead
 	}
