@@ -44,4 +44,3 @@ func DriftColumns(t *dataset.Table, g dataset.Group) []drift.Column {
 	}
 	return cols
 }
-
