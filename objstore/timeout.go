@@ -87,8 +87,10 @@ func (t *timeouts) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	arm(t.connect, &timeoutError{fmt.Sprintf("cannot connect to %s within %v", req.URL.Host, t.connect)})
 	trace := &httptrace.ClientTrace{
-		GotConn:      func(httptrace.GotConnInfo) { arm(0, nil) },
-		WroteRequest: func(httptrace.WroteRequestInfo) { arm(t.wait, &timeoutError{fmt.Sprintf("no answer within %v", t.wait)}) },
+		GotConn: func(httptrace.GotConnInfo) { arm(0, nil) },
+		WroteRequest: func(httptrace.WroteRequestInfo) {
+			arm(t.wait, &timeoutError{fmt.Sprintf("no answer within %v", t.wait)})
+		},
 	}
 	resp, err := t.base.RoundTrip(req.WithContext(httptrace.WithClientTrace(ctx, trace)))
 	arm(0, nil)
