@@ -17,7 +17,8 @@ import (
 // file behind a URL (see package objstore): one of the objects of a
 // dataset given to OpenObjects.
 type Object struct {
-	// Path names the object in messages (its URL).
+	// Path names the object in messages (its URL, shown without its
+	// userinfo and query string).
 	Path string
 	// Key is its path below the prefix listed, "/"-separated ("" when
 	// the object was named itself): its key=value segments are partition
@@ -63,6 +64,10 @@ const (
 // would download them whole.
 func OpenObjects(name string, objs []Object, opts Options) (Source, error) {
 	name = displayName(name)
+	objs = slices.Clone(objs)
+	for i := range objs {
+		objs[i].Path = displayName(objs[i].Path) // no userinfo or query string
+	}
 	if len(objs) == 0 {
 		return nil, &ParseError{File: name, Err: ErrEmpty, msg: "no object"}
 	}

@@ -1,0 +1,38 @@
+// Copyright ©2026 The pearson Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package main
+
+import (
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/sublinear/pearson/objstore"
+)
+
+// timeouts reads --timeout and --connect-timeout: 0 means no bound
+// (objstore's negative), a negative duration is refused.
+func timeouts(c *cli.Context) (wait, connect time.Duration, err error) {
+	wait, connect = c.Duration("timeout"), c.Duration("connect-timeout")
+	for _, f := range []struct {
+		name string
+		d    *time.Duration
+	}{{"timeout", &wait}, {"connect-timeout", &connect}} {
+		switch {
+		case *f.d < 0:
+			return 0, 0, usagef(c, "--%s %v: give a positive duration (60s, 2m), or 0 for no bound", f.name, *f.d)
+		case *f.d == 0:
+			*f.d = -1
+		}
+	}
+	return wait, connect, nil
+}
+
+// storeSettings returns the settings of the store of the reader's remote
+// inputs: --endpoint and the timeouts, whose messages name the flags.
+func (r *reader) storeSettings() objstore.Settings {
+	return objstore.Settings{Endpoint: r.endpoint, Timeout: r.timeout, ConnectTimeout: r.connect,
+		TimeoutAdvice: "raise --timeout or --connect-timeout (PEARSON_TIMEOUT, PEARSON_CONNECT_TIMEOUT) to wait longer"}
+}
