@@ -5,10 +5,12 @@
 package main
 
 import (
+	"io"
 	"time"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/sublinear/pearson/dataset"
 	"github.com/sublinear/pearson/objstore"
 )
 
@@ -35,4 +37,34 @@ func timeouts(c *cli.Context) (wait, connect time.Duration, err error) {
 func (r *reader) storeSettings() objstore.Settings {
 	return objstore.Settings{Endpoint: r.endpoint, Timeout: r.timeout, ConnectTimeout: r.connect,
 		TimeoutAdvice: "raise --timeout or --connect-timeout (PEARSON_TIMEOUT, PEARSON_CONNECT_TIMEOUT) to wait longer"}
+}
+
+// remoteParquetRows returns the rows of the Parquet dataset at the URL
+// path (an object, or every .parquet object under a prefix), counted from
+// its footers (a listing, then a ranged read of each object's tail, and of
+// the rest of a longer footer) before a data page is fetched, and false
+// for a local path, another format, or a URL that does not open (the read
+// then says why).
+func remoteParquetRows(c *cli.Context, path string) (int64, bool) {
+	if !objstore.IsURL(path) {
+		return 0, false
+	}
+	wait, connect, err := timeouts(c)
+	if err != nil {
+		return 0, false
+	}
+	r := &reader{endpoint: c.String("endpoint"), timeout: wait, connect: connect}
+	src, err := openTable(c.Context, path, dataset.Options{}, remote{settings: r.storeSettings()}, io.Discard)
+	if err != nil {
+		return 0, false
+	}
+	defer src.Close()
+	if rs, ok := src.(*remoteSource); ok {
+		src = rs.Source
+	}
+	p, ok := src.(*dataset.Parquet)
+	if !ok {
+		return 0, false
+	}
+	return p.Rows(), true
 }
