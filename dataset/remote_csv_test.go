@@ -56,21 +56,8 @@ func TestObjectsCSVPrefix(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	objs, st := listObjects(t, "s3://bkt/sp/")
-	src, err := OpenObjects("s3://bkt/sp/", objs, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
 	s.Src = rand.NewPCG(2, 3)
-	got, err := src.Sample(context.Background(), Query{Group: "g"}, s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !got.Sampled {
-		t.Fatalf("not sampled: %s", got.Fallback)
-	}
-	sameTables(t, want, got)
-	stats := st.Stats()
+	stats := sameSample(t, want, "s3://bkt/sp/", Query{Group: "g"}, s)
 	t.Logf("%d requests, %d bytes of %d", stats.Requests, stats.Bytes, len(data))
 	// The listing, the start and the end of each object, then a request
 	// per block at most.
