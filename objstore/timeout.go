@@ -164,7 +164,10 @@ func (b *watchedBody) check() {
 	need := int64(MinRate * b.wait.Seconds())
 	if b.left >= 0 {
 		need = min(need, b.left)
-		b.left -= b.got
+		if b.left -= b.got; b.left <= 0 {
+			b.done = true // every byte came, unread to its end yet
+			return
+		}
 	}
 	if b.got < max(need, 1) {
 		b.cancel(&timeoutError{fmt.Sprintf("the answer stalled: %d bytes came in %v, fewer than the %d due at %d KiB/s at least", b.got, b.wait, max(need, 1), MinRate>>10)})

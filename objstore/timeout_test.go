@@ -31,7 +31,7 @@ func TestTimeouts(t *testing.T) {
 	}{
 		{"silent", badserver.Silent, false, ErrTimeout, []string{"no answer within 1s", advice}},
 		{"header lines trickle", func(t testing.TB) string { return badserver.TrickleHeaders(t, 100*time.Millisecond) }, false, ErrTimeout, []string{"no answer within 1s", advice}},
-		{"body trickles", func(t testing.TB) string { return badserver.TrickleBody(t, 100000, 100*time.Millisecond) }, true, ErrTimeout, []string{"the answer stalled: ", "bytes came in 1s", advice}},
+		{"body trickles", func(t testing.TB) string { return badserver.TrickleBody(t, 100000, 1, 100*time.Millisecond) }, true, ErrTimeout, []string{"the answer stalled: ", "bytes came in 1s", advice}},
 		{"dropped", badserver.Drop, false, ErrNetwork, []string{"EOF"}},
 		{"refused", badserver.Refused, false, ErrNetwork, []string{"cannot connect to 127.0.0.1:", "connection refused"}},
 	} {
@@ -40,7 +40,8 @@ func TestTimeouts(t *testing.T) {
 				t.Parallel()
 				srv := c.url(t)
 				set := Settings{Timeout: wait, ConnectTimeout: wait, TimeoutAdvice: advice, Retries: 1}
-				url := srv + "/x.csv"
+				// The secrets of the URL are never shown.
+				url := strings.Replace(srv, "http://", "http://user:secretpw@", 1) + "/x.csv?X-Amz-Signature=SECRETSIG"
 				if proto == "s3" {
 					set.Endpoint, set.Anonymous = srv, true
 					url = "s3://bkt/x.csv"
@@ -63,8 +64,13 @@ func TestTimeouts(t *testing.T) {
 						t.Errorf("%q does not say %q", err, w)
 					}
 				}
-				if strings.Contains(err.Error(), "StatusCode: 0") {
-					t.Errorf("%q", err)
+				for _, bad := range []string{"StatusCode: 0", "secretpw", "SECRETSIG", "user"} {
+					if strings.Contains(err.Error(), bad) {
+						t.Errorf("%q shows %q", err, bad)
+					}
+				}
+				if c.read && objs[0].URL() != srv+"/x.csv" && proto == "http" {
+					t.Errorf("URL() = %q", objs[0].URL())
 				}
 				if d > 3*wait {
 					t.Errorf("failed after %v", d)
@@ -72,5 +78,22 @@ func TestTimeouts(t *testing.T) {
 				t.Logf("%v: %v", d.Round(time.Millisecond), err)
 			})
 		}
+	}
+}
+
+// TestSlowBodyNotTimedOut reads 32 KiB that come at 40 KiB/s, 4 KiB every
+// 0.1 s, with a timeout of 0.3 s: the body spans more than two timeouts,
+// each with more than the 1.2 KiB due at MinRate, and is read whole.
+func TestSlowBodyNotTimedOut(t *testing.T) {
+	t.Parallel()
+	srv := badserver.TrickleBody(t, 32<<10, 4<<10, 100*time.Millisecond)
+	st := New(context.Background(), Settings{Timeout: 300 * time.Millisecond})
+	objs, err := st.List(srv + "/x.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := make([]byte, 32<<10)
+	if n, err := objs[0].ReadAt(p, 0); err != nil || n != len(p) {
+		t.Fatalf("%d bytes: %v", n, err)
 	}
 }

@@ -38,7 +38,7 @@ func TestRemoteTimeouts(t *testing.T) {
 	}{
 		{"silent", badserver.Silent, []string{"no answer within 1s", "raise --timeout"}},
 		{"header lines trickle", func(t testing.TB) string { return badserver.TrickleHeaders(t, 200*time.Millisecond) }, []string{"no answer within 1s", "raise --timeout"}},
-		{"body trickles", func(t testing.TB) string { return badserver.TrickleBody(t, 50000, 200*time.Millisecond) }, []string{"the answer stalled", "raise --timeout"}},
+		{"body trickles", func(t testing.TB) string { return badserver.TrickleBody(t, 50000, 1, 200*time.Millisecond) }, []string{"the answer stalled", "raise --timeout"}},
 		{"dropped", badserver.Drop, []string{"the server closed the connection without an answer"}},
 	} {
 		for _, proto := range []string{"http", "s3"} {

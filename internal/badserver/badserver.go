@@ -11,6 +11,7 @@ package badserver
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"net"
 	"net/http"
@@ -119,8 +120,8 @@ func Refused(t testing.TB) string {
 // TrickleBody returns the URL of a server of a size-byte file, any path,
 // S3-style too (HEAD gives its size, ETag and Accept-Ranges, and a ranged
 // GET the status 206 with its Content-Range), that sends the bytes of
-// every body one at a time, every every.
-func TrickleBody(t testing.TB, size int64, every time.Duration) string {
+// every body chunk bytes at a time, every every.
+func TrickleBody(t testing.TB, size, chunk int64, every time.Duration) string {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
 		h.Set("ETag", `"trickle"`)
@@ -144,13 +145,13 @@ func TrickleBody(t testing.TB, size int64, every time.Duration) string {
 			h.Set("Content-Length", strconv.FormatInt(size, 10))
 		}
 		f, _ := w.(http.Flusher)
-		for i := from; i <= to; i++ {
+		for i := from; i <= to; i += chunk {
 			select {
 			case <-r.Context().Done():
 				return
 			case <-time.After(every):
 			}
-			if _, err := w.Write([]byte{'1'}); err != nil {
+			if _, err := w.Write(bytes.Repeat([]byte{'1'}, int(min(chunk, to+1-i)))); err != nil {
 				return
 			}
 			if f != nil {
