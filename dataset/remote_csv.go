@@ -17,10 +17,16 @@ import (
 const csvHead = 4096
 
 // csvObjectKey reports whether an object below a prefix is a shard of a
-// CSV dataset (as Spark and Hive write them): its name ends in ".csv" and
-// no segment of its key starts with "_" or ".".
+// CSV dataset (as Spark and Hive write them): its name ends in ".csv" (or
+// ".csv.gz" or ".csv.zst", refused by openCSVObjects with a message that
+// says why) and no segment of its key starts with "_" or ".".
 func csvObjectKey(key string) bool {
-	return strings.HasSuffix(key, ".csv") && !hiddenKey(key)
+	for _, ext := range []string{".csv", ".csv.gz", ".csv.zst"} {
+		if strings.HasSuffix(key, ext) {
+			return !hiddenKey(key)
+		}
+	}
+	return false
 }
 
 // hiddenKey reports whether a segment of key starts with "_" or ".".
@@ -99,7 +105,7 @@ func headerLine(o Object) ([]byte, error) {
 			return nil, cerr
 		}
 		if k != uncompressed {
-			return nil, fmt.Errorf("dataset: %s: a compressed CSV object cannot be sampled by byte ranges and would be downloaded whole: store the objects uncompressed, or as Parquet", o.Path)
+			return nil, fmt.Errorf("dataset: %s: a compressed CSV object cannot be sampled by byte ranges and would be downloaded whole (every object of the prefix): store the objects uncompressed, or as Parquet, or download them", o.Path)
 		}
 		if i := bytes.IndexByte(buf, '\n'); i >= 0 {
 			return buf[:i+1], nil

@@ -77,9 +77,11 @@ func TestObjectsCSVPrefixRefused(t *testing.T) {
 		t.Errorf("headers differ: %v", err)
 	}
 	gz := []byte{0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0}
-	_, err = OpenObjects("s3://b/p/", []Object{obj("a.csv", gz)}, Options{})
-	if err == nil || !strings.Contains(err.Error(), "a compressed CSV object cannot be sampled by byte ranges") {
-		t.Errorf("gzip: %v", err)
+	for _, key := range []string{"a.csv", "part-0.csv.gz"} {
+		_, err = OpenObjects("s3://b/p/", []Object{obj(key, gz), obj("b.csv", gz)}, Options{})
+		if err == nil || !strings.Contains(err.Error(), "s3://b/p/"+key+": a compressed CSV object cannot be sampled by byte ranges") {
+			t.Errorf("gzip: %v", err)
+		}
 	}
 	_, err = OpenObjects("s3://b/p/", []Object{obj("a.json", []byte("{}"))}, Options{})
 	if err == nil || !strings.Contains(err.Error(), "no .parquet or .csv object among the 1 objects under the prefix") {
