@@ -37,8 +37,8 @@ func inputFlags() []cli.Flag {
 		&cli.IntFlag{Name: "reservoir", Usage: "rows kept per sample, drawn at random from a file or kept while reading every row (0: (draws+2)·(k+m), what the estimate uses; --exact keeps every row)"},
 		&cli.BoolFlag{Name: "scan", Usage: "read and validate every row of the input files instead of drawing the rows the estimate needs at random positions (standard input, pipes and compressed files are always read in full)"},
 		&cli.StringFlag{Name: "endpoint", Usage: "`URL` of the S3-compatible server that s3:// paths are read from (http://127.0.0.1:7070, addressed path-style); empty: AWS_ENDPOINT_URL, or AWS itself"},
-		&cli.DurationFlag{Name: "timeout", Value: objstore.DefaultTimeout, EnvVars: []string{"PEARSON_TIMEOUT"}, Usage: "how long a request to an s3:// or http(s):// input waits for the answer to start, and for its bytes to keep coming (a body slower than 4 KiB/s over this span fails); a request that timed out is not retried (0: no bound)"},
-		&cli.DurationFlag{Name: "connect-timeout", Value: objstore.DefaultConnectTimeout, EnvVars: []string{"PEARSON_CONNECT_TIMEOUT"}, Usage: "how long a request to an s3:// or http(s):// input waits for its connection to the server (0: no bound)"},
+		&cli.DurationFlag{Name: "timeout", Value: objstore.DefaultTimeout, EnvVars: []string{"PEARSON_TIMEOUT"}, Usage: "how long (a `DURATION`: 30s, 2m) a request to an s3:// or http(s):// input waits for the answer to start, and for its bytes to keep coming (a body slower than 4 KiB/s over this span fails); a request that timed out is not retried (0: no bound)"},
+		&cli.DurationFlag{Name: "connect-timeout", Value: objstore.DefaultConnectTimeout, EnvVars: []string{"PEARSON_CONNECT_TIMEOUT"}, Usage: "how long (a `DURATION`) a request to an s3:// or http(s):// input waits for its connection to the server (0: no bound)"},
 	}
 }
 
