@@ -289,7 +289,10 @@ func checkExact(c *cli.Context, cmd command, inputs []string) error {
 	if rows, ok := parquetRows(path); ok {
 		return checkExactParquet(c, path, rows)
 	}
-	if rows, ok := remoteParquetRows(c, path); ok {
+	if rows, ok, err := remoteParquetRows(c, path); err != nil || ok {
+		if err != nil {
+			return err
+		}
 		return checkExactParquet(c, path, rows)
 	}
 	if rows, ok := estimateRows(path); ok && float64(rows) > 1.25*divergence.MaxExact {

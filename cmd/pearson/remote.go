@@ -43,20 +43,21 @@ func (r *reader) storeSettings() objstore.Settings {
 // path (an object, or every .parquet object under a prefix), counted from
 // its footers (a listing, then a ranged read of each object's tail, and of
 // the rest of a longer footer) before a data page is fetched, and false
-// for a local path, another format, or a URL that does not open (the read
-// then says why).
-func remoteParquetRows(c *cli.Context, path string) (int64, bool) {
+// for a local path or another format. A URL that does not open fails with
+// the error the read would give, so that a silent server costs one
+// timeout, not two.
+func remoteParquetRows(c *cli.Context, path string) (int64, bool, error) {
 	if !objstore.IsURL(path) {
-		return 0, false
+		return 0, false, nil
 	}
 	wait, connect, err := timeouts(c)
 	if err != nil {
-		return 0, false
+		return 0, false, err
 	}
 	r := &reader{endpoint: c.String("endpoint"), timeout: wait, connect: connect}
 	src, err := openTable(c.Context, path, dataset.Options{}, remote{settings: r.storeSettings()}, io.Discard)
 	if err != nil {
-		return 0, false
+		return 0, false, err
 	}
 	defer src.Close()
 	if rs, ok := src.(*remoteSource); ok {
@@ -64,7 +65,7 @@ func remoteParquetRows(c *cli.Context, path string) (int64, bool) {
 	}
 	p, ok := src.(*dataset.Parquet)
 	if !ok {
-		return 0, false
+		return 0, false, nil
 	}
-	return p.Rows(), true
+	return p.Rows(), true, nil
 }
