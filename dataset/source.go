@@ -12,6 +12,8 @@ import (
 	"io"
 	"math/rand/v2"
 	"os"
+
+	"github.com/sublinear/pearson/internal/redact"
 )
 
 // Source is a table of numeric columns with a header, in a file or a stream,
@@ -438,5 +440,5 @@ func displayName(name string) string {
 	case "":
 		return "<input>"
 	}
-	return name
+	return redact.URL(name) // a URL's userinfo and query string may be secrets
 }

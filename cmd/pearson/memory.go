@@ -278,6 +278,12 @@ func checkExact(c *cli.Context, cmd command, inputs []string) error {
 	if info.Format == dataset.FormatParquet && info.Rows >= 0 {
 		return checkExactParquet(c, path, info.Rows)
 	}
+	if rows, ok, err := remoteParquetRows(c, path); err != nil || ok {
+		if err != nil {
+			return err
+		}
+		return checkExactParquet(c, path, rows)
+	}
 	if rows := info.Rows; rows >= 0 && float64(rows) > 1.25*divergence.MaxExact {
 		return usagef(c, "--exact: %s holds about %d rows (from its size and the lines of its start); the exact solution takes at most %d: leave --exact out", displayPath(path), rows, divergence.MaxExact)
 	}
