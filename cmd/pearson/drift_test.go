@@ -151,13 +151,48 @@ func TestDriftFindsShiftedColumns(t *testing.T) {
 		t.Errorf("verdict %v, joint %+v: want no drift (5 of 22 columns) and a drifted joint row", res.Drift, res.Joint)
 	}
 
-	// --fail-on-drift: 3 when the data set drifts, 0 when not.
-	if code, _, errs := driftRun(t, "--fail-on-drift", "--drift-share", "0.2", ref, cur); code != exitDrift || !strings.Contains(errs, "5 of 22 columns drifted") {
+	// --fail-on-drift: 3 when a column drifts (the default rule, though
+	// the share 5/22 is below --drift-share), 0 when none does; with
+	// --fail-rule share, 3 only when the share reaches --drift-share.
+	if code, _, errs := driftRun(t, "--fail-on-drift", ref, cur); code != exitDrift || !strings.Contains(errs, "--fail-rule column") || !strings.Contains(errs, "5 of 22 columns drifted") {
 		t.Errorf("drift with --fail-on-drift: exit %d, %s", code, errs)
+	}
+	if code, _, errs := driftRun(t, "--fail-on-drift", "--fail-rule", "share", ref, cur); code != 0 {
+		t.Errorf("share 5/22 below 0.5 with --fail-rule share: exit %d, %s", code, errs)
+	}
+	if code, _, errs := driftRun(t, "--fail-on-drift", "--fail-rule", "share", "--drift-share", "0.2", ref, cur); code != exitDrift || !strings.Contains(errs, "reaches the drift share 0.2") {
+		t.Errorf("share 5/22 above 0.2 with --fail-rule share: exit %d, %s", code, errs)
 	}
 	code, out, errs = driftRun(t, "--fail-on-drift", ref, same)
 	if code != 0 || !strings.Contains(out, "no drift: 0 of 22") {
 		t.Errorf("no drift with --fail-on-drift: exit %d\n%s%s", code, out, errs)
+	}
+}
+
+// TestDriftSmallCurrentTable compares a current table of 2 to 8 rows: the
+// numeric columns say they cannot be judged, and why, instead of advice on
+// cross-validation folds; --fail-on-drift fails the batch (exit 1).
+func TestDriftSmallCurrentTable(t *testing.T) {
+	t.Parallel()
+	ref, _, same := driftInputs(t)
+	data, err := os.ReadFile(same)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	for _, n := range []int{2, 8} {
+		small := filepath.Join(t.TempDir(), "small.csv")
+		if err := os.WriteFile(small, []byte(strings.Join(lines[:n+1], "")), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, out, errs := driftRun(t, "--columns", "x0,x1,cat", ref, small)
+		if code != 0 || !strings.Contains(out, "cannot judge: "+strconv.Itoa(n)+" present values in the current table") || strings.Contains(out+errs, "fewer folds") {
+			t.Errorf("%d rows: exit %d\n%s%s", n, code, out, errs)
+		}
+		code, _, errs = driftRun(t, "--fail-on-drift", "--columns", "x0,x1,cat", ref, small)
+		if code != exitData || !strings.Contains(errs, "cannot judge drift: 2 of 3 columns") {
+			t.Errorf("%d rows, --fail-on-drift: exit %d, %s", n, code, errs)
+		}
 	}
 }
 
