@@ -559,6 +559,10 @@ func TestPowerStudy(t *testing.T) {
 // of pairs of a numeric column's p-values whose Monte Carlo intervals
 // (divergence.TwoSampleResult's Clopper–Pearson PValueLow, PValueHigh)
 // overlap; asserted: the same flagged set in at least 95% of the pairs.
+// It also compares each shifted column alone and asks that its p-value
+// interval overlap the one it has among the other columns (all but one of
+// the 16 pairs): a column's verdict depends on the others through BH's
+// adjustment, not through its p-value.
 // PEARSON_LONG=1 runs it; PEARSON_STABILITY_TABLES (default 4) sizes it.
 func TestSeedStability(t *testing.T) {
 	testtier.Long(t, "the seed-stability study: 24 drift comparisons")
@@ -569,7 +573,7 @@ func TestSeedStability(t *testing.T) {
 	}
 	const n, cols, seeds = 2000, 10, 8
 	shift := map[int]float64{0: 0.05, 1: 0.1, 2: 0.15, 3: 0.2}
-	var samePairs, pairs, overlap, pvPairs int
+	var samePairs, pairs, overlap, pvPairs, alonePairs, aloneOverlap int
 	for tab := range tables {
 		rnd := rand.New(rand.NewPCG(uint64(tab), 31))
 		ref := normalTable(n, cols, nil, rnd)
@@ -611,6 +615,32 @@ func TestSeedStability(t *testing.T) {
 			}
 		}
 		t.Logf("table %d: flagged at each seed: %q", tab, flagged)
+		// The other columns: each shifted column compared alone, at the
+		// first seed, against its p-value in the whole table. With every
+		// row in the test's design, only the permutations (a generator per
+		// column) differ, so the two 95% Monte Carlo intervals overlap
+		// unless the columns interact.
+		for c := range shift {
+			s := &Settings{NoJoint: true}
+			s.Src = rand.NewPCG(0, 77)
+			alone, err := Compare(context.Background(), ref[c:c+1], cur[c:c+1], s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			a, b := alone.Columns[0].Test, results[0].Columns[c].Test
+			if a == nil || b == nil {
+				continue
+			}
+			alonePairs++
+			if a.PValueLow <= b.PValueHigh && b.PValueLow <= a.PValueHigh {
+				aloneOverlap++
+			}
+			t.Logf("table %d, column %d: p %.4g alone, %.4g among %d columns", tab, c, a.PValue, b.PValue, cols)
+		}
+	}
+	t.Logf("a shifted column alone and in its table: p-value intervals overlap in %d of %d", aloneOverlap, alonePairs)
+	if aloneOverlap < alonePairs-1 {
+		t.Errorf("a shifted column's p-value alone and among the others: intervals overlap in %d of %d, want all but one", aloneOverlap, alonePairs)
 	}
 	same := float64(samePairs) / float64(pairs)
 	t.Logf("same flagged columns in %d of %d pairs of seeds (%.3f); p-value intervals overlap in %d of %d pairs (%.3f)",
