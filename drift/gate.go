@@ -69,3 +69,26 @@ func (res *Result) Fails(g Gate) (bool, string) {
 	}
 	return true, fmt.Sprintf("%d of %d columns drifted: %s%s", res.Drifted, res.Compared, strings.Join(names, ", "), more)
 }
+
+// CannotJudge says why a job gated by rule g cannot be judged, or "":
+// no column was compared, or, for AnyColumn, some column could not be
+// (see ColumnResult.Judged), named with the first one's Note.
+func (res *Result) CannotJudge(g Gate) string {
+	if res.Compared > 0 && (g != AnyColumn || res.Unjudged == 0) {
+		return ""
+	}
+	var names []string
+	why := ""
+	for _, c := range res.Columns {
+		if !c.Judged() {
+			names = append(names, fmt.Sprintf("%q", c.Name))
+			if why == "" {
+				why = c.Note
+			}
+		}
+	}
+	if res.Compared == 0 || len(names) == 0 {
+		return "no column holds enough values to compare"
+	}
+	return fmt.Sprintf("%d of %d columns (%s): %s", len(names), len(res.Columns), strings.Join(names, ", "), why)
+}

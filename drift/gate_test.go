@@ -55,6 +55,19 @@ func TestGate(t *testing.T) {
 	if fails, why := res.Fails(DriftShare); !fails || !strings.Contains(why, "reaches the drift share 0.5") {
 		t.Errorf("DriftShare: %v %q", fails, why)
 	}
+	if why := res.CannotJudge(AnyColumn); why != "" {
+		t.Errorf("every column judged, yet %q", why)
+	}
+	// A column with no test: the column rule cannot judge the batch, the
+	// share rule can.
+	res.Columns = append(res.Columns, ColumnResult{Name: "e", PValue: math.NaN(), MissingPValue: math.NaN(), Note: "cannot judge: 3 present values"})
+	res.Unjudged = 1
+	if why := res.CannotJudge(AnyColumn); !strings.Contains(why, `1 of 5 columns ("e"): cannot judge: 3 present values`) {
+		t.Errorf("AnyColumn with an unjudged column: %q", why)
+	}
+	if why := res.CannotJudge(DriftShare); why != "" {
+		t.Errorf("DriftShare with 4 columns compared: %q", why)
+	}
 	for _, g := range []Gate{AnyColumn, DriftShare} {
 		if back, ok := ParseGate(g.String()); !ok || back != g {
 			t.Errorf("ParseGate(%q) = %v, %v", g, back, ok)

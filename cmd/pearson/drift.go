@@ -167,8 +167,8 @@ func runDrift(c *cli.Context) error {
 	if d.fail {
 		var drifted []string
 		for _, res := range results {
-			if res.res.Compared == 0 || (d.gate == drift.AnyColumn && res.res.Unjudged > 0) {
-				return fmt.Errorf("%s: cannot judge drift: %s; --fail-on-drift fails a batch it cannot judge", res.cur, unjudged(res.res))
+			if why := res.res.CannotJudge(d.gate); why != "" {
+				return fmt.Errorf("%s: cannot judge drift: %s; --fail-on-drift fails a batch it cannot judge", res.cur, why)
 			}
 			if fails, why := res.res.Fails(d.gate); fails {
 				drifted = append(drifted, fmt.Sprintf("%s: %s", res.cur, why))
@@ -179,25 +179,6 @@ func runDrift(c *cli.Context) error {
 		}
 	}
 	return nil
-}
-
-// unjudged names the columns of res that could not be judged, with the
-// first one's reason.
-func unjudged(res *drift.Result) string {
-	var names []string
-	why := ""
-	for _, c := range res.Columns {
-		if !c.Judged() {
-			names = append(names, quoteShort(c.Name))
-			if why == "" {
-				why = c.Note
-			}
-		}
-	}
-	if len(names) == 0 {
-		return "no column holds enough values to compare"
-	}
-	return fmt.Sprintf("%d of %d columns (%s): %s", len(names), len(res.Columns), strings.Join(names, ", "), why)
 }
 
 // parse checks the arguments and the settings, and returns the input files
