@@ -163,7 +163,11 @@ func LSMI(ctx context.Context, x, y mat.Matrix, s *LSMISettings) (*LSMIResult, e
 	if err != nil {
 		return nil, err
 	}
-	return lsmi(ctx, px, py, s, rnd, nil)
+	res, err := lsmi(ctx, px, py, s, rnd, nil)
+	if err != nil {
+		return nil, err
+	}
+	return res, res.addSpreadWarnings(px, py)
 }
 
 // scaledPairs reads the paired samples of LSMI and IndependenceTest (with

@@ -7,6 +7,9 @@ package divergence
 import (
 	"fmt"
 	"math"
+
+	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/stat"
 )
 
 // Where a fit's E_q[g²], the average of the squared ratio over pairs of one
@@ -62,4 +65,65 @@ func (r *LSMIResult) judgeTail(c *copulaFit) {
 	}
 	r.LowerBound = true
 	r.Warnings = append(r.Warnings, fmt.Sprintf("the %s model's fitted density ratio is large on few rows (its mean square over pairs of rows rests on an effective %.2g%% of them, below %.2g%%): dependence this strong or an unbounded ratio (heavy tails, a kink such as y = |x| + noise) puts the truth above smi by more than stderr; read smi as a lower bound", r.Model, 100*share, 100*limit))
+}
+
+// spreadRatioWarn is the ratio of two numeric columns' standard deviations
+// above which LSMI warns: one kernel width then sees the wider column
+// alone (relevanceX can widen a column's kernel, not narrow it).
+const spreadRatioWarn = 100
+
+// spreadWarning returns a warning when the numeric columns of p (before
+// scaling: p is the sample as given) differ in spread by more than
+// spreadRatioWarn, from up to 2000 rows evenly spaced (no random draw, so
+// that the estimate's draws do not move); "" otherwise.
+func spreadWarning(p *points) (string, error) {
+	if p.dim < 2 {
+		return "", nil
+	}
+	step := max(1, p.n/2000)
+	rows := make([]int, 0, p.n/step+1)
+	for i := 0; i < p.n; i += step {
+		rows = append(rows, i)
+	}
+	v, err := p.rows(rows)
+	if err != nil {
+		return "", err
+	}
+	lo, hi := -1, -1
+	sds := make([]float64, p.dim)
+	col := make([]float64, len(rows))
+	for j := range p.dim {
+		if p.isCategory(j) {
+			continue
+		}
+		mat.Col(col, j, v)
+		_, sds[j] = stat.MeanStdDev(col, nil)
+		if !(sds[j] > 0) {
+			continue
+		}
+		if lo < 0 || sds[j] < sds[lo] {
+			lo = j
+		}
+		if hi < 0 || sds[j] > sds[hi] {
+			hi = j
+		}
+	}
+	if lo < 0 || sds[hi] <= spreadRatioWarn*sds[lo] {
+		return "", nil
+	}
+	return fmt.Sprintf("the columns of %s differ in spread by a factor of %.3g (column %d against column %d): one kernel width cannot see the narrower column, whose dependence is then missed; standardise the columns (the command's default --standardize) or rescale them", p.name, sds[hi]/sds[lo], hi, lo), nil
+}
+
+// addSpreadWarnings appends spreadWarning's warnings of px and py.
+func (r *LSMIResult) addSpreadWarnings(px, py *points) error {
+	for _, p := range []*points{px, py} {
+		w, err := spreadWarning(p)
+		if err != nil {
+			return err
+		}
+		if w != "" {
+			r.Warnings = append(r.Warnings, w)
+		}
+	}
+	return nil
 }
