@@ -19,13 +19,15 @@ import (
 // (heavy tails, a non-smooth link such as y = |x| + ε). The fit then
 // misses part of the ratio and the estimate lies below the truth by more
 // than its standard error (issue 37: −17% to −45% on such cases, z down to
-// −8). The thresholds separate, on 10⁴ rows (lsmistudy_test.go), the cases
+// −8). The thresholds separate, on 10⁴ rows (TestLSMIStudy), the cases
 // whose estimate stays within 10% of the truth from those that do not:
-// the kernel model's share was 0.2–0.7 on sin 3x + 0.3ε and normals of
-// ρ ≤ 0.5, 0.001–0.07 at ρ ≥ 0.7, on sin 2x₁ + 0.5x₂ + 0.4ε and on |x| +
-// 0.5ε; the copula model's 0.03–0.15 at ρ = 0.5, 0.0001–0.005 at ρ = 0.9.
+// the kernel model's share was 0.2–0.7 on sin 3x + 0.3ε (once below 0.1)
+// and normals of ρ ≤ 0.5, 0.001–0.07 at ρ ≥ 0.7, on sin 2x₁ + 0.5x₂ + 0.4ε
+// (once just above 0.1, unflagged at −23%) and on |x| + 0.5ε; the copula
+// model's 0.03–0.15 at ρ = 0.5, 0.0001–0.005 at ρ = 0.9. A false flag
+// costs less than a miss: the kernel's threshold sits at 0.15.
 const (
-	lsmiTailShare   = 0.1
+	lsmiTailShare   = 0.15
 	copulaTailShare = 0.005
 )
 
