@@ -53,7 +53,7 @@ func TestDesignVariancePairwise(t *testing.T) {
 	if vIID != vUnits {
 		t.Errorf("one row per draw: V_iid %v, V_units %v", vIID, vUnits)
 	}
-	psi, err := m.influence(f.centres, f.theta, indices.Range(n))
+	psi, _, err := m.influence(f.centres, f.theta, indices.Range(n))
 	if err != nil {
 		t.Fatal(err)
 	}

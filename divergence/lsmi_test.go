@@ -499,3 +499,49 @@ func TestAddCross(t *testing.T) {
 		t.Fatalf("denseDot = %v, want %v (MulElem and Sum)", got, w)
 	}
 }
+
+// TestLSMISpreadWarning checks the warning for numeric columns of x whose
+// spreads differ by orders of magnitude (issue 37: unscaled, the narrow
+// column's dependence is lost without a word), and its absence for
+// columns of like spread.
+func TestLSMISpreadWarning(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(1, 2))
+	const n = 400
+	for _, scale := range []float64{1, 1e4} {
+		x, y := mat.NewDense(n, 2, nil), mat.NewDense(n, 1, nil)
+		for i := range n {
+			a, b := rnd.NormFloat64(), rnd.NormFloat64()
+			x.Set(i, 0, a)
+			x.Set(i, 1, scale*b)
+			y.Set(i, 0, a+rnd.NormFloat64())
+		}
+		r, err := LSMI(ctx, x, y, &LSMISettings{Settings: Settings{K: 20, M: 200, Draws: 2, Src: rand.NewPCG(3, 4)}, SigmaX: 1, SigmaY: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		warned := strings.Contains(strings.Join(r.Warnings, "\n"), "differ in spread")
+		if warned != (scale > 1) {
+			t.Errorf("column spreads 1 and %g: warned %v, warnings %q", scale, warned, r.Warnings)
+		}
+	}
+}
+
+// TestLSMIChoiceAllowance checks that reporting the larger of two models
+// widens StdErr by half their gap when they agree within noise, and not
+// when the gap is clear.
+func TestLSMIChoiceAllowance(t *testing.T) {
+	for _, c := range []struct {
+		kernel, copula, want float64
+		model                string
+	}{
+		{1.0, 1.1, math.Hypot(0.1, 0.05), ModelCopula}, // gap 0.1 within 2·√(0.1² + 0.1²)
+		{1.0, 0.9, math.Hypot(0.1, 0.05), ModelKernel},
+		{1.0, 2.0, 0.1, ModelCopula}, // gap 1: a clear choice
+	} {
+		r := &LSMIResult{SMI: c.kernel, KernelSMI: c.kernel, StdErr: 0.1, Model: ModelKernel}
+		r.choose(&copulaFit{smi: c.copula, stderr: 0.1})
+		if r.Model != c.model || math.Abs(r.StdErr-c.want) > 1e-12 {
+			t.Errorf("kernel %g, copula %g: %s ± %g, want %s ± %g", c.kernel, c.copula, r.Model, r.StdErr, c.model, c.want)
+		}
+	}
+}
