@@ -82,6 +82,7 @@ func accuracyCases() []accuracyCase {
 // the mean within maxError of the truth and |PE − truth| ≤ 2·StdErr in at
 // least minCovered runs.
 func TestPEAccuracySeeds(t *testing.T) {
+	t.Parallel()
 	longStudies(t)
 	const seeds = 20
 	for _, c := range accuracyCases() {
@@ -116,6 +117,7 @@ func TestPEAccuracySeeds(t *testing.T) {
 // the two-dimensional quadrature of truePE: P = N((0.3, 0.4), I₂) against
 // N(0, I₂), ‖μ‖ = 0.5, for α = 0 (also the closed form) and α = ½.
 func TestShiftPERotation(t *testing.T) {
+	t.Parallel()
 	p := normal{[]float64{0.3, 0.4}, []float64{1, 1}}
 	q := normal{[]float64{0, 0}, []float64{1, 1}}
 	for _, alpha := range []float64{0, 0.5} {

@@ -48,6 +48,7 @@ func bimodalData(n int, rnd *rand.Rand) (p, q *mat.Dense) {
 // on a grid, so that the table says whether a better (σ, λ) exists (the
 // choice) or not (the model). It asserts nothing.
 func TestBimodalBiasProbe(t *testing.T) {
+	t.Parallel()
 	longStudies(t)
 	for _, alpha := range []float64{0.5} {
 		truth := bimodalPE(alpha)
@@ -103,6 +104,7 @@ func TestBimodalBiasProbe(t *testing.T) {
 }
 
 func TestBimodalTruth(t *testing.T) {
+	t.Parallel()
 	// Against the mixture's closed forms at α = 0: ∫p²/q for normal
 	// components is a sum of Gaussian integrals; here a Monte Carlo check
 	// independent of the quadrature's rule: E_P[p/q] over 10⁶ draws.
@@ -134,6 +136,7 @@ func TestBimodalTruth(t *testing.T) {
 // = 0.11070), n = 10⁴, 6 seeds: the default, one draw (its CV on the whole
 // budget) and M = 16000. It asserts nothing.
 func TestShift5DBiasProbe(t *testing.T) {
+	t.Parallel()
 	longStudies(t)
 	const d, delta, seeds, n = 5, 0.2, 6, 10_000
 	truth := (math.Exp(d*delta*delta) - 1) / 2

@@ -39,6 +39,7 @@ func longStudies(t *testing.T) {
 // by default LSMI would report the Gaussian-copula fit here (0.7387 ±
 // 0.1762; the closed form is 0.889), which this comparison does not test.
 func TestLSMINearAllCentre(t *testing.T) {
+	t.Parallel()
 	longStudies(t)
 	x, y := bivariate(1500, 0.8, rand.New(rand.NewPCG(4, 4)))
 	fixed := LSMISettings{SigmaX: 1.3, SigmaY: 1.3, Model: ModelKernel, Settings: Settings{Lambda: 0.01, Src: rand.NewPCG(4, 5)}}
@@ -86,6 +87,7 @@ func TestLSMINearAllCentre(t *testing.T) {
 // the 14–17 measured: the honest claim there is coverage well short of
 // 95%, not the nominal one.
 func TestLSMIStdErrCoverage(t *testing.T) {
+	t.Parallel()
 	longStudies(t)
 	const seeds = 20
 	for _, rho := range []float64{0.3, 0.5, 0.7, 0.8, 0.9} {
@@ -135,6 +137,7 @@ func TestLSMIStdErrCoverage(t *testing.T) {
 // the mean within 5% (4 times the spread of the mean) and each seed within
 // 3·StdErr.
 func TestLSMISine(t *testing.T) {
+	t.Parallel()
 	longStudies(t)
 	const truth = 0.85887
 	mean := 0.0
@@ -187,6 +190,7 @@ func TestLSMISine(t *testing.T) {
 // reach. The numbers are in docs/RESULTS.md; it asserts nothing.
 // The long tier runs it (several minutes).
 func TestLSMIBiasLevers(t *testing.T) {
+	t.Parallel()
 	longStudies(t)
 	type caseOf struct {
 		name  string

@@ -23,6 +23,7 @@ import (
 // the sine and coverage 5 of 10. Require 17 of 20 (a 95% rate gives 19 ± 1)
 // and the ratio above 0.75.
 func TestLSMITuningCoverage(t *testing.T) {
+	t.Parallel()
 	longStudies(t)
 	const seeds, n = 20, 10_000
 	for _, c := range []struct {

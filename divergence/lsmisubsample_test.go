@@ -29,6 +29,7 @@ import (
 // at least 0.8 of the spread and ±2·StdErr at least 0.90 (the spread's own
 // relative error over 200 samples is 5%). Long tier.
 func TestLSMISubsampleStdErr(t *testing.T) {
+	t.Parallel()
 	testtier.Long(t, "400 LSMI estimates on subsamples of a file")
 	const fileRows, n, reps, rho = 131072, 1000, 200, 0.5
 	r := rand.New(rand.NewPCG(41, 42))

@@ -32,6 +32,7 @@ import (
 // 20 subsamples each, the Subsamples only; long tier (PEARSON_LONG=1): 400,
 // and the rows given whole.
 func TestPESubsampleStdErr(t *testing.T) {
+	t.Parallel()
 	testtier.SkipUnderRace(t)
 	reps := testtier.Pick(20, 400)
 	const fileRows, n = 131072, 1000

@@ -40,6 +40,7 @@ func reportResult(t *testing.T) *Result {
 }
 
 func TestWriteHTMLSelfContained(t *testing.T) {
+	t.Parallel()
 	var b bytes.Buffer
 	if err := WriteHTML(&b, reportResult(t), "drift <report>"); err != nil {
 		t.Fatal(err)
@@ -65,6 +66,7 @@ func TestWriteHTMLSelfContained(t *testing.T) {
 // what the page shows: the verdict, the rows in sorted order, the charts,
 // and a screenshot that is not blank.
 func TestWriteHTMLInBrowser(t *testing.T) {
+	t.Parallel()
 	const chromium = "/usr/bin/chromium"
 	if _, err := os.Stat(chromium); err != nil {
 		if os.Getenv("CI") == "true" {

@@ -255,6 +255,7 @@ type powerCounts struct {
 }
 
 func TestPowerStudy(t *testing.T) {
+	t.Parallel()
 	testtier.Long(t, "the power study: replicated drift comparisons at 10³ and 10⁴ rows")
 	testtier.SkipUnderRace(t)
 	ns := []int{1000} // 10⁴ with PEARSON_POWER_N=1000,10000 (about 10 minutes of CPU)
@@ -397,6 +398,7 @@ func checkPower(t *testing.T, name string, n, reps, unchanged int, counts []powe
 // overlap; asserted: the same flagged set in at least 95% of the pairs.
 // PEARSON_LONG=1 runs it; PEARSON_STABILITY_TABLES (default 4) sizes it.
 func TestSeedStability(t *testing.T) {
+	t.Parallel()
 	testtier.Long(t, "the seed-stability study: 24 drift comparisons")
 	testtier.SkipUnderRace(t)
 	tables := 4

@@ -318,6 +318,7 @@ func TestPlots(t *testing.T) {
 }
 
 func TestZeroMeansTheDefault(t *testing.T) {
+	t.Parallel()
 	// A flag's zero asks for the default, as the zero of its field in Go:
 	// the output is the same bytes as without the flag.
 	t.Parallel()

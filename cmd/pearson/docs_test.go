@@ -10,7 +10,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -33,7 +35,7 @@ func TestDocs(t *testing.T) {
 	// Not parallel: it changes the working directory, which parallel tests
 	// wait for.
 	t.Chdir(filepath.Join("..", ".."))
-	outputs := map[string]string{} // of the command lines run, for those in both documents
+	outputs := runAllExamples(t) // by command line, for those in both documents
 	for _, name := range docFiles {
 		t.Run(filepath.Base(name), func(t *testing.T) {
 			old, err := os.ReadFile(name)
@@ -101,6 +103,56 @@ func renderExamples(t *testing.T, name, doc string, outputs map[string]string) (
 		t.Errorf("%s: a ```console block is not closed", name)
 	}
 	return out.String(), commands
+}
+
+// runAllExamples runs the examples of every document at once, on as many
+// goroutines as GOMAXPROCS (Run holds no state between calls, and no
+// example writes a file), and returns their outputs by command line.
+func runAllExamples(t *testing.T) map[string]string {
+	t.Helper()
+	type example struct{ where, line string }
+	var todo []example
+	seen := map[string]bool{}
+	for _, name := range docFiles {
+		doc, err := os.ReadFile(name)
+		if err != nil {
+			continue // renderExamples reports it
+		}
+		inConsole := false
+		for i, line := range strings.Split(string(doc), "\n") {
+			switch {
+			case line == "```console" || line == "```":
+				inConsole = line == "```console"
+			case inConsole && strings.HasPrefix(line, "$ pearson") && !seen[line[2:]]:
+				seen[line[2:]] = true
+				todo = append(todo, example{fmt.Sprintf("%s:%d", name, i+1), line[2:]})
+			}
+		}
+	}
+	outputs := make([]string, len(todo))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range runtime.GOMAXPROCS(0) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				if args, err := splitCommandLine(todo[i].line); err == nil {
+					outputs[i] = runExample(t, todo[i].where, args)
+				}
+			}
+		}()
+	}
+	for i := range todo {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	byLine := map[string]string{}
+	for i, e := range todo {
+		byLine[e.line] = outputs[i]
+	}
+	return byLine
 }
 
 // runExample runs pearson with args and returns its standard output, then
@@ -189,6 +241,7 @@ func firstDifference(want, got string) string {
 }
 
 func TestSplitCommandLine(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		line string
 		want []string

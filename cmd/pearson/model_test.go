@@ -19,6 +19,7 @@ import (
 // bad value, --exact with the copula model, and the copula model on class
 // labels are usage errors naming what to change.
 func TestMIModel(t *testing.T) {
+	t.Parallel()
 	rnd := rand.New(rand.NewPCG(4, 2))
 	path := writeRows(t, "rho.csv", "x,y,noise", 4000, func(int) string {
 		x := rnd.NormFloat64()
