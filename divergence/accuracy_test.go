@@ -64,7 +64,7 @@ func accuracyCases() []accuracyCase {
 		// need the whole-budget search that each draw refines
 		// (tunedDraws): with each draw searching the full grid on a
 		// quarter of the budget they were −6% and −16%, 18 and 5 of 20
-		// within 2·StdErr (docs/results/pe0.md).
+		// within 2·StdErr (docs/RESULTS.md).
 		{"5-D shift, α = 0", 0, 10_000, shiftPE(0, math.Sqrt(5*0.04)), shiftData(5, 5, 0.2), 18, 0.1},
 		{"5-D shift, α = ½", 0.5, 10_000, shiftPE(0.5, math.Sqrt(5*0.04)), shiftData(5, 5, 0.2), 18, 0.1},
 		{"10-D shift, α = 0", 0, 10_000, shiftPE(0, math.Sqrt(10*0.04)), shiftData(10, 10, 0.2), 18, 0.1},
