@@ -18,6 +18,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/sublinear/pearson/dataset"
+	"github.com/sublinear/pearson/internal/testtier"
 )
 
 // personRow is a row of the mixed tables of the categorical-feature tests:
@@ -66,6 +67,7 @@ func writePeople(t *testing.T, name string, rows []personRow) (csvPath, parquetP
 // columns as categories, the same from CSV and from Parquet, and say so.
 func TestCategoricalFeatures(t *testing.T) {
 	t.Parallel()
+	testtier.SkipUnderRace(t) // statistical arithmetic through the command, checked by the run without the detector
 	rnd := rand.New(rand.NewPCG(5, 6))
 	pc, pp := writePeople(t, "p", people(1500, 0, rnd))
 	qc, qp := writePeople(t, "q", people(1500, 0.3, rnd))
@@ -195,6 +197,7 @@ func withoutJSONTiming(s string) string {
 // labels are fewer but nearly one per row.
 func TestDefaultTakesText(t *testing.T) {
 	t.Parallel()
+	testtier.SkipUnderRace(t) // statistical arithmetic through the command, checked by the run without the detector
 	rnd := rand.New(rand.NewPCG(7, 8))
 	pc, pp := writePeople(t, "p", people(1000, 0, rnd))
 	qc, _ := writePeople(t, "q", people(1000, 0.3, rnd))
