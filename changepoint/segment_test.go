@@ -179,6 +179,7 @@ func TestSegmentChanges(t *testing.T) {
 // for powers of two; the same for the streaming detector.
 func TestSegmentScaleFree(t *testing.T) {
 	t.Parallel()
+	testtier.SkipUnderRace(t) // single-threaded arithmetic, checked by the run without the detector
 	x := steps(rand.New(rand.NewPCG(2, 28)), 300, []int{120, 220}, 3, 1)
 	ref, err := changepoint.Segment(context.Background(), x, changepoint.DefaultAlpha, nil)
 	if err != nil {

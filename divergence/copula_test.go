@@ -465,6 +465,7 @@ func TestLSMIMultivariateGaussian(t *testing.T) {
 // and that Model chooses the reported estimate.
 func TestLSMICopulaModelChoice(t *testing.T) {
 	t.Parallel()
+	testtier.SkipUnderRace(t) // single-threaded arithmetic, checked by the run without the detector
 	// A class target (three codes, ClassSigma): the copula of normal
 	// scores means nothing for labels, so LSMI reports the kernel model and
 	// CopulaSMI NaN, and asking for the copula is an error.

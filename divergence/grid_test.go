@@ -72,6 +72,7 @@ func friedman1(n int, rnd *rand.Rand) (x, y *mat.Dense) {
 // find an optimum inside them, or a flat score, without a warning.
 func TestNoEdgeWarnings(t *testing.T) {
 	t.Parallel()
+	testtier.SkipUnderRace(t) // single-threaded arithmetic, checked by the run without the detector
 	noWarnings := func(what string, w []string) {
 		t.Helper()
 		for _, s := range w {

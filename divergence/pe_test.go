@@ -223,6 +223,7 @@ func TestAgainstTruthMillion(t *testing.T) {
 
 func TestIdenticalSamples(t *testing.T) {
 	t.Parallel()
+	testtier.SkipUnderRace(t) // single-threaded arithmetic, checked by the run without the detector
 	rnd := rand.New(rand.NewPCG(2, 2))
 	x := normal{[]float64{0}, []float64{1}}.sample(3000, rnd)
 	// The same matrix on both sides: PE_α(P‖P) = 0. The estimate's own noise

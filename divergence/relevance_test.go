@@ -12,6 +12,8 @@ import (
 	"gonum.org/v1/gonum/integrate/quad"
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/sublinear/pearson/internal/testtier"
 )
 
 // sineSMI is the truth SMI(X; Y) for Y = sin 2X₁ + 0.5X₂ + 0.4ε, X and ε
@@ -62,6 +64,7 @@ func TestSineSMIQuadrature(t *testing.T) {
 // within a factor 2 of each other, on 4000 rows.
 func TestLSMIIrrelevantColumn(t *testing.T) {
 	t.Parallel()
+	testtier.SkipUnderRace(t) // single-threaded arithmetic, checked by the run without the detector
 	x, y := sineData(4000, 3, rand.New(rand.NewPCG(1, 2)))
 	r, err := LSMI(ctx, x, y, &LSMISettings{Model: ModelKernel, Settings: Settings{Src: rand.NewPCG(3, 4)}})
 	if err != nil {

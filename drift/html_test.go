@@ -17,6 +17,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/sublinear/pearson/internal/testtier"
 )
 
 // reportResult compares a small mixed table with one shifted numeric column,
@@ -67,6 +69,7 @@ func TestWriteHTMLSelfContained(t *testing.T) {
 // and a screenshot that is not blank.
 func TestWriteHTMLInBrowser(t *testing.T) {
 	t.Parallel()
+	testtier.SkipUnderRace(t) // the page is checked by the run without the detector; the browser is not instrumented
 	const chromium = "/usr/bin/chromium"
 	if _, err := os.Stat(chromium); err != nil {
 		if os.Getenv("CI") == "true" {
