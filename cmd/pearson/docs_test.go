@@ -14,6 +14,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/sublinear/pearson/internal/testtier"
 )
 
 // docFiles are the documents whose examples TestDocs runs, from the
@@ -32,6 +34,11 @@ var docFiles = []string{"README.md", filepath.Join("docs", "cli.md")}
 //
 //	go test ./cmd/pearson -run TestDocs -update
 func TestDocs(t *testing.T) {
+	// Under the race detector it was the package's slowest test (355 s at a
+	// load of 35): its checks are the outputs' bytes, which the run without
+	// the detector compares, and its code paths are those of the commands'
+	// own tests, which the detector sees.
+	testtier.SkipUnderRace(t)
 	// Not parallel: it changes the working directory, which parallel tests
 	// wait for.
 	t.Chdir(filepath.Join("..", ".."))
