@@ -319,7 +319,6 @@ func TestPlots(t *testing.T) {
 }
 
 func TestZeroMeansTheDefault(t *testing.T) {
-	t.Parallel()
 	testtier.SkipUnderRace(t) // statistical arithmetic through the command, checked by the run without the detector
 	// A flag's zero asks for the default, as the zero of its field in Go:
 	// the output is the same bytes as without the flag.

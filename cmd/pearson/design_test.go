@@ -82,7 +82,6 @@ func writeRowGroups[T any](t *testing.T, name string, rows []T, rg int) string {
 // error is a fraction of the sampled runs' (it is counted in the
 // comparison all the same).
 func TestUnitErrorSorted(t *testing.T) {
-	t.Parallel()
 	if testtier.Race {
 		// Its arithmetic is that of one goroutine but Ratio.Eval's, which
 		// divergence's TestRatioEvalParallel runs under the race detector.
