@@ -335,6 +335,9 @@ func Open(path string, opts Options) (Source, error) {
 		f.Close()
 		return nil, fmt.Errorf("dataset: %s: reading: %w", path, err)
 	}
+	if isNPZ(path, head[:n]) { // a NumPy archive, from the Python package (npz.go)
+		return openNPZ(f, fi.Size(), path, opts)
+	}
 	if strings.HasSuffix(path, ".parquet") || string(head[:n]) == pqMagic {
 		f.Close()
 		return OpenParquet(path, opts)
