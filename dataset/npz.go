@@ -256,18 +256,13 @@ func (z *NPZ) Sample(ctx context.Context, q Query, s Sampling) (*Table, error) {
 	return t, nil
 }
 
-// drawRows returns m distinct row indices of n, drawn uniformly (Floyd's
-// algorithm), in increasing order.
+// drawRows returns m distinct row indices of n, drawn uniformly
+// (pickRows), in increasing order.
 func drawRows(rng *rand.Rand, n, m int) []int {
-	seen := make(map[int]bool, m)
-	rows := make([]int, 0, m)
-	for j := n - m; j < n; j++ {
-		t := rng.IntN(j + 1)
-		if seen[t] {
-			t = j
-		}
-		seen[t] = true
-		rows = append(rows, t)
+	picked := pickRows(rng, int64(n), int64(m))
+	rows := make([]int, len(picked))
+	for i, r := range picked {
+		rows[i] = int(r)
 	}
 	slices.Sort(rows)
 	return rows
