@@ -328,9 +328,9 @@ def smi_scores(X: Any, y: Any, *, permutations: int = 99, k: Optional[int] = Non
         raise PearsonError(f"X and y have different numbers of rows: {len(next(iter(cols.values())))} and {len(ycol)}")
     allc = dict(cols)
     allc[target] = ycol
+    progress = bool(options.pop("progress", False))
     o = _opts(permutations=permutations or None, k=k, m=m, draws=draws, seed=seed,
               target_type=target_type, **options)
-    progress = bool(options.pop("progress", False))
     with Handover() as h:
         path = h.write("X", allc)
         out, _ = run("rank", ["--target", target, *o, path], h.names, progress)
