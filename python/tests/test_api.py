@@ -191,3 +191,28 @@ def test_example_runs():
     out = subprocess.run([sys.executable, ex], capture_output=True, text=True, timeout=600)
     assert out.returncode == 0, out.stderr
     assert "divergence" in out.stdout and "drift" in out.stdout
+
+
+def test_pandas_extension_dtypes_as_the_command_reads_their_csv(command, write_csv):
+    """category, nullable Int64 (NA), nullable boolean (NA) and object
+    columns reach the command as the CSV pandas writes of them would."""
+    rng = np.random.default_rng(13)
+
+    def make(n, shift):
+        df = pd.DataFrame({
+            "num": pd.array(rng.integers(0, 50, n) + shift, dtype="Int64"),
+            "cat": pd.Categorical(rng.choice(["lo", "mid", "hi"], n)),
+            "flag": pd.array(rng.random(n) < 0.5, dtype="boolean"),
+            "obj": pd.Series(rng.choice(["u", "v", None], n), dtype=object),
+        })
+        df.loc[[2, 9], "num"] = pd.NA
+        df.loc[4, "flag"] = pd.NA
+        return df
+
+    ref, cur = make(400, 0), make(400, 5)
+    res = pearson.drift(ref, cur, permutations=199, **FAST)
+    want = command("drift", "--permutations", 199, *FLAGS, write_csv(ref, "ref"), write_csv(cur, "cur"))
+    assert strip(dict(res)) == strip(want)
+    t = res.table
+    assert t.loc["num", "missing_ref"] == 2 / 400 and t.loc["flag", "missing_ref"] == 1 / 400  # shares
+    assert t.loc["num", "drifted"] and t.loc["cat", "type"] == "categorical"
