@@ -100,8 +100,8 @@ def main():
     row(table, "empty call (command start)", 0, "pearson --version", "", c, w)
     big = pd.DataFrame(rng.normal(size=(1_000_000, 10)), columns=[f"c{j}" for j in range(10)])
     with _core.Handover() as h:
-        _, c, w = timed(lambda: h.write("big", _core.table(big, "big")[0]))
-        row(table, "hand-over of a DataFrame", 1_000_000, "10 columns → .npz", f"{os.path.getsize(h.dir + '/big.npz') / 1e6:.0f} MB", c, w)
+        path, c, w = timed(lambda: h.write("big", _core.table(big, "big")[0]))
+        row(table, "hand-over of a DataFrame", 1_000_000, "10 columns → .npz", f"{os.path.getsize(path) / 1e6:.0f} MB", c, w)
     del big
 
     for n in sizes:

@@ -173,19 +173,40 @@ def table(data: Any, what: str, prefix: str = "x") -> Tuple[Dict[str, np.ndarray
 class Handover:
     """A temporary directory of .npz files handed to one run of the command.
 
-    Files go to /dev/shm (memory) when it is writable, else the temporary
+    Files go to /dev/shm (memory) when it is writable and has room for them
+    (a container's /dev/shm is often 64 MB), else to the temporary
     directory; all are removed when the run ends.
     """
 
     def __init__(self) -> None:
-        base = "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else None
-        self.dir = tempfile.mkdtemp(prefix="pearson-", dir=base)
+        self.dirs: List[str] = []
         self.names: Dict[str, str] = {}  # path → the name messages show
 
+    def _dir(self, size: int) -> str:
+        shm = "/dev/shm"
+        base = None
+        if os.path.isdir(shm) and os.access(shm, os.W_OK):
+            try:
+                if shutil.disk_usage(shm).free > 2 * size + (64 << 20):
+                    base = shm
+            except OSError:
+                pass
+        for d in self.dirs:
+            if os.path.dirname(d) == (base or tempfile.gettempdir()):
+                return d
+        d = tempfile.mkdtemp(prefix="pearson-", dir=base)
+        self.dirs.append(d)
+        return d
+
     def write(self, name: str, columns: Mapping[str, np.ndarray]) -> str:
-        path = os.path.join(self.dir, name + ".npz")
-        with open(path, "wb") as f:
-            np.savez(f, **columns)
+        size = sum(int(v.nbytes) for v in columns.values())
+        path = os.path.join(self._dir(size), name + ".npz")
+        try:
+            with open(path, "wb") as f:
+                np.savez(f, **columns)
+        except OSError as e:
+            raise PearsonError(f"{name}: cannot hand the data over in {os.path.dirname(path)} "
+                               f"({size / 1e6:.0f} MB): {e}; set TMPDIR to a directory with room") from None
         self.names[path] = name
         return path
 
@@ -198,7 +219,8 @@ class Handover:
         return self.write(name, cols), index, list(cols)
 
     def close(self) -> None:
-        shutil.rmtree(self.dir, ignore_errors=True)
+        for d in self.dirs:
+            shutil.rmtree(d, ignore_errors=True)
 
     def __enter__(self) -> "Handover":
         return self
