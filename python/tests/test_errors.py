@@ -94,3 +94,18 @@ def test_no_go_trace_reaches_the_user(tmp_path, monkeypatch):
 def test_missing_binary(monkeypatch):
     monkeypatch.setenv("PEARSON_BIN", "/nonexistent/pearson")
     raises(pearson.divergence, P, Q, match="cannot run the pearson command")
+
+
+def test_no_files_left_behind():
+    import glob
+    import tempfile
+
+    def ours():
+        return set(glob.glob("/dev/shm/pearson-*")) | set(glob.glob(os.path.join(tempfile.gettempdir(), "pearson-*")))
+
+    before = ours()
+    alive()
+    bad = P.copy()
+    bad[3, 0] = np.nan
+    raises(pearson.divergence, bad, Q, match="row 3", **FAST)
+    assert ours() == before
