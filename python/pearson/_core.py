@@ -92,7 +92,7 @@ def _text_column(values: Iterable[Any]) -> np.ndarray:
         if v is None or (isinstance(v, float) and v != v) or any(v is x for x in na):
             out.append("")
             continue
-        s = str(v)
+        s = v.decode("utf-8", "replace") if isinstance(v, bytes) else str(v)
         if "\x00" in s:
             raise PearsonError(f"a text cell holds a NUL character: {s[:40]!r}")
         out.append(s)
