@@ -38,6 +38,7 @@ func longStudies(t *testing.T) {
 // by default LSMI would report the Gaussian-copula fit here (0.7387 ±
 // 0.1762; the closed form is 0.889), which this comparison does not test.
 func TestLSMINearAllCentre(t *testing.T) {
+	t.Parallel()
 	longStudies(t)
 	x, y := bivariate(1500, 0.8, rand.New(rand.NewPCG(4, 4)))
 	fixed := LSMISettings{SigmaX: 1.3, SigmaY: 1.3, Model: ModelKernel, Settings: Settings{Lambda: 0.01, Src: rand.NewPCG(4, 5)}}
@@ -65,6 +66,7 @@ func TestLSMINearAllCentre(t *testing.T) {
 // the mean within 5% (4 times the spread of the mean) and each seed within
 // 3·StdErr.
 func TestLSMISine(t *testing.T) {
+	t.Parallel()
 	longStudies(t)
 	const truth = 0.85887
 	mean := 0.0
@@ -117,6 +119,7 @@ func TestLSMISine(t *testing.T) {
 // reach. The numbers are in docs/RESULTS.md; it asserts nothing.
 // The long tier runs it (several minutes).
 func TestLSMIBiasLevers(t *testing.T) {
+	t.Parallel()
 	longStudies(t)
 	type caseOf struct {
 		name  string

@@ -421,6 +421,7 @@ func (p paired) worse() bool {
 }
 
 func TestPowerStudy(t *testing.T) {
+	t.Parallel()
 	testtier.Long(t, "the power and false-alarm study at the command's settings, 10³ to 10⁵ rows")
 	testtier.SkipUnderRace(t)
 	ns := []int{1_000, 10_000, 100_000}
@@ -565,6 +566,7 @@ func TestPowerStudy(t *testing.T) {
 // adjustment, not through its p-value.
 // PEARSON_LONG=1 runs it; PEARSON_STABILITY_TABLES (default 4) sizes it.
 func TestSeedStability(t *testing.T) {
+	t.Parallel()
 	testtier.Long(t, "the seed-stability study: 24 drift comparisons")
 	testtier.SkipUnderRace(t)
 	tables := 4

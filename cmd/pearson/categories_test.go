@@ -15,6 +15,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sublinear/pearson/internal/testtier"
 	"github.com/sublinear/pearson/tabular"
 )
 
@@ -63,6 +64,8 @@ func writePeople(t *testing.T, name string, rows []personRow) (csvPath, parquetP
 // TestCategoricalFeatures: rank, mi and divergence take text and boolean
 // columns as categories, the same from CSV and from Parquet, and say so.
 func TestCategoricalFeatures(t *testing.T) {
+	t.Parallel()
+	testtier.SkipUnderRace(t) // statistical arithmetic through the command, checked by the run without the detector
 	rnd := rand.New(rand.NewPCG(5, 6))
 	pc, pp := writePeople(t, "p", people(1500, 0, rnd))
 	qc, qp := writePeople(t, "q", people(1500, 0.3, rnd))
@@ -134,6 +137,7 @@ func TestCategoricalFeatures(t *testing.T) {
 // divergence.MaxCategories labels (or, beside a target that may hold class
 // labels, more than the target's bound) is refused, naming the column.
 func TestCategoricalBound(t *testing.T) {
+	t.Parallel()
 	var b strings.Builder
 	b.WriteString("id,x,y\n")
 	for i := range 300 {
@@ -170,6 +174,8 @@ func withoutJSONTiming(s string) string {
 // when it holds more labels than a category column may and when its
 // labels are fewer but nearly one per row.
 func TestDefaultTakesText(t *testing.T) {
+	t.Parallel()
+	testtier.SkipUnderRace(t) // statistical arithmetic through the command, checked by the run without the detector
 	rnd := rand.New(rand.NewPCG(7, 8))
 	pc, pp := writePeople(t, "p", people(1000, 0, rnd))
 	qc, _ := writePeople(t, "q", people(1000, 0.3, rnd))

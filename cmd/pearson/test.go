@@ -21,7 +21,7 @@ func testCommand() *cli.Command {
 		Name:      "test",
 		Usage:     "two-sample permutation test: do P and Q differ?",
 		UsageText: "pearson test [options] P.csv Q.csv\n   pearson test [options] --group COL data.csv",
-		Description: "Estimates PE_α(P‖Q) as the divergence command does, then runs an exact permutation test of\n" +
+		Description: "Estimates PE_α(P‖Q) as the divergence command does, then runs a permutation test of\n" +
 			"P = Q on a relative Pearson divergence statistic, whose kernel width and λ do not depend on the\n" +
 			"labels (1, 2 and 4 times the median heuristic, and kλ/n = 0.01, unless --sigma or --lambda fix\n" +
 			"them), combined with the distance between the means (mean_shift, in pooled sds). Unless --m is\n" +
