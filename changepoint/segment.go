@@ -135,6 +135,11 @@ const (
 	// long-run variance, exceeds 2·(d + 1)·ln T, or, with d > 1, one
 	// column's exceeds 4·ln T + 2·ln d (levelChanges).
 	RuleLevel = "level"
+	// RuleSteps: a change of level found by penalised least squares over
+	// the segment between its neighbouring changes, at the noise's
+	// long-run variance estimated from differences (stepChanges), several
+	// per segment; its Calibrated is the drop of the weighted cost.
+	RuleSteps = "steps"
 )
 
 // Span is a segment of the series: the rows between two changes.
@@ -452,7 +457,7 @@ func Segment(ctx context.Context, series mat.Matrix, alpha float64, s *SegmentSe
 		rules := []struct {
 			changes  func(context.Context, []Change, int, float64, float64) ([]Change, error)
 			perParam float64
-		}{{sg.spreadChanges, spreadPenaltyPerParam}, {sg.levelChanges, levelPenaltyPerParam}}
+		}{{sg.spreadChanges, spreadPenaltyPerParam}, {sg.stepChanges, stepsPenaltyPerParam}, {sg.levelChanges, levelPenaltyPerParam}}
 		for _, r := range rules {
 			add, err := r.changes(ctx, keep, minLen, wholeScale*r.perParam*float64(dim+1)*logT, wholeScale*(2*r.perParam*logT+2*math.Log(float64(dim))))
 			if err != nil {
