@@ -51,7 +51,7 @@ const spreadMinSide = 25
 // per column at a fixed b whatever the law of y, so that heavy tails, an
 // outlier (which enters two differences) or a sparse series raise φ rather
 // than the ratio; the deviance of the best split is then divided by
-// 1 + 2ρ, ρ the lag-1 autocorrelation of the relative residuals
+// (1 + ρ)/(1 − ρ), ρ the lag-1 autocorrelation of the relative residuals
 // (y − a₁)/a₁ and (y − a₂)/a₂ when positive (longRun), for the dependence
 // between neighbouring differences. A split is kept when its LR is the segment's highest and
 // exceeds penalty, both sides holding at least minLen differences; the two
@@ -132,8 +132,9 @@ func (sg *segmenter) spreadChanges(ctx context.Context, keep []Change, minLen in
 		}
 		// Neighbouring differences share a row, and the spread of a
 		// series comes in bursts: the deviance is divided by the long-run
-		// factor 1 + 2ρ of the relative residuals (y − a)/a of the
-		// two-mean fit, ρ their lag-1 autocorrelation (when positive).
+		// factor (1 + ρ)/(1 − ρ) of AR(1) residuals, ρ the lag-1
+		// autocorrelation of the relative residuals (y − a)/a of the
+		// two-mean fit (when positive).
 		best.Calibrated /= sg.longRun(abs, s, best.Time, e)
 		if alone {
 			// Back to the scale of the summed deviance.
@@ -155,7 +156,8 @@ func (sg *segmenter) spreadChanges(ctx context.Context, keep []Change, minLen in
 	return add, nil
 }
 
-// longRun returns 1 + 2ρ (at least 1), ρ the lag-1 autocorrelation, pooled
+// longRun returns (1 + ρ)/(1 − ρ), the long-run factor of AR(1) residuals
+// (ρ kept in [0, 0.95]), ρ the lag-1 autocorrelation, pooled
 // over the columns, of the relative residuals r(y) = (y − a)/a of the
 // absolute differences of rows s+1 … b−1 (a = a₁) and b+1 … e−1 (a = a₂),
 // pairs within one side only; abs holds their prefix sums.
@@ -183,7 +185,8 @@ func (sg *segmenter) longRun(abs [][]float64, s, b, e int) float64 {
 	if !(den > 0) {
 		return 1
 	}
-	return max(1, 1+2*num/den)
+	rho := math.Max(0, math.Min(0.95, num/den))
+	return (1 + rho) / (1 - rho)
 }
 
 // spreadCap returns the cap of column c's absolute differences

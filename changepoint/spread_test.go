@@ -19,7 +19,7 @@ import (
 // every admissible split, written here from the definition: the deviance
 // Σ 2·[−ln(y/μ) + (y − μ)/μ] of one mean against two, over the pooled
 // Pearson dispersion of the two-mean fit, at the best split divided by the
-// long-run factor 1 + 2ρ.
+// long-run factor (1 + ρ)/(1 − ρ) of AR(1) residuals.
 func TestSpreadDeviance(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(3, 4))
 	const rows, minLen = 120, 10
@@ -87,7 +87,7 @@ func TestSpreadDeviance(t *testing.T) {
 		}
 		return total, top
 	}
-	// longRun is 1 + 2ρ (at least 1), ρ the lag-1 autocorrelation of the
+	// longRun is (1 + ρ)/(1 − ρ), ρ in [0, 0.95] the lag-1 autocorrelation of the
 	// relative residuals of the two-mean fit, pairs within one side.
 	longRun := func(b int) float64 {
 		var num, den float64
@@ -110,7 +110,8 @@ func TestSpreadDeviance(t *testing.T) {
 				}
 			}
 		}
-		return max(1, 1+2*num/den)
+		rho := math.Max(0, math.Min(0.95, num/den))
+		return (1 + rho) / (1 - rho)
 	}
 	bestB, best := 0, math.Inf(-1)
 	oneB, one := 0, math.Inf(-1)
