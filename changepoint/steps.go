@@ -46,6 +46,9 @@ const (
 	// stepsRounds bounds the alternation of the trend fit and the
 	// segmentation.
 	stepsRounds = 4
+	// stepsMaxCands bounds PELT's starts kept once they pass twice as
+	// many (pelt).
+	stepsMaxCands = 64
 	// stepsMinDistinct is the fewest distinct values of a segment the
 	// steps rule reads: counts of a few values are not Gaussian noise.
 	stepsMinDistinct = 10
@@ -394,6 +397,7 @@ func pelt(ctx context.Context, cols []stepColumn, s, e int, penalty float64) ([]
 	F[0] = -penalty
 	var cands []int
 	vals := make([]float64, 0, 64)
+	var scratch []float64
 	for t := stepsMinSeg; t <= n; t++ {
 		if t%4096 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -415,9 +419,19 @@ func pelt(ctx context.Context, cols []stepColumn, s, e int, penalty float64) ([]
 		F[t], last[t] = best, arg
 		// Pruning (K = 0): a start whose cost already exceeds the optimum
 		// without the penalty can never be the last change again.
+		limit := best + penalty
+		if len(cands) > 2*stepsMaxCands {
+			// Bounded work on long stretches without a change, where
+			// pruning keeps nearly every start: only the stepsMaxCands
+			// starts of lowest cost stay (an approximation of the optimum
+			// that a start so far behind them rarely is).
+			scratch = append(scratch[:0], vals...)
+			slices.Sort(scratch)
+			limit = math.Min(limit, scratch[stepsMaxCands-1])
+		}
 		keepC := cands[:0]
 		for i, c := range cands {
-			if vals[i]-penalty <= best {
+			if vals[i] <= limit {
 				keepC = append(keepC, c)
 			}
 		}
