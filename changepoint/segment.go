@@ -98,9 +98,9 @@ type SegmentParams struct {
 	// Stride is the number of rows between the candidates of the first
 	// scan (Segmentation.Scores): 1 up to segmentScanRows = 20000
 	// candidates, ⌈T/20000⌉ beyond. Refinement scores every row.
-	Stride int
-	Changes                    int
-	Penalty                    float64
+	Stride  int
+	Changes int
+	Penalty float64
 }
 
 // Change is a change point found by Segment.
