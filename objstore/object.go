@@ -55,7 +55,8 @@ type segment struct {
 	used       int64 // Object.clock at the last read
 }
 
-// URL returns the object's URL, as messages show it.
+// URL returns the object's URL, as messages show it: without its userinfo
+// and query string, which may hold secrets.
 func (o *Object) URL() string { return o.url }
 
 // Key returns the object's key relative to the prefix listed ("" when the
