@@ -86,6 +86,7 @@ import (
 // weaker than the threshold is set for, and the threshold is not calibrated
 // for two columns: the detections of those three series are only reported.
 func TestBenchmarks(t *testing.T) {
+	t.Parallel()
 	testtier.Long(t, "about a minute: the full detector and the all-centre one on six series")
 	testtier.SkipUnderRace(t)
 	const rows, tol = 2000, 10
@@ -219,6 +220,7 @@ func falseAlarms(t *testing.T, rows int, seed uint64) (alarms, scored int) {
 // rows, about 5 here). In the long tier the series have 20 000 rows each,
 // and the rate must lie within a factor of two of one in 1000 rows.
 func TestFalseAlarms(t *testing.T) {
+	t.Parallel()
 	testtier.SkipUnderRace(t)
 	if testtier.Enabled() {
 		alarms, scored := falseAlarms(t, 20000, 7)

@@ -859,6 +859,7 @@ func seedRange(lo, n int) []uint64 {
 // sets the seeds and PEARSON_CP_FAMILY=name keeps one family (the others
 // then show zeros).
 func TestSegmentBenchmark(t *testing.T) {
+	t.Parallel()
 	testtier.SkipUnderRace(t)
 	long := testtier.Enabled()
 	seeds := seedRange(100, testtier.Pick(2, 20))
@@ -904,6 +905,7 @@ func TestSegmentBenchmark(t *testing.T) {
 // tier, that the mean F1 and covering are within 0.07 of PELT's and
 // BinSeg's.
 func TestSegmentBenchmarkColumns(t *testing.T) {
+	t.Parallel()
 	testtier.SkipUnderRace(t)
 	seeds := seedRange(100, testtier.Pick(2, 20))
 	if s := os.Getenv("PEARSON_CP_SEEDS"); s != "" {
@@ -940,6 +942,7 @@ func TestSegmentBenchmarkColumns(t *testing.T) {
 
 // TestMetrics checks F1 and covering against values worked by hand.
 func TestMetrics(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		ann, pred []int
 		T         int
@@ -964,6 +967,7 @@ func TestMetrics(t *testing.T) {
 // the same penalised cost on short series, and both baselines on a clean
 // step.
 func TestBaselines(t *testing.T) {
+	t.Parallel()
 	rnd := rand.New(rand.NewPCG(3, 4))
 	for trial := range 20 {
 		T := 12 + trial%6
@@ -1017,6 +1021,7 @@ func TestBaselines(t *testing.T) {
 // testdata/changepoint (one CSV per series, an empty cell where a value is
 // missing, and annotations.csv), when PEARSON_CP_WRITE is set.
 func TestWriteBenchmark(t *testing.T) {
+	t.Parallel()
 	if os.Getenv("PEARSON_CP_WRITE") == "" {
 		t.Skip("set PEARSON_CP_WRITE to write testdata/changepoint")
 	}

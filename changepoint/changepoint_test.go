@@ -22,6 +22,7 @@ import (
 )
 
 func TestSettingsErrors(t *testing.T) {
+	t.Parallel()
 	x := mat.NewDense(200, 1, nil)
 	for _, c := range []struct {
 		field string
@@ -56,6 +57,7 @@ func TestSettingsErrors(t *testing.T) {
 }
 
 func TestTooFew(t *testing.T) {
+	t.Parallel()
 	s := &changepoint.Settings{Window: 20, Embed: 5}
 	need := 2*20 + 5 - 1
 	_, err := changepoint.Scores(context.Background(), mat.NewDense(need-1, 2, nil), changepoint.DefaultAlpha, s)
@@ -89,6 +91,7 @@ func TestTooFew(t *testing.T) {
 }
 
 func TestNonFinite(t *testing.T) {
+	t.Parallel()
 	x := mat.NewDense(300, 2, nil)
 	x.Set(123, 1, math.NaN())
 	_, err := changepoint.Scores(context.Background(), x, changepoint.DefaultAlpha, nil)
@@ -111,6 +114,7 @@ func TestNonFinite(t *testing.T) {
 // α = 0, the plain Pearson divergence, is a valid argument: a mean shift
 // scores higher than the windows without one.
 func TestPlainPearson(t *testing.T) {
+	t.Parallel()
 	rnd := rand.New(rand.NewPCG(9, 9))
 	x := mat.NewDense(300, 1, nil)
 	for i := range 300 {
@@ -131,6 +135,7 @@ func TestPlainPearson(t *testing.T) {
 }
 
 func TestCheckTimes(t *testing.T) {
+	t.Parallel()
 	if err := changepoint.CheckTimes([]float64{1, 2, 2.5}); err != nil {
 		t.Error(err)
 	}
@@ -144,6 +149,7 @@ func TestCheckTimes(t *testing.T) {
 // A constant series scores zero everywhere, without an error: there is no
 // scale to tune a kernel on, and nothing changed.
 func TestConstant(t *testing.T) {
+	t.Parallel()
 	x := mat.NewDense(200, 1, nil)
 	for i := range 200 {
 		x.Set(i, 0, 7)
@@ -166,6 +172,7 @@ func TestConstant(t *testing.T) {
 // a mean shift of 4 standard deviations seen by windows of 40 rows), for any
 // subsequence length: Time is the middle of the boundary's subsequences.
 func TestPlacement(t *testing.T) {
+	t.Parallel()
 	testtier.SkipUnderRace(t)
 	for _, k := range []int{1, 4, 10} {
 		rnd := rand.New(rand.NewPCG(3, uint64(k)))
@@ -192,6 +199,7 @@ func TestPlacement(t *testing.T) {
 // Scores, a Detector fed row by row, and Detect on the scores agree, and
 // the same seed gives the same scores.
 func TestStreamingMatchesBatch(t *testing.T) {
+	t.Parallel()
 	x := switchingCovariance(rand.New(rand.NewPCG(5, 6)), 400)
 	s := changepoint.Settings{Window: 30, Step: 3, Src: rand.NewPCG(7, 8)}
 	res, err := changepoint.Scores(context.Background(), x, changepoint.DefaultAlpha, &s)
@@ -233,6 +241,7 @@ func TestStreamingMatchesBatch(t *testing.T) {
 }
 
 func TestDetect(t *testing.T) {
+	t.Parallel()
 	sc := func(v ...float64) []changepoint.Score {
 		out := make([]changepoint.Score, len(v))
 		for i, x := range v {
@@ -276,6 +285,7 @@ func TestDetect(t *testing.T) {
 // constant, score 0 rather than fail, and the change to the constant value
 // must be found within a window of where it happens.
 func TestSeriesThatStopsVarying(t *testing.T) {
+	t.Parallel()
 	testtier.SkipUnderRace(t)
 	rnd := rand.New(rand.NewPCG(3, 3))
 	const varying, stuck = 300, 400

@@ -20,6 +20,7 @@ import (
 // centre and every point is averaged over, so the estimates use no
 // randomness and must agree to rounding.
 func TestColumnScores(t *testing.T) {
+	t.Parallel()
 	const rows, dim = 300, 3
 	rnd := rand.New(rand.NewPCG(7, 8))
 	x := mat.NewDense(rows, dim, nil)

@@ -21,6 +21,7 @@ import (
 // V·ln N; the statistic the step's drop of the residual sum of squares in
 // that model over V.
 func TestLevelStatistic(t *testing.T) {
+	t.Parallel()
 	rnd := rand.New(rand.NewPCG(5, 6))
 	const n = 300
 	for _, c := range []struct {
@@ -127,6 +128,7 @@ func TestLevelStatistic(t *testing.T) {
 // ramp, a quadratic curve, a random walk or a season of period 24, and
 // finds a shift of 1.5 spreads in AR(1) noise at its row (±5).
 func TestLevelQuiet(t *testing.T) {
+	t.Parallel()
 	const n = 500
 	logT := math.Log(n)
 	for _, c := range []struct {

@@ -72,6 +72,7 @@ func within(got, want []int, tol int) bool {
 // seeds right), not more; elsewhere a step of 3 standard deviations is not
 // clean for every seed, and one miss in 20 is allowed.
 func TestSegmentPlacement(t *testing.T) {
+	t.Parallel()
 	testtier.SkipUnderRace(t)
 	for _, c := range []struct {
 		rows  int
@@ -103,6 +104,7 @@ func TestSegmentPlacement(t *testing.T) {
 // TestSegmentNoChange: series without a change give none, and a constant
 // series none either.
 func TestSegmentNoChange(t *testing.T) {
+	t.Parallel()
 	testtier.SkipUnderRace(t)
 	if got := changeTimes(t, mat.NewDense(50, 1, nil), nil); len(got) != 0 {
 		t.Errorf("constant series: changes at %v", got)
@@ -159,6 +161,7 @@ func TestSegmentNoChange(t *testing.T) {
 // TestSegmentChanges: Changes asks for exactly that many, the highest
 // first.
 func TestSegmentChanges(t *testing.T) {
+	t.Parallel()
 	x := steps(rand.New(rand.NewPCG(1, 27)), 300, []int{100, 200}, 4, 1)
 	if got := changeTimes(t, x, &changepoint.SegmentSettings{Changes: 2}); !within(got, []int{100, 200}, 2) {
 		t.Errorf("Changes 2: %v", got)
@@ -175,6 +178,8 @@ func TestSegmentChanges(t *testing.T) {
 // rounding, for the series multiplied by 1e-300 … 1e300, and bit for bit
 // for powers of two; the same for the streaming detector.
 func TestSegmentScaleFree(t *testing.T) {
+	t.Parallel()
+	testtier.SkipUnderRace(t) // single-threaded arithmetic, checked by the run without the detector
 	x := steps(rand.New(rand.NewPCG(2, 28)), 300, []int{120, 220}, 3, 1)
 	ref, err := changepoint.Segment(context.Background(), x, changepoint.DefaultAlpha, nil)
 	if err != nil {
@@ -221,6 +226,7 @@ func TestSegmentScaleFree(t *testing.T) {
 // defaults: the benchmark's correlation family scores as the empty answer,
 // docs/results/changepoint.md.)
 func TestSegmentWhat(t *testing.T) {
+	t.Parallel()
 	rnd := rand.New(rand.NewPCG(3, 29))
 	const rows = 400
 	level := steps(rnd, rows, []int{200}, 3, 1)
@@ -249,6 +255,7 @@ func TestSegmentWhat(t *testing.T) {
 // TestSegmentErrors: bad settings, too few rows, a NaN, a cancelled
 // context.
 func TestSegmentErrors(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	x := steps(rand.New(rand.NewPCG(4, 30)), 100, []int{50}, 3, 1)
 	for _, s := range []changepoint.SegmentSettings{{Window: 2}, {Embed: -1}, {Changes: -1}, {Penalty: math.NaN()}, {MinDistance: -1}, {Embed: changepoint.MaxEmbed + 1}} {
@@ -329,6 +336,7 @@ func FuzzSegment(f *testing.F) {
 // seeds of each, one miss allowed. Measured: the right number of changes
 // in every seed, within ±5 rows in 18 and 17 of 20, within ±8 in all.
 func TestSegmentSpread(t *testing.T) {
+	t.Parallel()
 	testtier.SkipUnderRace(t)
 	for _, c := range []struct {
 		rows int
@@ -381,6 +389,7 @@ func TestSegmentSpread(t *testing.T) {
 // deviations below 19 at a rate of 0.95) and at most 3 detections
 // elsewhere.
 func TestSegmentColumnShift(t *testing.T) {
+	t.Parallel()
 	testtier.Long(t, "120 segmentations of 400 rows of up to 5 columns")
 	testtier.SkipUnderRace(t)
 	for _, d := range []int{1, 2, 5} {
@@ -442,6 +451,7 @@ func TestSegmentColumnShift(t *testing.T) {
 // change placed at it is not elsewhere); the default tier runs 3 series of
 // each case.
 func TestSegmentOutlier(t *testing.T) {
+	t.Parallel()
 	testtier.SkipUnderRace(t)
 	seeds := testtier.Pick(3, 20)
 	for _, c := range []struct {

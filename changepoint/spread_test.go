@@ -21,6 +21,7 @@ import (
 // Pearson dispersion of the two-mean fit, at the best split divided by the
 // long-run factor (1 + ρ)/(1 − ρ) of AR(1) residuals.
 func TestSpreadDeviance(t *testing.T) {
+	t.Parallel()
 	rnd := rand.New(rand.NewPCG(3, 4))
 	const rows, minLen = 120, 10
 	x := mat.NewDense(rows, 2, nil)

@@ -16,6 +16,7 @@ import (
 // windows, after many rows on a level far from zero (where a naive running
 // sum of squares would cancel), and the memory stays 2n + k − 1 rows.
 func TestRingStandardise(t *testing.T) {
+	t.Parallel()
 	n, k, dim := 7, 3, 2
 	g := newRing(n, k, dim)
 	rnd := rand.New(rand.NewPCG(1, 2))

@@ -6,7 +6,6 @@ package dataset
 
 import (
 	"context"
-	"encoding/csv"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -318,7 +317,7 @@ type reader struct {
 	sampler *sampler // nil for Scan
 	each    RowFunc  // nil for Sample
 	delim   rune
-	cr      *csv.Reader
+	cr      records // a *csv.Reader, or an NPZ's cells as text
 	header  []string
 	fields  map[string][2]int // header index by name: the first two fields of that name (-1: none)
 	hline   int               // line of the header

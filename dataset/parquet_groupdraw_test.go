@@ -348,7 +348,7 @@ func TestParquetGroupDrawsPECoverage(t *testing.T) {
 			// The spread's relative SE is about 1/√(2·reps) = 3.5 %. The
 			// bound on coverage, 0.905, was set while StdErr left out the
 			// data's own term (Var(ψ) over the file's rows, not the kept
-			// ones, since fixed: docs/results/nearzero.md); ±t·StdErr now
+			// ones, since fixed: docs/RESULTS.md); ±t·StdErr now
 			// covers 0.995–1.000 on these files, and the bound is kept.
 			if r := rms / spread; r < 0.85 || r > 2 {
 				t.Errorf("%s: StdErr %.4f for a spread of %.4f", kind, rms, spread)

@@ -19,7 +19,7 @@ import (
 // paired): with P and Q alike (PE between the files 0) and with P's mean
 // drifting. The data's share of StdErr is Var(ψ)/n over the n kept rows
 // (not over the file's rows, which made StdErr 0.39–0.68 of the spread
-// near PE = 0 and miss ≈ 0.007 on the drifting file, docs/results/nearzero.md):
+// near PE = 0 and miss ≈ 0.007 on the drifting file, docs/RESULTS.md):
 // StdErr must not fall short of the estimates' spread and ±t·StdErr must
 // cover their mean about 95 % of the time. σ and λ fixed. Long tier: 200
 // samples per design, about a minute.

@@ -301,7 +301,8 @@ var ErrReread = errors.New("dataset: a stream cannot be read twice")
 // Open opens the table at path with the reader its format needs; the path
 // "-" means opts.Stdin. A directory, a file whose name ends in .parquet or
 // whose first bytes are "PAR1" is Parquet (see OpenParquet; Parquet cannot
-// be read from a stream). Every other input is CSV, compressed or not: an input
+// be read from a stream). A file whose name ends in .npz or whose first bytes
+// are a zip file's is a NumPy archive (see NPZ). Every other input is CSV, compressed or not: an input
 // whose name ends in .gz or .zst, or whose first bytes are those of a gzip
 // stream or a zstd frame (so that standard input may be compressed too),
 // is decompressed as it is read, in one pass (a second pass over a
@@ -336,6 +337,9 @@ func Open(path string, opts Options) (Source, error) {
 	if err != nil && err != io.EOF {
 		f.Close()
 		return nil, fmt.Errorf("dataset: %s: reading: %w", path, err)
+	}
+	if isNPZ(path, head[:n]) { // a NumPy archive, from the Python package (npz.go)
+		return openNPZ(f, fi.Size(), path, opts)
 	}
 	if strings.HasSuffix(path, ".parquet") || string(head[:n]) == pqMagic {
 		f.Close()

@@ -64,7 +64,7 @@ func accuracyCases() []accuracyCase {
 		// need the whole-budget search that each draw refines
 		// (tunedDraws): with each draw searching the full grid on a
 		// quarter of the budget they were −6% and −16%, 18 and 5 of 20
-		// within 2·StdErr (docs/results/pe0.md).
+		// within 2·StdErr (docs/RESULTS.md).
 		{"5-D shift, α = 0", 0, 10_000, shiftPE(0, math.Sqrt(5*0.04)), shiftData(5, 5, 0.2), 18, 0.1},
 		{"5-D shift, α = ½", 0.5, 10_000, shiftPE(0.5, math.Sqrt(5*0.04)), shiftData(5, 5, 0.2), 18, 0.1},
 		{"10-D shift, α = 0", 0, 10_000, shiftPE(0, math.Sqrt(10*0.04)), shiftData(10, 10, 0.2), 18, 0.1},
@@ -82,6 +82,7 @@ func accuracyCases() []accuracyCase {
 // the mean within maxError of the truth and |PE − truth| ≤ 2·StdErr in at
 // least minCovered runs.
 func TestPEAccuracySeeds(t *testing.T) {
+	t.Parallel()
 	longStudies(t)
 	const seeds = 20
 	for _, c := range accuracyCases() {
@@ -116,6 +117,7 @@ func TestPEAccuracySeeds(t *testing.T) {
 // the two-dimensional quadrature of truePE: P = N((0.3, 0.4), I₂) against
 // N(0, I₂), ‖μ‖ = 0.5, for α = 0 (also the closed form) and α = ½.
 func TestShiftPERotation(t *testing.T) {
+	t.Parallel()
 	p := normal{[]float64{0.3, 0.4}, []float64{1, 1}}
 	q := normal{[]float64{0, 0}, []float64{1, 1}}
 	for _, alpha := range []float64{0, 0.5} {

@@ -41,14 +41,21 @@ func bimodalData(n int, rnd *rand.Rand) (p, q *mat.Dense) {
 	return p, q
 }
 
-// TestBimodalBiasProbe is the study of where RelativePE's bias on the
+// BenchmarkBimodalBiasProbe is the study of where RelativePE's bias on the
 // bimodal P comes from (issue 24): over 6 seeds at n = 5000, the mean
 // estimate with σ and λ cross-validated, with one draw (no per-draw
 // refinement of the whole-budget choice), with four times the budget, and with σ and λ each fixed
 // on a grid, so that the table says whether a better (σ, λ) exists (the
-// choice) or not (the model). It asserts nothing.
-func TestBimodalBiasProbe(t *testing.T) {
-	longStudies(t)
+// choice) or not (the model). It asserts nothing, so it is a benchmark, not a
+// test: go test -run '^$' -bench BimodalBiasProbe -benchtime 1x ./divergence
+// prints its table (minutes of CPU).
+func BenchmarkBimodalBiasProbe(b *testing.B) {
+	for range b.N {
+		bimodalBiasProbe(b)
+	}
+}
+
+func bimodalBiasProbe(t testing.TB) {
 	for _, alpha := range []float64{0.5} {
 		truth := bimodalPE(alpha)
 		t.Logf("α = %g: truth %.5f", alpha, truth)
@@ -103,6 +110,7 @@ func TestBimodalBiasProbe(t *testing.T) {
 }
 
 func TestBimodalTruth(t *testing.T) {
+	t.Parallel()
 	// Against the mixture's closed forms at α = 0: ∫p²/q for normal
 	// components is a sum of Gaussian integrals; here a Monte Carlo check
 	// independent of the quadrature's rule: E_P[p/q] over 10⁶ draws.
@@ -129,12 +137,18 @@ func TestBimodalTruth(t *testing.T) {
 	t.Logf("PE₀ %.6f (Monte Carlo %.6f ± %.6f), PE_½ %.6f", got, want, se/2, bimodalPE(0.5))
 }
 
-// TestShift5DBiasProbe is the same study for PE₀ of a shift of 0.2 standard
+// BenchmarkShift5DBiasProbe is the same study for PE₀ of a shift of 0.2 standard
 // deviations in every coordinate of N(0, I₅) (closed form ½(e^{5·0.04} − 1)
 // = 0.11070), n = 10⁴, 6 seeds: the default, one draw (its CV on the whole
-// budget) and M = 16000. It asserts nothing.
-func TestShift5DBiasProbe(t *testing.T) {
-	longStudies(t)
+// budget) and M = 16000. It asserts nothing: a benchmark, run as
+// go test -run '^$' -bench Shift5DBiasProbe -benchtime 1x ./divergence.
+func BenchmarkShift5DBiasProbe(b *testing.B) {
+	for range b.N {
+		shift5DBiasProbe(b)
+	}
+}
+
+func shift5DBiasProbe(t testing.TB) {
 	const d, delta, seeds, n = 5, 0.2, 6, 10_000
 	truth := (math.Exp(d*delta*delta) - 1) / 2
 	var def, one, big, cover float64

@@ -65,6 +65,7 @@ func trueMixedPE(alpha float64, p, q mixedLaw) float64 {
 }
 
 func TestTrueMixedPE(t *testing.T) {
+	t.Parallel()
 	// With one category the truth is the numeric one (truePE); with equal
 	// laws it is 0.
 	p := mixedLaw{prob: []float64{1}, mean: []float64{0}}
@@ -101,6 +102,7 @@ func mixedPE(t *testing.T, alpha float64, n int, seed uint64) *PEResult {
 }
 
 func TestMixedPEQuick(t *testing.T) {
+	t.Parallel()
 	truth := trueMixedPE(0.5, mixedP, mixedQ)
 	res := mixedPE(t, 0.5, 5000, 1)
 	if d := res.PE - truth; math.Abs(d) > 4*res.StdErr || math.Abs(d) > 0.2*truth {
@@ -110,6 +112,7 @@ func TestMixedPEQuick(t *testing.T) {
 }
 
 func TestMixedPESeeds(t *testing.T) {
+	t.Parallel()
 	testtier.Long(t, "20 estimates at n = 10⁴")
 	for _, alpha := range []float64{DefaultAlpha} {
 		truth := trueMixedPE(alpha, mixedP, mixedQ)
@@ -130,6 +133,7 @@ func TestMixedPESeeds(t *testing.T) {
 }
 
 func TestCategoricalCodes(t *testing.T) {
+	t.Parallel()
 	x, y := mat.NewDense(40, 2, nil), mat.NewDense(40, 2, nil)
 	for i := range 40 {
 		x.Set(i, 0, float64(i%2))
@@ -152,6 +156,7 @@ func TestCategoricalCodes(t *testing.T) {
 // estimate bit for bit as without it: the delta kernel is 1 on every pair
 // and the median heuristic reads the numeric columns only.
 func TestCategoricalConstant(t *testing.T) {
+	t.Parallel()
 	one := mixedLaw{prob: []float64{1}, mean: []float64{0}}
 	other := mixedLaw{prob: []float64{1}, mean: []float64{0.5}}
 	rnd := rand.New(rand.NewPCG(1, 2))
@@ -215,6 +220,7 @@ func categorySMI(t *testing.T, n int, seed uint64) (lsmi *LSMIResult, rank Featu
 }
 
 func TestCategorySMIQuick(t *testing.T) {
+	t.Parallel()
 	truth := trueCategorySMI(mixedP)
 	res, rk := categorySMI(t, 3000, 1)
 	for _, e := range []struct {
@@ -229,6 +235,7 @@ func TestCategorySMIQuick(t *testing.T) {
 }
 
 func TestCategorySMISeeds(t *testing.T) {
+	t.Parallel()
 	testtier.Long(t, "20 LSMI estimates at n = 5000")
 	truth := trueCategorySMI(mixedP)
 	const seeds = 20

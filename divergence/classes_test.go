@@ -52,6 +52,7 @@ func classSample(n int, prior, means []float64, rnd *rand.Rand) ([]float64, []st
 }
 
 func TestClassCodes(t *testing.T) {
+	t.Parallel()
 	codes, classes := ClassCodes([]string{"b", "a", "b", "c"})
 	if want := []float64{0, 1, 0, 2}; !mat.Equal(codes, mat.NewDense(4, 1, want)) || len(classes) != 3 || classes[0] != "b" || classes[2] != "c" {
 		t.Errorf("codes %v, classes %v", mat.Formatted(codes.T()), classes)
@@ -85,6 +86,7 @@ func TestClassCodes(t *testing.T) {
 // TestLSMIClassTarget checks LSMI with a class target against the closed
 // form ½ Σ_c p(c) ∫ p(x|c)²/p(x) dx − ½, computed by quadrature.
 func TestLSMIClassTarget(t *testing.T) {
+	t.Parallel()
 	testtier.Long(t, "LSMI at n = 3000, three cases")
 	for _, c := range []struct {
 		prior, means []float64
@@ -115,6 +117,7 @@ func TestLSMIClassTarget(t *testing.T) {
 // TestRankClassTarget ranks three features against a class target: the one
 // whose distribution depends on the class first, with a small p-value.
 func TestRankClassTarget(t *testing.T) {
+	t.Parallel()
 	testtier.Long(t, "a ranking with permutation tests")
 	rnd := rand.New(rand.NewPCG(6, 6))
 	prior, means := []float64{0.3, 0.3, 0.4}, []float64{-0.5, 0, 0.5}

@@ -39,6 +39,12 @@ type copulaFit struct {
 	stderr, designEffect float64
 	// rows is the number of rows it was fitted on.
 	rows int
+	// ess is the effective number of the pairings whose mean is E_q[g²],
+	// (Σv)²/Σv² over their values v = g²: far below their number when a
+	// few pairings in the tail carry the average (see copulaMinESS).
+	ess float64
+	// pairs is the number of those pairings.
+	pairs int
 	// refusal says why the model does not apply when fitCopula's ok is
 	// false.
 	refusal string
@@ -153,7 +159,7 @@ func fitCopula(ctx context.Context, px, py *points, rnd *rand.Rand) (f copulaFit
 	shifts := indices.Sample(m-1, min(copulaShifts, m-1), false, rnd)
 	order := rnd.Perm(m)
 	ex, ey := make([]float64, m), make([]float64, m)
-	var hq float64
+	var hq, hq2 float64
 	for _, s := range shifts {
 		if err := ctx.Err(); err != nil {
 			return f, false, err
@@ -168,9 +174,11 @@ func fitCopula(ctx context.Context, px, py *points, rnd *rand.Rand) (f copulaFit
 			ex[i] += v
 			ey[j] += v
 			hq += v
+			hq2 += v * v
 		}
 	}
 	ns := float64(len(shifts))
+	f.ess, f.pairs = hq*hq/hq2, len(shifts)*m
 	hq /= ns * float64(m)
 	if !(hq > 0) || math.IsInf(hq, 0) || math.IsInf(hp, 0) {
 		f.refusal = fmt.Sprintf("its averages E_p[g] = %v and E_q[g²] = %v are out of range", hp, hq)

@@ -87,6 +87,7 @@ func logNormal(s mat.Symmetric) func(z []float64) float64 {
 // 10⁵ or more over the double-precision error of a 4×4 Cholesky with R's
 // condition number below 20.
 func TestCopulaDensity(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		dx   int
@@ -149,6 +150,7 @@ func TestCopulaDensity(t *testing.T) {
 // function is called on the same argument, so the scores must be equal
 // bit for bit (the mid-ranks are halves of integers, exact in floating point).
 func TestNormalScores(t *testing.T) {
+	t.Parallel()
 	direct := func(v []float64) []float64 {
 		m := len(v)
 		s := make([]float64, m)
@@ -287,6 +289,7 @@ func copulaStudy(t *testing.T, n, seeds int, rho float64) (smi, se []float64) {
 // 90 of 100: nominal 95.4, binomial SD 2.1), and at ρ = 0.9 the bias (−19%
 // against a StdErr of 16%) leaves it undercovering: logged, not asserted.
 func TestCopulaGaussian(t *testing.T) {
+	t.Parallel()
 	testtier.SkipUnderRace(t)
 	testtier.Long(t, "600 copula fits at n = 10⁴")
 	const n, seeds = 10_000, 100
@@ -378,6 +381,7 @@ func boundedSMI(s float64) float64 {
 // −2.1%…+6.5%, StdErr 1.8% and 3.5% of the truth, so the mean of four has
 // an error of about 1% and 2%); require the reported mean within 5%.
 func TestLSMIBoundedCopula(t *testing.T) {
+	t.Parallel()
 	testtier.SkipUnderRace(t)
 	testtier.Long(t, "8 cross-validated estimates at n = 10⁴")
 	const n, seeds = 10_000, 4
@@ -422,6 +426,7 @@ func TestLSMIBoundedCopula(t *testing.T) {
 // is 14% per fit (TestCopulaGaussian), 7% for the mean of four, with a
 // −7% mean bias: require issue 13's 15% at ρ = 0.8 for the mean.
 func TestLSMIMultivariateGaussian(t *testing.T) {
+	t.Parallel()
 	testtier.SkipUnderRace(t)
 	testtier.Long(t, "4 cross-validated estimates at n = 10⁴")
 	const n, seeds, rho2 = 10_000, 4, 0.64
@@ -459,6 +464,8 @@ func TestLSMIMultivariateGaussian(t *testing.T) {
 // TestLSMICopulaModelChoice checks where the copula model does and does not apply,
 // and that Model chooses the reported estimate.
 func TestLSMICopulaModelChoice(t *testing.T) {
+	t.Parallel()
+	testtier.SkipUnderRace(t) // single-threaded arithmetic, checked by the run without the detector
 	// A class target (three codes, ClassSigma): the copula of normal
 	// scores means nothing for labels, so LSMI reports the kernel model and
 	// CopulaSMI NaN, and asking for the copula is an error.
@@ -565,6 +572,7 @@ func TestLSMICopulaModelChoice(t *testing.T) {
 // accepted is exactly 0; the n = 52 case is also run through LSMI, which
 // must report the kernel model and CopulaSMI NaN.
 func TestCopulaRepeatedYColumn(t *testing.T) {
+	t.Parallel()
 	sample := func(n int) (x, y *mat.Dense) {
 		rnd := rand.New(rand.NewPCG(uint64(n), 9))
 		x, y = mat.NewDense(n, 1, nil), mat.NewDense(n, 2, nil)
@@ -619,6 +627,7 @@ func TestCopulaRepeatedYColumn(t *testing.T) {
 // tail at ρ = 0.6), so 1 ± 0.5. Every row from one draw: NaN, and StdErr
 // that of independent rows.
 func TestCopulaDesign(t *testing.T) {
+	t.Parallel()
 	fit := func(x, y *mat.Dense, units []int, draws int) copulaFit {
 		t.Helper()
 		n, _ := x.Dims()
@@ -671,6 +680,7 @@ func TestCopulaDesign(t *testing.T) {
 // them) makes R singular as a repeated column does, which the message
 // must say.
 func TestCopulaRefusalNamesColumn(t *testing.T) {
+	t.Parallel()
 	const n = 400
 	rnd := rand.New(rand.NewPCG(31, 31))
 	features, target := mat.NewDense(n, 2, nil), mat.NewDense(n, 1, nil)
@@ -709,6 +719,7 @@ func TestCopulaRefusalNamesColumn(t *testing.T) {
 // the spread of an RMS over 20 heavy-tailed values (half of it either
 // way), and below 0.2.
 func TestCopulaSortedRows(t *testing.T) {
+	t.Parallel()
 	testtier.SkipUnderRace(t)
 	const n, seeds, rho = 10_000, 20, 0.8
 	truth := rho * rho / (2 * (1 - rho*rho))

@@ -126,6 +126,7 @@ func coverageCases() []coverageCase {
 // tails, t₃, costs about half of its runs), and under P = Q StdErr is
 // within a factor 2 of the seed-to-seed spread of the estimate.
 func TestStdErrCoverage(t *testing.T) {
+	t.Parallel()
 	testtier.SkipUnderRace(t)
 	testtier.Long(t, "110 cross-validated estimates at n = 10⁴")
 	const seeds = 10

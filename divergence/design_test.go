@@ -25,6 +25,7 @@ import (
 // (i, i), which the pairwise means leave out, an O(1/n) difference (about
 // 2% at n = 300, 1% at n = 1000).
 func TestDesignVariancePairwise(t *testing.T) {
+	t.Parallel()
 	const n = 1000
 	rnd := rand.New(rand.NewPCG(1, 2))
 	x, y := bivariate(n, 0.6, rnd)
@@ -53,7 +54,7 @@ func TestDesignVariancePairwise(t *testing.T) {
 	if vIID != vUnits {
 		t.Errorf("one row per draw: V_iid %v, V_units %v", vIID, vUnits)
 	}
-	psi, err := m.influence(f.centres, f.theta, indices.Range(n))
+	psi, _, err := m.influence(f.centres, f.theta, indices.Range(n))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,6 +70,7 @@ func TestDesignVariancePairwise(t *testing.T) {
 // DesignEffect is NaN, a warning says so, and StdErr is that of the same
 // rows drawn independently.
 func TestDesignOneUnit(t *testing.T) {
+	t.Parallel()
 	const n = 300
 	x, y := bivariate(n, 0.6, rand.New(rand.NewPCG(5, 6)))
 	s := &LSMISettings{Settings: Settings{K: 20, Draws: 2, Lambda: 1}, SigmaX: 1, SigmaY: 1}
@@ -98,6 +100,7 @@ func TestDesignOneUnit(t *testing.T) {
 // draws it is a number and the error bar is at least that of independent
 // rows. The estimate itself does not depend on the design.
 func TestPEDesignOneUnit(t *testing.T) {
+	t.Parallel()
 	rnd := rand.New(rand.NewPCG(7, 8))
 	p, q := mat.NewDense(200, 1, nil), mat.NewDense(200, 1, nil)
 	for i := range 200 {

@@ -71,6 +71,8 @@ func friedman1(n int, rnd *rand.Rand) (x, y *mat.Dense) {
 // with the default grids, which widen themselves: cross-validation should
 // find an optimum inside them, or a flat score, without a warning.
 func TestNoEdgeWarnings(t *testing.T) {
+	t.Parallel()
+	testtier.SkipUnderRace(t) // single-threaded arithmetic, checked by the run without the detector
 	noWarnings := func(what string, w []string) {
 		t.Helper()
 		for _, s := range w {
@@ -127,6 +129,7 @@ func TestNoEdgeWarnings(t *testing.T) {
 // TestDefaultGridsAreCopies checks that a caller who changes a default grid
 // changes its own copy only: the next call returns the grid as documented.
 func TestDefaultGridsAreCopies(t *testing.T) {
+	t.Parallel()
 	for _, g := range []struct {
 		name  string
 		grid  func() []float64
@@ -149,6 +152,7 @@ func TestDefaultGridsAreCopies(t *testing.T) {
 // TestSampleRows checks the rows rule against (Draws + 2)·(K + M) written
 // out, and its one overflow guard.
 func TestSampleRows(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		s    *Settings
 		want int
@@ -171,6 +175,7 @@ func TestSampleRows(t *testing.T) {
 // from the best is at most one standard error of the differences is taken,
 // and the best stays when no smaller λ qualifies.
 func TestLowestWithinNoise(t *testing.T) {
+	t.Parallel()
 	g := searchGrid{lowRidge: 1}
 	best := []float64{-1.0, -1.1, -0.9, -1.0, -1.0}
 	shift := func(d ...float64) []float64 {

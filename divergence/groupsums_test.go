@@ -25,6 +25,7 @@ import (
 // approximations (within 10% at m = 300), for points with a row each and
 // for the same points in bins.
 func TestGroupSumsMoments(t *testing.T) {
+	t.Parallel()
 	testtier.SkipUnderRace(t)
 	rnd := rand.New(rand.NewPCG(5, 5))
 	const m, mp, w = 300, 100, 3
@@ -122,6 +123,7 @@ func TestGroupSumsMoments(t *testing.T) {
 // values in one bin, consecutive ranks, each bin's value its points' mean,
 // and with fewer points than testBins one bin per distinct value.
 func TestBinValues(t *testing.T) {
+	t.Parallel()
 	rnd := rand.New(rand.NewPCG(6, 6))
 	for _, m := range []int{50, 20_000} {
 		x := mat.NewDense(m, 1, nil)
@@ -182,6 +184,7 @@ func sortByValue(order []int, vals []float64) {
 // one among uniform draws, as under the null hypothesis) P(p ≤ u) ≤ u,
 // within binomial error over 20 000 trials, at u = 0.01, 0.05, 0.2, 0.5.
 func TestSequentialPValue(t *testing.T) {
+	t.Parallel()
 	if p := sequentialPValue(1, []float64{0, 2, 0, 2}, 2); p != 0.5 {
 		t.Errorf("2 exceedances in 4: p = %v, want 2/4", p)
 	}
@@ -224,6 +227,7 @@ func TestSequentialPValue(t *testing.T) {
 // pairs (within three binomial standard errors), and pairs far from
 // significance stop early.
 func TestSequentialTwoSampleTestLevel(t *testing.T) {
+	t.Parallel()
 	testtier.SkipUnderRace(t)
 	rnd := rand.New(rand.NewPCG(8, 8))
 	const trials, n = 300, 150
@@ -260,6 +264,7 @@ func TestSequentialTwoSampleTestLevel(t *testing.T) {
 // an early stop: the same null distribution and p-value; and that a test
 // with α = 0 refuses to be extended.
 func TestExtendContinuesTheSequence(t *testing.T) {
+	t.Parallel()
 	rnd := rand.New(rand.NewPCG(10, 10))
 	const n = 200
 	p, q := mat.NewDense(n, 1, nil), mat.NewDense(n, 1, nil)
@@ -301,6 +306,7 @@ func TestExtendContinuesTheSequence(t *testing.T) {
 // SequentialTwoSampleTest is an error, not a panic: α out of range, too few
 // rows, a NaN.
 func TestSequentialTwoSampleTestMisuse(t *testing.T) {
+	t.Parallel()
 	ok := mat.NewDense(50, 1, nil)
 	for i := range 50 {
 		ok.Set(i, 0, float64(i))

@@ -85,6 +85,7 @@ func hsicPValue(x, y []float64, b int, rnd *rand.Rand) float64 {
 // dependence (ρ = 0.25, n = 100) it must keep at least the power of the
 // paired-basis statistic it replaced.
 func TestIndependencePowerAgainstHSIC(t *testing.T) {
+	t.Parallel()
 	testtier.SkipUnderRace(t)
 	testtier.Long(t, "600 permutation tests")
 	const n, reps = 100, 200

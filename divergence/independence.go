@@ -97,7 +97,11 @@ func IndependenceTest(ctx context.Context, x, y mat.Matrix, s *IndependenceSetti
 	if err != nil {
 		return nil, err
 	}
-	return independenceTest(ctx, px, py, s, rnd, nil)
+	res, err := independenceTest(ctx, px, py, s, rnd, nil)
+	if err != nil {
+		return nil, err
+	}
+	return res, res.LSMI.addSpreadWarnings(px, py)
 }
 
 // independenceTest is IndependenceTest on validated samples at the scales of

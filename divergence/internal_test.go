@@ -14,6 +14,7 @@ import (
 )
 
 func TestRidgeSolver(t *testing.T) {
+	t.Parallel()
 	// Against mat.Cholesky on (G + λI)θ = h for a singular G = AᵀA.
 	rnd := rand.New(rand.NewPCG(1, 1))
 	a := mat.NewDense(5, 8, nil)
@@ -58,6 +59,7 @@ func TestRidgeSolver(t *testing.T) {
 }
 
 func TestSplitBudget(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ m, np, nq, mp, mq int }{
 		{4000, 1e6, 1e6, 2000, 2000},
 		{4000, 1e6, 200, 3800, 200},
@@ -74,6 +76,7 @@ func TestSplitBudget(t *testing.T) {
 }
 
 func TestTwoSampleGroupSumsMatchGeneralPath(t *testing.T) {
+	t.Parallel()
 	// With m_P : m_Q = α : 1−α, H is the same for every labelling and is
 	// factorised once, and a permutation only sums kernel rows (groupSums);
 	// the statistic must equal the general computation, which builds each
@@ -159,6 +162,7 @@ func TestTwoSampleGroupSumsMatchGeneralPath(t *testing.T) {
 }
 
 func TestCombine(t *testing.T) {
+	t.Parallel()
 	// One width: the statistic itself.
 	obs, null := combine([]float64{3}, [][]float64{{1}, {2}})
 	if obs != 3 || null[0] != 1 || null[1] != 2 {
@@ -191,6 +195,7 @@ func TestCombine(t *testing.T) {
 }
 
 func TestCombineWithoutSpread(t *testing.T) {
+	t.Parallel()
 	// Found by FuzzEstimators: no width's statistic varies (constant data).
 	obs, null := combine([]float64{1, 2}, [][]float64{{1, 2}, {1, 2}})
 	if obs != 0 || null[0] != 0 || null[1] != 0 {
@@ -199,6 +204,7 @@ func TestCombineWithoutSpread(t *testing.T) {
 }
 
 func TestBenjaminiHochberg(t *testing.T) {
+	t.Parallel()
 	// m = 4 tested p-values 0.01, 0.04, 0.03, 0.5 (one untested): sorted
 	// 0.01, 0.03, 0.04, 0.5 give 4p/i = 0.04, 0.06, 0.0533, 0.5, and the
 	// running minimum from the top 0.04, 0.0533, 0.0533, 0.5.

@@ -33,7 +33,8 @@ type LSMIResult struct {
 	// SMI is the estimate of SMI(X, Y): the larger of KernelSMI and
 	// CopulaSMI, which is the fit with the smaller squared-loss objective
 	// (docs/DESIGN.md §3), or the one LSMISettings.Model names; the kernel
-	// model's all-centre value when Exact.
+	// model's all-centre value when Exact. Read it as a lower bound when
+	// LowerBound is set.
 	SMI float64
 	// Model names the model SMI comes from: ModelKernel or ModelCopula.
 	Model string
@@ -61,8 +62,11 @@ type LSMIResult struct {
 	// kernel model's own bias where its k² functions
 	// cannot follow the ratio: at strong dependence spread over several
 	// columns of x the estimate lies below the truth by more than StdErr
-	// (−22% at SMI 1.39 with two relevant columns, docs/results/lsmibias.md).
+	// (−23% at SMI 1.39 with two relevant columns), which LowerBound flags.
 	// For the copula model: the delta-method error of its two averages.
+	// When the larger of the two models is reported and their estimates
+	// differ by less than twice their combined standard error, half the
+	// gap is added in quadrature, so that StdErr covers the choice.
 	// Zero for Exact.
 	StdErr float64
 	// DrawStdErr is the part of the kernel model's standard error from the
@@ -101,6 +105,14 @@ type LSMIResult struct {
 	// N is the number of rows (of the data set they stand for, for a
 	// Subsample).
 	N int
+	// LowerBound reports that SMI is better read as a lower bound than as
+	// SMI ± StdErr: the reported fit's mean square of the ratio over pairs
+	// of rows rests on a small effective share of them (lsmiTailShare), as
+	// at strong dependence or where the true ratio is unbounded, and
+	// Warnings says so. StdErr then covers the sampling error of the value
+	// printed, not its distance to the truth, which lies above. Not
+	// judged for rows drawn in two stages (Subsample.Units).
+	LowerBound bool
 	// Exact reports the all-centre solution rather than the estimate.
 	Exact bool
 	// CV is the cross-validation table: rows are the widths (σx, σy),
@@ -108,6 +120,9 @@ type LSMIResult struct {
 	CV *crossval.Table[[2]float64]
 	// Warnings describe doubts about the result.
 	Warnings []string
+	// tailESS is the kernel fit's effective share of the pairs of the
+	// data error in E_q[ĝ²] (see influence); zero when not computed.
+	tailESS float64
 }
 
 // LSMI estimates the squared-loss mutual information
@@ -148,7 +163,11 @@ func LSMI(ctx context.Context, x, y mat.Matrix, s *LSMISettings) (*LSMIResult, e
 	if err != nil {
 		return nil, err
 	}
-	return lsmi(ctx, px, py, s, rnd, nil)
+	res, err := lsmi(ctx, px, py, s, rnd, nil)
+	if err != nil {
+		return nil, err
+	}
+	return res, res.addSpreadWarnings(px, py)
 }
 
 // scaledPairs reads the paired samples of LSMI and IndependenceTest (with
@@ -229,6 +248,7 @@ func lsmi(ctx context.Context, px, py *points, s *LSMISettings, rnd *rand.Rand, 
 		return nil, err
 	}
 	if s.Model == ModelKernel {
+		res.judgeTail(nil)
 		return res, nil
 	}
 	c, ok, err := fitCopula(ctx, px, py, f.rnd)
@@ -238,12 +258,17 @@ func lsmi(ctx context.Context, px, py *points, s *LSMISettings, rnd *rand.Rand, 
 	case !ok && s.Model == ModelCopula:
 		return nil, fmt.Errorf("divergence: %w: the Gaussian-copula model does not apply: %s", ErrSettings, c.refusal)
 	case !ok:
+		res.judgeTail(nil)
 		return res, nil
 	}
 	res.CopulaSMI = c.smi
-	if s.Model == ModelCopula || (s.Model == "" && c.smi > res.SMI) {
+	switch {
+	case s.Model == ModelCopula:
 		res.Model, res.SMI, res.StdErr, res.DesignEffect = ModelCopula, c.smi, c.stderr, c.designEffect
+	case s.Model == "":
+		res.choose(&c)
 	}
+	res.judgeTail(&c)
 	return res, nil
 }
 

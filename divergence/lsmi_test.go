@@ -82,6 +82,7 @@ func directSMI(x, y *mat.Dense, sx, sy, lambda float64) float64 {
 }
 
 func TestLSMIExactMatchesDirectComputation(t *testing.T) {
+	t.Parallel()
 	rnd := rand.New(rand.NewPCG(1, 1))
 	x := normal{[]float64{0, 0}, []float64{1, 1}}.sample(20, rnd)
 	_, y := bivariate(20, 0.6, rnd)
@@ -102,6 +103,7 @@ func TestLSMIExactMatchesDirectComputation(t *testing.T) {
 }
 
 func TestLSMIClosedForm(t *testing.T) {
+	t.Parallel()
 	testtier.SkipUnderRace(t)
 	// Bivariate normals at n = 10⁴ with the defaults, against
 	// SMI = ρ²/(2(1 − ρ²)), 10 seeds each; the targets are issue 13's.
@@ -155,6 +157,7 @@ func TestLSMIClosedForm(t *testing.T) {
 }
 
 func TestLSMIErrors(t *testing.T) {
+	t.Parallel()
 	rnd := rand.New(rand.NewPCG(2, 2))
 	x, y := bivariate(100, 0.5, rnd)
 	nan := mat.DenseCopyOf(y)
@@ -206,6 +209,7 @@ func rejectionRate(t *testing.T, reps int, pvalue func(rep int) float64) float64
 // 0.98 and 0.86).
 
 func TestTwoSampleCalibrationAndPower(t *testing.T) {
+	t.Parallel()
 	testtier.SkipUnderRace(t)
 	testtier.Long(t, "400 permutation tests")
 	s := &TwoSampleSettings{Permutations: 100}
@@ -235,6 +239,7 @@ func TestTwoSampleCalibrationAndPower(t *testing.T) {
 }
 
 func TestIndependenceCalibrationAndPower(t *testing.T) {
+	t.Parallel()
 	testtier.SkipUnderRace(t)
 	testtier.Long(t, "400 permutation tests")
 	s := &IndependenceSettings{Permutations: 100}
@@ -278,6 +283,7 @@ func TestIndependenceCalibrationAndPower(t *testing.T) {
 }
 
 func TestTestsPublicAPI(t *testing.T) {
+	t.Parallel()
 	// The public entry points: estimates included, results reproducible
 	// whatever the workers, progress reported, cancellation honoured.
 	rnd := rand.New(rand.NewPCG(4, 4))
@@ -328,6 +334,7 @@ func TestTestsPublicAPI(t *testing.T) {
 }
 
 func TestRankInformativeFirst(t *testing.T) {
+	t.Parallel()
 	// y = sin(πx₀) + x₁² + x₂x₃ + x₄ + noise, ten features uniform on
 	// [−1, 1]: five informative (x₂ and x₃ only through their interaction,
 	// which leaves the mean of y unchanged given either one but not its
@@ -417,6 +424,7 @@ func TestRankInformativeFirst(t *testing.T) {
 // repetitions, B = 100, ≤ 0.08 rejections at level 0.05): 10:1 unbalanced
 // and 5-D two-sample nulls, and a 5-D independence null.
 func TestCalibrationUnbalancedAndFiveD(t *testing.T) {
+	t.Parallel()
 	testtier.SkipUnderRace(t)
 	testtier.Long(t, "600 permutation tests")
 	std := func(d int) normal {
@@ -468,6 +476,7 @@ func TestCalibrationUnbalancedAndFiveD(t *testing.T) {
 // two sum in different orders, so they agree to a few ulps of the sums of
 // absolute values (n·ε relative, n = 2003).
 func TestAddCross(t *testing.T) {
+	t.Parallel()
 	rnd := rand.New(rand.NewPCG(7, 7))
 	fill := func(r, c int) *mat.Dense {
 		d := mat.NewDense(r, c, nil)
@@ -497,5 +506,51 @@ func TestAddCross(t *testing.T) {
 	p.MulElem(dst, c)
 	if got, w := denseDot(dst, c), mat.Sum(&p); math.Abs(got-w) > 1e-9*(1+math.Abs(w)) {
 		t.Fatalf("denseDot = %v, want %v (MulElem and Sum)", got, w)
+	}
+}
+
+// TestLSMISpreadWarning checks the warning for numeric columns of x whose
+// spreads differ by orders of magnitude (issue 37: unscaled, the narrow
+// column's dependence is lost without a word), and its absence for
+// columns of like spread.
+func TestLSMISpreadWarning(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(1, 2))
+	const n = 400
+	for _, scale := range []float64{1, 1e4} {
+		x, y := mat.NewDense(n, 2, nil), mat.NewDense(n, 1, nil)
+		for i := range n {
+			a, b := rnd.NormFloat64(), rnd.NormFloat64()
+			x.Set(i, 0, a)
+			x.Set(i, 1, scale*b)
+			y.Set(i, 0, a+rnd.NormFloat64())
+		}
+		r, err := LSMI(ctx, x, y, &LSMISettings{Settings: Settings{K: 20, M: 200, Draws: 2, Src: rand.NewPCG(3, 4)}, SigmaX: 1, SigmaY: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		warned := strings.Contains(strings.Join(r.Warnings, "\n"), "differ in spread")
+		if warned != (scale > 1) {
+			t.Errorf("column spreads 1 and %g: warned %v, warnings %q", scale, warned, r.Warnings)
+		}
+	}
+}
+
+// TestLSMIChoiceAllowance checks that reporting the larger of two models
+// widens StdErr by half their gap when they agree within noise, and not
+// when the gap is clear.
+func TestLSMIChoiceAllowance(t *testing.T) {
+	for _, c := range []struct {
+		kernel, copula, want float64
+		model                string
+	}{
+		{1.0, 1.1, math.Hypot(0.1, 0.05), ModelCopula}, // gap 0.1 within 2·√(0.1² + 0.1²)
+		{1.0, 0.9, math.Hypot(0.1, 0.05), ModelKernel},
+		{1.0, 2.0, 0.1, ModelCopula}, // gap 1: a clear choice
+	} {
+		r := &LSMIResult{SMI: c.kernel, KernelSMI: c.kernel, StdErr: 0.1, Model: ModelKernel}
+		r.choose(&copulaFit{smi: c.copula, stderr: 0.1})
+		if r.Model != c.model || math.Abs(r.StdErr-c.want) > 1e-12 {
+			t.Errorf("kernel %g, copula %g: %s ± %g, want %s ± %g", c.kernel, c.copula, r.Model, r.StdErr, c.model, c.want)
+		}
 	}
 }

@@ -132,6 +132,7 @@ func studyIrrelevant(t *testing.T, c irrelevantCase, model string, seeds int) ir
 // column found (factor 64) in at least 18 of 20 runs and the mean error
 // within 30%.
 func TestLSMIIrrelevantColumnsStudy(t *testing.T) {
+	t.Parallel()
 	longStudies(t)
 	const seeds = 20
 	for _, c := range irrelevantCases() {
@@ -160,6 +161,7 @@ func TestLSMIIrrelevantColumnsStudy(t *testing.T) {
 // default against two changes that do not help: normal scores of y, and a
 // width grid twice as fine (factors √2 apart).
 func TestLSMISineBiasSources(t *testing.T) {
+	t.Parallel()
 	longStudies(t)
 	truth := sineSMI()
 	x, y := sineData(10_000, 2, rand.New(rand.NewPCG(0, 41)))

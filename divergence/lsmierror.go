@@ -76,10 +76,11 @@ func (m *lsmiModel) addDataError(ctx context.Context, res *LSMIResult, f *lsmiFi
 		}
 	} else {
 		rows := indices.Sample(m.x.n, min(m.x.n, lsmiDataRows), false, f.rnd)
-		psi, err := m.influence(f.centres, f.theta, rows)
+		psi, ess, err := m.influence(f.centres, f.theta, rows)
 		if err != nil {
 			return err
 		}
+		res.tailESS = ess
 		_, se := summary.MeanStdErr(psi)                 // se² = Var(ψ)/len(psi)
 		v = se * se * float64(len(psi)) / float64(m.x.n) // Var(ψ)/n, n the rows kept
 	}
@@ -235,10 +236,10 @@ func (m *lsmiModel) factors(idx []int, theta *mat.Dense, rows []int) (a, b *mat.
 // g(x, y) = K(x, u)ᵀ Θ L(y, v) with centre rows idx: G_ij = g(xᵢ, yⱼ) over
 // every pair of the rows, and ψᵢ = G_ii − ½ mean_{j≠i} G_ij² − ½ mean_{j≠i} G_ji².
 // With a single row there is no other: ψ is G_ii.
-func (m *lsmiModel) influence(idx []int, theta *mat.Dense, rows []int) ([]float64, error) {
+func (m *lsmiModel) influence(idx []int, theta *mat.Dense, rows []int) ([]float64, float64, error) {
 	a, b, err := m.factors(idx, theta, rows)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	var g mat.Dense
 	g.Mul(a, b.T())
@@ -246,20 +247,24 @@ func (m *lsmiModel) influence(idx []int, theta *mat.Dense, rows []int) ([]float6
 	psi := make([]float64, r)
 	if r == 1 {
 		psi[0] = g.At(0, 0)
-		return psi, nil
+		return psi, 1, nil
 	}
 	col := make([]float64, r) // Σ_{j≠i} G_ji²
+	var s2, s4 float64
 	for i := range r {
 		row := g.RawRowView(i)
 		for j, gij := range row {
 			if j != i {
-				psi[i] -= gij * gij / 2
-				col[j] += gij * gij
+				v := gij * gij
+				psi[i] -= v / 2
+				col[j] += v
+				s2 += v
+				s4 += v * v
 			}
 		}
 	}
 	for i := range r {
 		psi[i] = g.At(i, i) + psi[i]/float64(r-1) - col[i]/2/float64(r-1)
 	}
-	return psi, nil
+	return psi, s2 * s2 / s4 / float64(r*(r-1)), nil
 }

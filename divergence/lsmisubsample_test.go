@@ -25,10 +25,11 @@ import (
 // subsamples of the file. LSMI's data term is Var(ψ)/n, n the kept rows,
 // as RelativePE's is (TestPESubsampleStdErr); with Var(ψ)/N, N the file's
 // rows, StdErr was 0.48 of the spread and ±2·StdErr covered 0.505 for a
-// Subsample (docs/results/nearzero.md). Both cases must now cover: StdErr
+// Subsample (docs/RESULTS.md). Both cases must now cover: StdErr
 // at least 0.8 of the spread and ±2·StdErr at least 0.90 (the spread's own
 // relative error over 200 samples is 5%). Long tier.
 func TestLSMISubsampleStdErr(t *testing.T) {
+	t.Parallel()
 	testtier.Long(t, "400 LSMI estimates on subsamples of a file")
 	const fileRows, n, reps, rho = 131072, 1000, 200, 0.5
 	r := rand.New(rand.NewPCG(41, 42))

@@ -13,6 +13,7 @@ import (
 // settings that cost memory, and that its dominant terms are those of the
 // formulas: the cross-validation's w·(8f+4)·k² words and the draws' D·k·(4+d).
 func TestMemoryGrowsWithSettings(t *testing.T) {
+	t.Parallel()
 	base := PESettings{Settings: Settings{Workers: 2}}
 	at := func(mod func(s *PESettings)) float64 {
 		s := base
@@ -54,6 +55,7 @@ func TestMemoryGrowsWithSettings(t *testing.T) {
 }
 
 func TestValidate(t *testing.T) {
+	t.Parallel()
 	var se *SettingsError
 	for name, err := range map[string]error{
 		"K":         (&PESettings{Settings: Settings{K: -1}}).Validate(),

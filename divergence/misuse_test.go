@@ -19,6 +19,7 @@ import (
 // Subsample of nothing. Each is a user's data, so each must be an error
 // wrapping the sentinel named, and never a panic.
 func TestBadSamplesAreErrors(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	good := Rows([][]float64{{1, 2}, {2, 1}, {3, 5}, {4, 4}, {5, 0}, {6, 2}})
 	ragged := Rows([][]float64{{1, 2}, {2, 1}, {3}})

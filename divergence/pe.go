@@ -281,7 +281,7 @@ func (m *peModel) addDataError(res *PEResult, rnd *rand.Rand) error {
 // the averages biases ½hᵀθ upwards. The whole-budget search of tunedDraws,
 // whose choice every draw refines, does without it: with it the α = ½
 // cases of TestPEAccuracySeeds were 4–5% high and PE₀ in 10 dimensions was
-// covered in 17 of 20 runs (docs/results/pe0.md).
+// covered in 17 of 20 runs (docs/RESULTS.md).
 const peLowRidge = 1
 
 // Each draw's own search (tunedDraws) refines the whole-budget choice over
@@ -336,7 +336,7 @@ func around(axis []float64, v float64, steps int) []float64 {
 // budget instead, as each draw once did, stopped on the flat part of the
 // held-out score's ridge towards wide kernels and little λ, all draws
 // alike: PE₀ of a 0.2 shift per coordinate in 10 dimensions was 16% low and
-// beyond its error bar in 15 of 20 runs (docs/results/pe0.md).
+// beyond its error bar in 15 of 20 runs (docs/RESULTS.md).
 //
 // The whole-budget choice is shared by every draw, so its error does not
 // average out over them and their spread does not show it. Its variance is

@@ -63,6 +63,7 @@ func directPE(x, y *mat.Dense, alpha, sigma, lambda float64) float64 {
 }
 
 func TestExactMatchesDirectComputation(t *testing.T) {
+	t.Parallel()
 	rnd := rand.New(rand.NewPCG(1, 1))
 	x := normal{[]float64{0, 0}, []float64{1, 1}}.sample(60, rnd)
 	y := normal{[]float64{0.7, 0}, []float64{1, 1.5}}.sample(40, rnd)
@@ -100,6 +101,7 @@ func TestExactMatchesDirectComputation(t *testing.T) {
 }
 
 func TestEstimateApproachesAllCentre(t *testing.T) {
+	t.Parallel()
 	testtier.SkipUnderRace(t)
 	// The paper's Table 2 setting: P = N(1, 0.5²) with n = 1000 and 2000,
 	// Q = N(1.5, 0.5²) with n′ = 200, α = 0.5, exact averages, σ and λ fixed
@@ -180,6 +182,7 @@ func meanAbsError(t *testing.T, p, q normal, n, seeds int) float64 {
 }
 
 func TestAgainstTruth(t *testing.T) {
+	t.Parallel()
 	testtier.SkipUnderRace(t)
 	// n = n′ = 10⁴ with the defaults, cross-validated. With exact averages
 	// over all 2·10⁴ points the mean error is 0.0006–0.002 on these cases:
@@ -201,6 +204,7 @@ func TestAgainstTruth(t *testing.T) {
 }
 
 func TestAgainstTruthMillion(t *testing.T) {
+	t.Parallel()
 	testtier.SkipUnderRace(t)
 	// n = n′ = 10⁶ in constant-time mode: the sample's own error is now
 	// negligible and what remains is the estimator's: the noise of m = 4000
@@ -218,6 +222,8 @@ func TestAgainstTruthMillion(t *testing.T) {
 }
 
 func TestIdenticalSamples(t *testing.T) {
+	t.Parallel()
+	testtier.SkipUnderRace(t) // single-threaded arithmetic, checked by the run without the detector
 	rnd := rand.New(rand.NewPCG(2, 2))
 	x := normal{[]float64{0}, []float64{1}}.sample(3000, rnd)
 	// The same matrix on both sides: PE_α(P‖P) = 0. The estimate's own noise
@@ -275,6 +281,7 @@ func TestReproducible(t *testing.T) {
 }
 
 func TestScaleInvariance(t *testing.T) {
+	t.Parallel()
 	testtier.SkipUnderRace(t)
 	// The kernel width follows the data's scale, so scaling both samples by
 	// any factor leaves PE unchanged (up to rounding) and scales σ.
@@ -300,6 +307,7 @@ func TestScaleInvariance(t *testing.T) {
 }
 
 func TestRatio(t *testing.T) {
+	t.Parallel()
 	// The fitted relative ratio against the true r_α = p/(αp + (1−α)q) of
 	// the paper's normals, over points where q_α has most of its mass. With
 	// n = n′ = 10⁴ the kernel fit is smooth but regularised: require a mean
@@ -345,6 +353,7 @@ func TestRatio(t *testing.T) {
 }
 
 func TestErrors(t *testing.T) {
+	t.Parallel()
 	rnd := rand.New(rand.NewPCG(6, 6))
 	x := normal{[]float64{0}, []float64{1}}.sample(50, rnd)
 	y := normal{[]float64{0}, []float64{1}}.sample(50, rnd)
@@ -418,6 +427,7 @@ func TestErrors(t *testing.T) {
 }
 
 func TestCrossValidationTable(t *testing.T) {
+	t.Parallel()
 	// The table (the whole-budget search's) holds every score; each draw
 	// refined its choice over the choice's neighbours on that grid (one
 	// width step and two λ steps either way); an optimum on the edge of a

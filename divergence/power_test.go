@@ -74,6 +74,7 @@ func energyTest(x, y []float64, b int, rnd *rand.Rand) float64 {
 // a shift (issue 23 measured 0.59 against 0.71 without it) while keeping
 // its lead on scale and shape. PEARSON_LONG=1 runs it.
 func TestLocationPowerAgainstEnergy(t *testing.T) {
+	t.Parallel()
 	testtier.Long(t, "800 two-sample tests beside an O(n²) energy test")
 	testtier.SkipUnderRace(t)
 	const n, reps, b = 200, 200, 100

@@ -16,6 +16,7 @@ import (
 )
 
 func TestPEProblem(t *testing.T) {
+	t.Parallel()
 	rnd := rand.New(rand.NewPCG(9, 9))
 	x := normal{[]float64{0, 0}, []float64{1, 1}}.sample(80, rnd)
 	y := normal{[]float64{0.5, 0}, []float64{1, 1}}.sample(60, rnd)

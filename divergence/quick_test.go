@@ -23,6 +23,7 @@ import (
 // 4·StdErr far less than once in a thousand runs. The long tier's
 // TestAgainstTruth and TestLSMIClosedForm bound the mean error over seeds.
 func TestQuickAgainstTruth(t *testing.T) {
+	t.Parallel()
 	testtier.SkipUnderRace(t)
 	for i, c := range truthCases {
 		rnd := rand.New(rand.NewPCG(uint64(i), 77))

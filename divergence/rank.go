@@ -52,6 +52,9 @@ type FeatureScore struct {
 	Note string
 	// Warnings are those of the feature's LSMI estimate.
 	Warnings []string
+	// LowerBound is the LSMI estimate's LowerBound: SMI is better read as
+	// a lower bound.
+	LowerBound bool
 }
 
 // RankResult is a ranking of features by their dependence with a target.
@@ -223,7 +226,7 @@ func rankFeature(ctx context.Context, features mat.Matrix, j int, target *points
 	}
 	fs.SMI, fs.StdErr, fs.DesignEffect, fs.Model = lr.SMI, lr.StdErr, lr.DesignEffect, lr.Model
 	fs.SigmaX, fs.SigmaY, fs.Lambda = lr.SigmaX, lr.SigmaY, lr.Lambda
-	fs.Warnings = lr.Warnings
+	fs.Warnings, fs.LowerBound = lr.Warnings, lr.LowerBound
 	return fs, nil
 }
 

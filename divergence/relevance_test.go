@@ -12,6 +12,8 @@ import (
 	"gonum.org/v1/gonum/integrate/quad"
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/sublinear/pearson/internal/testtier"
 )
 
 // sineSMI is the truth SMI(X; Y) for Y = sin 2X₁ + 0.5X₂ + 0.4ε, X and ε
@@ -49,6 +51,7 @@ func sineData(n, d int, rnd *rand.Rand) (x, y *mat.Dense) {
 }
 
 func TestSineSMIQuadrature(t *testing.T) {
+	t.Parallel()
 	// The value, from two other quadratures.
 	truth := sineSMI()
 	if math.Abs(truth-1.389) > 0.002 {
@@ -60,6 +63,8 @@ func TestSineSMIQuadrature(t *testing.T) {
 // irrelevant column of x (its factor 64) and leaves the relevant ones
 // within a factor 2 of each other, on 4000 rows.
 func TestLSMIIrrelevantColumn(t *testing.T) {
+	t.Parallel()
+	testtier.SkipUnderRace(t) // single-threaded arithmetic, checked by the run without the detector
 	x, y := sineData(4000, 3, rand.New(rand.NewPCG(1, 2)))
 	r, err := LSMI(ctx, x, y, &LSMISettings{Model: ModelKernel, Settings: Settings{Src: rand.NewPCG(3, 4)}})
 	if err != nil {

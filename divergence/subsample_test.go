@@ -32,6 +32,7 @@ import (
 // 20 subsamples each, the Subsamples only; long tier (PEARSON_LONG=1): 400,
 // and the rows given whole.
 func TestPESubsampleStdErr(t *testing.T) {
+	t.Parallel()
 	testtier.SkipUnderRace(t)
 	reps := testtier.Pick(20, 400)
 	const fileRows, n = 131072, 1000
@@ -87,7 +88,7 @@ func TestPESubsampleStdErr(t *testing.T) {
 			// 3.5 % at 400); the data term's own noise is small beside it.
 			// Near PE = 0 the estimate's error is second order and the
 			// delta method's Var(ψ̂)/n only its scale: conservative there
-			// (docs/results/nearzero.md), so the upper bound is looser.
+			// (docs/RESULTS.md), so the upper bound is looser.
 			lo, hi := 1-4/math.Sqrt(2*float64(reps)), 1+4/math.Sqrt(2*float64(reps))
 			if shift == 0 {
 				hi = 2.2

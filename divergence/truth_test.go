@@ -74,6 +74,7 @@ func truePE(alpha float64, p, q normal) float64 {
 }
 
 func TestTruePEQuadrature(t *testing.T) {
+	t.Parallel()
 	// For α = 0 and equal variances, ∫p²/q = exp(δ²) with δ the shift in
 	// standard deviations, in any dimension: PE₀ = ½(exp(δ²) − 1).
 	for _, tc := range []struct {

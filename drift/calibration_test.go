@@ -31,6 +31,7 @@ func binomialBound(p float64, n int) float64 { return p + 3*math.Sqrt(p*(1-p)/fl
 // the global null for exact, independent p-values) is logged: over a dozen
 // repetitions its Monte Carlo error is too large to test it.
 func TestCalibration(t *testing.T) {
+	t.Parallel()
 	testtier.Long(t, "a dozen tables of 20 columns")
 	testtier.SkipUnderRace(t)
 	const cols, n = 20, 1000
@@ -89,6 +90,7 @@ func TestCalibration(t *testing.T) {
 // repetitions must stay below binomialBound(0.05, reps), three standard
 // errors above the level.
 func TestPower(t *testing.T) {
+	t.Parallel()
 	testtier.SkipUnderRace(t)
 	const cols, n = 20, 1000
 	shift := map[int]float64{4: 0.5, 9: 0.75, 15: 1}
@@ -134,6 +136,7 @@ func TestPower(t *testing.T) {
 // changed to (0.35, 0.3, 0.35) (PE_½ = 0.0169, above the threshold 0.01). The permutation p-value is
 // exact: under equal frequencies it falls at or below 0.05 at rate 0.05.
 func TestCategorical(t *testing.T) {
+	t.Parallel()
 	testtier.SkipUnderRace(t)
 	trials := testtier.Pick(100, 400)
 	const n = 1000
@@ -186,6 +189,7 @@ func TestCategorical(t *testing.T) {
 // other seeds flagged 4, with 6 p-values ≤ 0.002); docs/RESULTS.md reports
 // it.
 func TestFalseDriftStudy(t *testing.T) {
+	t.Parallel()
 	testtier.Long(t, "100 tables of 30 columns")
 	testtier.SkipUnderRace(t)
 	const tables, cols, n = 100, 30, 600
@@ -238,6 +242,7 @@ func TestFalseDriftStudy(t *testing.T) {
 // ⌈2·60/0.05⌉ = 2400, makes its q-value 60/2401 = 0.025 when no
 // permutation reaches it, which at a 2 sd shift of 300 rows none does.
 func TestOneDriftedAmongMany(t *testing.T) {
+	t.Parallel()
 	testtier.SkipUnderRace(t)
 	const cols, n, shifted = 60, 300, 7
 	rnd := rand.New(rand.NewPCG(3, 4))

@@ -81,6 +81,7 @@ func pe12(p func(float64) float64) float64 {
 // about 25% low at either K (a Gaussian kernel smooths the Laplace's cusp;
 // docs/results/power.md). Long tier.
 func TestColumnEstimateAccuracy(t *testing.T) {
+	t.Parallel()
 	testtier.Long(t, "120 estimates of a column at n = 10⁴")
 	testtier.SkipUnderRace(t)
 	const n, seeds = 10000, 12

@@ -19,6 +19,7 @@ import (
 )
 
 func TestAdjust(t *testing.T) {
+	t.Parallel()
 	p := []float64{0.01, 0.04, 0.03, 0.5, math.NaN()}
 	for _, tc := range []struct {
 		a    Adjustment
@@ -39,6 +40,7 @@ func TestAdjust(t *testing.T) {
 }
 
 func TestFisher(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		x, n, k, N int
 		want       float64
@@ -84,6 +86,7 @@ func TestFisher(t *testing.T) {
 }
 
 func TestCategoricalPE(t *testing.T) {
+	t.Parallel()
 	// PE_½ = ¼ Σ (p − q)²/(p + q).
 	p, q := []int{5, 3, 2}, []int{2, 3, 5}
 	want := 0.25 * (0.09/0.7 + 0 + 0.09/0.7)
@@ -93,6 +96,7 @@ func TestCategoricalPE(t *testing.T) {
 }
 
 func TestColumnErrors(t *testing.T) {
+	t.Parallel()
 	nan := math.NaN()
 	for _, tc := range []struct {
 		name string
@@ -134,6 +138,7 @@ func TestColumnErrors(t *testing.T) {
 // TestDegenerateColumns checks that columns the estimator cannot handle get
 // a note, not an error: one value almost everywhere, no values at all.
 func TestDegenerateColumns(t *testing.T) {
+	t.Parallel()
 	rnd := rand.New(rand.NewPCG(1, 1))
 	n := 400
 	ref := normalTable(n, 2, nil, rnd)
@@ -239,6 +244,7 @@ func BenchmarkCompare(b *testing.B) {
 // one drifted column among m to pass the adjustment, never fewer than
 // DefaultPermutations, never more than divergence.MaxPermutations.
 func TestDefaultPermutations(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		m     int
 		level float64
@@ -276,6 +282,7 @@ func TestDefaultPermutations(t *testing.T) {
 // p-value is at its floor in the power study (20 of 20 at level 0.05); it
 // must be at most 0.01 here.
 func TestJointColumnsOnDifferentScales(t *testing.T) {
+	t.Parallel()
 	testtier.SkipUnderRace(t)
 	rnd := rand.New(rand.NewPCG(12, 12))
 	const n = 1000

@@ -31,6 +31,7 @@ func mixedTables(n int, rnd *rand.Rand) (ref, cur []Column) {
 }
 
 func TestSaveLoad(t *testing.T) {
+	t.Parallel()
 	rnd := rand.New(rand.NewPCG(8, 9))
 	ref, cur := mixedTables(3000, rnd)
 	s := fastSettings(3)
@@ -87,6 +88,7 @@ func TestSaveLoad(t *testing.T) {
 }
 
 func TestLoadErrors(t *testing.T) {
+	t.Parallel()
 	rnd := rand.New(rand.NewPCG(8, 9))
 	ref, _ := mixedTables(50, rnd)
 	r, err := NewReference(ref, nil)

@@ -17,6 +17,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/sublinear/pearson/internal/testtier"
 )
 
 // reportResult compares a small mixed table with one shifted numeric column,
@@ -40,6 +42,7 @@ func reportResult(t *testing.T) *Result {
 }
 
 func TestWriteHTMLSelfContained(t *testing.T) {
+	t.Parallel()
 	var b bytes.Buffer
 	if err := WriteHTML(&b, reportResult(t), "drift <report>"); err != nil {
 		t.Fatal(err)
@@ -65,6 +68,8 @@ func TestWriteHTMLSelfContained(t *testing.T) {
 // what the page shows: the verdict, the rows in sorted order, the charts,
 // and a screenshot that is not blank.
 func TestWriteHTMLInBrowser(t *testing.T) {
+	t.Parallel()
+	testtier.SkipUnderRace(t) // the page is checked by the run without the detector; the browser is not instrumented
 	const chromium = "/usr/bin/chromium"
 	if _, err := os.Stat(chromium); err != nil {
 		if os.Getenv("CI") == "true" {

@@ -93,6 +93,7 @@ func meanSDJoint(ref, cur []Column) (r, c mat.Matrix) {
 // A third column, constant in both tables, is left out of the joint row
 // and the result says so.
 func TestJointRobustScale(t *testing.T) {
+	t.Parallel()
 	testtier.SkipUnderRace(t)
 	rnd := rand.New(rand.NewPCG(12, 13))
 	const n = 1000
@@ -145,6 +146,7 @@ func TestJointRobustScale(t *testing.T) {
 // p-value is exact: the share of p ≤ 0.05 must stay within three binomial
 // standard errors of 0.05 (20 tables by default, 200 in the long tier).
 func TestJointCalibration(t *testing.T) {
+	t.Parallel()
 	testtier.SkipUnderRace(t)
 	tables := testtier.Pick(20, 200)
 	const n = 400
@@ -184,6 +186,7 @@ func TestJointCalibration(t *testing.T) {
 // (three binomial standard errors above 0.05). Its estimates are logged
 // against the truth by quadrature.
 func TestJointOutlierStudy(t *testing.T) {
+	t.Parallel()
 	testtier.Long(t, "40 comparisons of 1000 rows")
 	testtier.SkipUnderRace(t)
 	const n, seeds = 1000, 20
@@ -237,6 +240,7 @@ func TestJointOutlierStudy(t *testing.T) {
 // unchanged; the joint row sees the change, and its scaling says which
 // spread the column had. The column's own row sees it too.
 func TestJointConstantInReference(t *testing.T) {
+	t.Parallel()
 	testtier.SkipUnderRace(t)
 	rnd := rand.New(rand.NewPCG(4, 5))
 	const n = 500

@@ -17,6 +17,7 @@ import (
 // TestNilInputsAreErrors calls the entry points that used to panic on nil
 // (issue 27): each must return an error naming the package, never panic.
 func TestNilInputsAreErrors(t *testing.T) {
+	t.Parallel()
 	var nilRef *Reference
 	var nilBuf *bytes.Buffer
 	for _, c := range []struct {

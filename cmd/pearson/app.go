@@ -140,8 +140,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 			args := c.Args()
 			switch {
 			case c.Bool("version"):
-				cli.ShowVersion(c)
-				return nil
+				return printVersion(c)
 			case !args.Present():
 				return &usageError{msg: "missing command", usage: appUsage(c.App)}
 			case args.First() == "help" && args.Len() == 1:
@@ -171,6 +170,7 @@ var commandTable = [...]func() *cli.Command{
 	changepointCommand,
 	qminCommand,
 	driftCommand,
+	completionCommand, manCommand, // completion.go, man.go
 }
 
 // commands returns the subcommands of commandTable with what they share:

@@ -149,6 +149,7 @@ func TestBoundsCatalogue(t *testing.T) {
 // counts each feature's estimate on its own, so that 100 features at the
 // default settings (2.4·10⁶ each) run, as scripts/rank-bench.sh does.
 func TestWorkBound(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	var p, q strings.Builder
 	p.WriteString("x\n")

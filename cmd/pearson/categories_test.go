@@ -18,6 +18,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/sublinear/pearson/dataset"
+	"github.com/sublinear/pearson/internal/testtier"
 )
 
 // personRow is a row of the mixed tables of the categorical-feature tests:
@@ -65,6 +66,8 @@ func writePeople(t *testing.T, name string, rows []personRow) (csvPath, parquetP
 // TestCategoricalFeatures: rank, mi and divergence take text and boolean
 // columns as categories, the same from CSV and from Parquet, and say so.
 func TestCategoricalFeatures(t *testing.T) {
+	t.Parallel()
+	testtier.SkipUnderRace(t) // statistical arithmetic through the command, checked by the run without the detector
 	rnd := rand.New(rand.NewPCG(5, 6))
 	pc, pp := writePeople(t, "p", people(1500, 0, rnd))
 	qc, qp := writePeople(t, "q", people(1500, 0.3, rnd))
@@ -136,6 +139,7 @@ func TestCategoricalFeatures(t *testing.T) {
 // divergence.MaxCategories labels (or, beside a target that may hold class
 // labels, more than the target's bound) is refused, naming the column.
 func TestCategoricalBound(t *testing.T) {
+	t.Parallel()
 	var b strings.Builder
 	b.WriteString("id,x,y\n")
 	for i := range 300 {
@@ -157,6 +161,7 @@ func TestCategoricalBound(t *testing.T) {
 // TestUnifyCategories: the same label has the same code in both files of a
 // divergence, whatever order each file meets the labels in.
 func TestUnifyCategories(t *testing.T) {
+	t.Parallel()
 	tp := &dataset.Table{Name: "p", Columns: []string{"c", "x"}, Categories: [][]string{{"FR", "DE"}, nil}}
 	tq := &dataset.Table{Name: "q", Columns: []string{"c", "x"}, Categories: [][]string{{"IT", "FR", "DE"}, nil}}
 	xq := mat.NewDense(3, 2, []float64{0, 1, 1, 2, 2, 3})
@@ -191,6 +196,8 @@ func withoutJSONTiming(s string) string {
 // when it holds more labels than a category column may and when its
 // labels are fewer but nearly one per row.
 func TestDefaultTakesText(t *testing.T) {
+	t.Parallel()
+	testtier.SkipUnderRace(t) // statistical arithmetic through the command, checked by the run without the detector
 	rnd := rand.New(rand.NewPCG(7, 8))
 	pc, pp := writePeople(t, "p", people(1000, 0, rnd))
 	qc, _ := writePeople(t, "q", people(1000, 0.3, rnd))

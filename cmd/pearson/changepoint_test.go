@@ -563,6 +563,7 @@ func TestChangepointSegment(t *testing.T) {
 // same change points and the same scores to rounding, in both modes, and
 // the output says how the columns were scaled.
 func TestChangepointScaleFree(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	rnd := rand.New(rand.NewPCG(11, 12))
 	var rows [][2]float64

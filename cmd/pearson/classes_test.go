@@ -21,6 +21,7 @@ import (
 // turn the detection off; a bad value or --sigma-y with categorical is a
 // usage error.
 func TestClassTarget(t *testing.T) {
+	t.Parallel()
 	rnd := rand.New(rand.NewPCG(3, 3))
 	var b strings.Builder
 	b.WriteString("noise,signal,class\n")
@@ -122,6 +123,7 @@ func runMI(t *testing.T, stdin string, args ...string) miJSON {
 // matter), from a file and from standard input, and in a rank, with the
 // classes named in the output.
 func TestTextClasses(t *testing.T) {
+	t.Parallel()
 	ints, words := classFiles(t, 400)
 	a := runMI(t, "", "--x", "signal", "--y", "class", ints)
 	b := runMI(t, "", "--x", "signal", "--y", "class", words)
@@ -168,6 +170,7 @@ func TestTextClasses(t *testing.T) {
 // TestTextClassesSampled reads a text target from a file large enough to be
 // sampled by seeking, and from Parquet, a string column (sampled in units).
 func TestTextClassesSampled(t *testing.T) {
+	t.Parallel()
 	_, words := classFiles(t, 20000)
 	if r := runMI(t, "", "--x", "signal", "--y", "class", "--reservoir", "400", words); r.Read != "sampled" || r.YType != "categorical" || len(r.Classes) != 3 || r.SMI < 0.05 {
 		t.Errorf("sampled text labels: %+v", r)
@@ -179,6 +182,7 @@ func TestTextClassesSampled(t *testing.T) {
 // the numeric columns beside it; nulls in the other columns fail as in a
 // numeric read, or are dropped with --drop-missing.
 func TestParquetTextClasses(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join("..", "..", "testdata", "parquet", "mixed.parquet")
 	r := runMI(t, "", "--x", "level", "--y", "grp", path)
 	if r.YType != "categorical" || len(r.Classes) != 2 || !slices.Contains(r.Classes, "ctl") || !slices.Contains(r.Classes, "trt") {
@@ -205,6 +209,7 @@ func TestParquetTextClasses(t *testing.T) {
 // a width on text labels, and an empty label, which is missing as an empty
 // number is.
 func TestTextClassErrors(t *testing.T) {
+	t.Parallel()
 	var many, empty strings.Builder
 	many.WriteString("x,label\n")
 	empty.WriteString("x,label\n")

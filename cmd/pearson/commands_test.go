@@ -9,6 +9,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
+	"github.com/sublinear/pearson/internal/testtier"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -318,6 +319,7 @@ func TestPlots(t *testing.T) {
 }
 
 func TestZeroMeansTheDefault(t *testing.T) {
+	testtier.SkipUnderRace(t) // statistical arithmetic through the command, checked by the run without the detector
 	// A flag's zero asks for the default, as the zero of its field in Go:
 	// the output is the same bytes as without the flag.
 	t.Parallel()

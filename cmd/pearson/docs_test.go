@@ -10,8 +10,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync"
 	"testing"
+
+	"github.com/sublinear/pearson/internal/testtier"
 )
 
 // docFiles are the documents whose examples TestDocs runs, from the
@@ -30,10 +34,15 @@ var docFiles = []string{"README.md", filepath.Join("docs", "cli.md")}
 //
 //	go test ./cmd/pearson -run TestDocs -update
 func TestDocs(t *testing.T) {
+	// Under the race detector it was the package's slowest test (355 s at a
+	// load of 35): its checks are the outputs' bytes, which the run without
+	// the detector compares, and its code paths are those of the commands'
+	// own tests, which the detector sees.
+	testtier.SkipUnderRace(t)
 	// Not parallel: it changes the working directory, which parallel tests
 	// wait for.
 	t.Chdir(filepath.Join("..", ".."))
-	outputs := map[string]string{} // of the command lines run, for those in both documents
+	outputs := runAllExamples(t) // by command line, for those in both documents
 	for _, name := range docFiles {
 		t.Run(filepath.Base(name), func(t *testing.T) {
 			old, err := os.ReadFile(name)
@@ -101,6 +110,56 @@ func renderExamples(t *testing.T, name, doc string, outputs map[string]string) (
 		t.Errorf("%s: a ```console block is not closed", name)
 	}
 	return out.String(), commands
+}
+
+// runAllExamples runs the examples of every document at once, on as many
+// goroutines as GOMAXPROCS (Run holds no state between calls, and no
+// example writes a file), and returns their outputs by command line.
+func runAllExamples(t *testing.T) map[string]string {
+	t.Helper()
+	type example struct{ where, line string }
+	var todo []example
+	seen := map[string]bool{}
+	for _, name := range docFiles {
+		doc, err := os.ReadFile(name)
+		if err != nil {
+			continue // renderExamples reports it
+		}
+		inConsole := false
+		for i, line := range strings.Split(string(doc), "\n") {
+			switch {
+			case line == "```console" || line == "```":
+				inConsole = line == "```console"
+			case inConsole && strings.HasPrefix(line, "$ pearson") && !seen[line[2:]]:
+				seen[line[2:]] = true
+				todo = append(todo, example{fmt.Sprintf("%s:%d", name, i+1), line[2:]})
+			}
+		}
+	}
+	outputs := make([]string, len(todo))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range runtime.GOMAXPROCS(0) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				if args, err := splitCommandLine(todo[i].line); err == nil {
+					outputs[i] = runExample(t, todo[i].where, args)
+				}
+			}
+		}()
+	}
+	for i := range todo {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	byLine := map[string]string{}
+	for i, e := range todo {
+		byLine[e.line] = outputs[i]
+	}
+	return byLine
 }
 
 // runExample runs pearson with args and returns its standard output, then
@@ -189,6 +248,7 @@ func firstDifference(want, got string) string {
 }
 
 func TestSplitCommandLine(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		line string
 		want []string

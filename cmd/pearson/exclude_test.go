@@ -203,6 +203,7 @@ func cpJSONOf(t *testing.T, stdin string, args ...string) cpOut {
 // alike, and from --columns; an unknown column is an error naming it.
 func TestChangepointExclude(t *testing.T) {
 	t.Parallel()
+	testtier.SkipUnderRace(t) // statistical arithmetic through the command, checked by the run without the detector
 	path := cpSeries(t, 400, 2, 1)
 	all := cpJSONOf(t, "", path)
 	w := strings.Join(all.Warnings, "\n")
@@ -256,6 +257,7 @@ func TestChangepointExclude(t *testing.T) {
 // even in one column).
 func TestChangepointSmallColumnShift(t *testing.T) {
 	t.Parallel()
+	testtier.SkipUnderRace(t) // statistical arithmetic through the command, checked by the run without the detector
 	modes := [][]string{{"--exclude", "id"}, {"--columns", "small"}}
 	n, reps, shift := 600, 3, 2.0
 	if testtier.Enabled() {

@@ -153,6 +153,7 @@ func TestMemoryBoundedOnLongInput(t *testing.T) {
 
 func TestNumbersAtAnyScale(t *testing.T) {
 	t.Parallel()
+	testtier.SkipUnderRace(t) // statistical arithmetic through the command, checked by the run without the detector
 	// The same data in units a million times smaller or larger give the same
 	// PE and SMI: the kernel widths follow the data's scale.
 	base := func(scale float64) string {

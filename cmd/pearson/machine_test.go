@@ -12,6 +12,7 @@ import (
 // TestLimitSources checks that the least known figure bounds a run, with
 // its source named, and that a run within it passes.
 func TestLimitSources(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		l      limitSources
 		bytes  float64

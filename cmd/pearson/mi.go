@@ -108,6 +108,7 @@ func (m *miCmd) result(seed uint64) result {
 	out := new(record).
 		add("smi", m.res.SMI).
 		add("stderr", m.res.StdErr).
+		add("lower_bound", m.res.LowerBound). // smi is a lower bound: the warnings say why
 		add("model", m.res.Model).
 		add("kernel_smi", m.res.KernelSMI)
 	if !math.IsNaN(m.res.CopulaSMI) { // NaN where the copula model does not apply, as on class labels
@@ -116,8 +117,10 @@ func (m *miCmd) result(seed uint64) result {
 	if m.in.units != nil {
 		out.add("design_effect", m.res.DesignEffect) // only for Parquet sampled in units, so that other outputs keep their keys
 	}
-	out.add("draw_stderr", m.res.DrawStdErr).
-		add("sigma_x", m.res.SigmaX)
+	out.add("draw_stderr", m.res.DrawStdErr)
+	if len(m.catsX) < len(m.xs) { // the delta kernel of a category column has no width
+		out.add("sigma_x", m.res.SigmaX)
+	}
 	if m.res.FactorsX != nil { // only for several x columns, so that other outputs keep their keys
 		out.add("factors_x", m.res.FactorsX) // column j's width is factors_x[j]·sigma_x
 	}

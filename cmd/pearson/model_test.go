@@ -6,6 +6,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/sublinear/pearson/internal/testtier"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -19,6 +20,8 @@ import (
 // bad value, --exact with the copula model, and the copula model on class
 // labels are usage errors naming what to change.
 func TestMIModel(t *testing.T) {
+	t.Parallel()
+	testtier.SkipUnderRace(t) // statistical arithmetic through the command, checked by the run without the detector
 	rnd := rand.New(rand.NewPCG(4, 2))
 	path := writeRows(t, "rho.csv", "x,y,noise", 4000, func(int) string {
 		x := rnd.NormFloat64()

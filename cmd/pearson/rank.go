@@ -178,6 +178,7 @@ func ranking(run *record, names []string, scores []divergence.FeatureScore, test
 			add("feature", names[f.Column]).
 			add("smi", f.SMI).
 			add("stderr", f.StdErr).
+			add("lower_bound", f.LowerBound).
 			add("model", f.Model)
 		if design {
 			r.add("design_effect", f.DesignEffect)

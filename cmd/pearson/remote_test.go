@@ -165,6 +165,7 @@ func TestRemoteEndpointFlag(t *testing.T) {
 // that these agree with the requests made: a block sample reads a few
 // blocks, not rows at random positions.
 func TestSampledNoteSaysWhatWasRead(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for i, shift := range []float64{0, 0.3} {
 		var b strings.Builder

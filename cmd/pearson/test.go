@@ -21,7 +21,7 @@ func testCommand() *cli.Command {
 		Name:      "test",
 		Usage:     "two-sample permutation test: do P and Q differ?",
 		UsageText: "pearson test [options] P.csv Q.csv\n   pearson test [options] --group COL data.csv",
-		Description: "Estimates PE_α(P‖Q) as the divergence command does, then runs an exact permutation test of\n" +
+		Description: "Estimates PE_α(P‖Q) as the divergence command does, then runs a permutation test of\n" +
 			"P = Q on a relative Pearson divergence statistic, whose kernel width and λ do not depend on the\n" +
 			"labels (1, 2 and 4 times the median heuristic, and kλ/n = 0.01, unless --sigma or --lambda fix\n" +
 			"them), combined with the distance between the means (mean_shift, in pooled sds). Unless --m is\n" +
@@ -38,17 +38,24 @@ type testCmd struct {
 	twoSampleCmd
 	noOutputs
 	permutations int
-	res          *divergence.TwoSampleResult
+	// budgetSet is --m given: otherwise the test averages by its own rule
+	// (divergence.TestPoints: every row up to TestPointsCap), not over
+	// the flag's default, the estimate's 4000.
+	budgetSet bool
+	res       *divergence.TwoSampleResult
 }
 
 func (t *testCmd) parse(c *cli.Context) ([]string, []output, error) {
-	t.permutations = c.Int("permutations")
+	t.permutations, t.budgetSet = c.Int("permutations"), c.IsSet("m")
 	return t.twoSampleCmd.parse(c)
 }
 
 func (t *testCmd) steps() string { return "permutations" }
 
 func (t *testCmd) estimate(ctx context.Context, s divergence.Settings, p, q mat.Matrix) (err error) {
+	if !t.budgetSet {
+		s.M = 0 // the estimate's default (DefaultM) and the test's rule (TestPoints)
+	}
 	t.res, err = divergence.TwoSampleTest(ctx, p, q, t.alpha, &divergence.TwoSampleSettings{PESettings: t.settings(s), Permutations: t.permutations})
 	return err
 }

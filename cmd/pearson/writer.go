@@ -214,16 +214,29 @@ func (textWriter) table(w io.Writer, t *table) error {
 	}
 	head := b.Len()
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+	var cells [][]string // the header, then a row per record
 	for i, r := range t.rows {
 		keys, vals := r.stable()
 		if i == 0 {
-			fmt.Fprintln(tw, strings.Join(keys, "\t"))
+			cells = append(cells, keys)
 		}
-		cells := make([]string, len(vals))
+		row := make([]string, len(vals))
 		for j, v := range vals {
-			cells[j] = text(v, true)
+			row[j] = text(v, true)
 		}
-		fmt.Fprintln(tw, strings.Join(cells, "\t"))
+		cells = append(cells, row)
+	}
+	// A column empty in every row (no note, no warnings) is left out of
+	// the text table; CSV and JSON keep every key.
+	used := usedColumns(cells)
+	for _, row := range cells {
+		var kept []string
+		for j, c := range row {
+			if j < len(used) && used[j] {
+				kept = append(kept, c)
+			}
+		}
+		fmt.Fprintln(tw, strings.Join(kept, "\t"))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -243,6 +256,23 @@ func (textWriter) table(w io.Writer, t *table) error {
 	}
 	_, err := io.WriteString(w, out.String())
 	return err
+}
+
+// usedColumns reports which columns of cells (a header, then the rows)
+// hold a value in some row.
+func usedColumns(cells [][]string) []bool {
+	if len(cells) == 0 {
+		return nil
+	}
+	used := make([]bool, len(cells[0]))
+	for _, r := range cells[1:] {
+		for j, c := range r {
+			if j < len(used) && c != "" {
+				used[j] = true
+			}
+		}
+	}
+	return used
 }
 
 // textRows keeps the records the text format shows and prints them at
