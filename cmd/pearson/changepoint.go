@@ -41,10 +41,13 @@ func changepointCommand() *cli.Command {
 			"trend, a season or a random walk does not read as changes; a change point is a calibrated score\n" +
 			"above --penalty (default 2·ln T) that is the highest within --min-distance rows (a third of\n" +
 			"the window), placed by re-scoring its neighbourhood with windows that stop at the neighbouring\n" +
-			"changes. --changes K asks for the K highest instead. Two rules over whole segments then find\n" +
-			"changes of spread and of level that windows of √T rows see weakly (a step is tested against each\n" +
-			"segment's own long-run variance, with a trend in the model when the segment has one, and is not\n" +
-			"sought in a random walk); the rule column says which found each change. The output lists the change points, what\n" +
+			"changes. --changes K asks for the K highest instead. Three rules over whole segments then find\n" +
+			"changes of spread, dense or small changes of level (the steps rule: penalised least squares at\n" +
+			"the noise's long-run variance, estimated from differences and residuals, beside a smooth trend,\n" +
+			"several per segment) and single changes of level that windows of √T rows see weakly (a step is\n" +
+			"tested against each segment's own long-run variance, with a trend in the model when the segment\n" +
+			"has one; neither level rule speaks in a random walk); the rule column says which found each\n" +
+			"change. The output lists the change points, what\n" +
 			"changed at each (level, spread, dependence between columns, or shape), and the segments. The\n" +
 			"series is held in memory (refused beyond --max-memory). A missing value (an empty cell or line)\n" +
 			"is an error naming its row; --drop-missing leaves such rows out, and times keep their row numbers.\n" +
@@ -54,7 +57,10 @@ func changepointCommand() *cli.Command {
 			"Output: text prints the run's details, a table of the change points and one of the segments;\n" +
 			"json one object with \"scores\", \"change_points\", \"segments\" and the details; csv and jsonl a\n" +
 			"line per score, change point and segment, with a kind column or key (jsonl ends with a summary\n" +
-			"line). Times are rows counted from 0 (the first data row), or the values of --time.\n" +
+			"line). Times are rows counted from 0 (the first data row), or the values of --time. A change\n" +
+			"point's time is the first row of the new segment; a segment's start and end are its first and\n" +
+			"last rows (end inclusive). --scores none leaves the score of every row out (auto, the default,\n" +
+			"does so beyond 100000 rows); with --drop-missing the summary counts the rows left out.\n" +
 			"\n" +
 			"With --stream (or any of --threshold, --step, --retune, --exact, --k, --m, --draws, --sigma,\n" +
 			"--lambda) each time is scored as the rows arrive, in memory that does not grow with the series,\n" +
@@ -95,6 +101,7 @@ func changepointCommand() *cli.Command {
 			delimFlag(),
 			progressFlag(),
 			&cli.StringFlag{Name: "format", Value: changepointFormats[0], Usage: "output format: " + strings.Join(changepointFormats, ", ")},
+			&cli.StringFlag{Name: "scores", Value: "auto", Usage: "write the score of every row when segmenting: all, none, or auto (all up to 100000 rows)"},
 			&cli.StringFlag{Name: "plot", Usage: "draw the series, the score and the change points to `FILE`.png or FILE.svg"},
 		},
 		Action: runChangepoint,
