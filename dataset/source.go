@@ -41,8 +41,8 @@ type Source interface {
 	// Scan reads the rows that q selects and calls fn for each valid row,
 	// in file order; no row is kept: the groups of the Table have their row
 	// counts but no Data. An error from fn stops the reading and is
-	// returned as it is. For streaming an input of any length through a
-	// computation.
+	// returned as it is; a nil fn is an error. For streaming an input of
+	// any length through a computation.
 	Scan(ctx context.Context, q Query, fn RowFunc) (*Table, error)
 
 	// Close releases the input. A Source made by NewCSV does not close the

@@ -16,6 +16,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/sublinear/pearson/internal/indices"
+	"github.com/sublinear/pearson/internal/isnil"
 	"github.com/sublinear/pearson/kernel"
 )
 
@@ -83,8 +84,11 @@ type TwoSampleResult struct {
 // whose statistic is standardised by the permutations drawn, or a result
 // this package did not make, cannot be extended: an error wrapping
 // ErrSettings.
+//
+// A nil ctx is a programmer's error: it panics, in the caller's goroutine.
 func (r *TwoSampleResult) Extend(ctx context.Context, b int) error {
-	if r.more == nil {
+	isnil.Context(ctx, "divergence.TwoSampleResult.Extend")
+	if r == nil || r.more == nil {
 		return fmt.Errorf("divergence: %w: only a two-sample test with α > 0 made by this package can be extended", ErrSettings)
 	}
 	if b > MaxPermutations {
@@ -154,7 +158,10 @@ func (r *TwoSampleResult) Extend(ctx context.Context, b int) error {
 // point and testBins rows of a few dozen values); with α = 0, O(M·k) and a
 // factorisation. Neither grows
 // with the number of rows beyond the cap.
+//
+// A nil ctx is a programmer's error: it panics, in the caller's goroutine.
 func TwoSampleTest(ctx context.Context, p, q mat.Matrix, alpha float64, s *TwoSampleSettings) (*TwoSampleResult, error) {
+	isnil.Context(ctx, "divergence.TwoSampleTest")
 	if s == nil {
 		s = &TwoSampleSettings{}
 	}
@@ -194,7 +201,10 @@ func TwoSampleTest(ctx context.Context, p, q mat.Matrix, alpha float64, s *TwoSa
 // after about h/p permutations: Permutations and Null report those run.
 // With exceedances ≤ 0, or α = 0, all B permutations run. The statistic,
 // the design and the permutations are TwoSampleTest's for the same source.
+//
+// A nil ctx is a programmer's error: it panics, in the caller's goroutine.
 func SequentialTwoSampleTest(ctx context.Context, p, q mat.Matrix, alpha float64, s *TwoSampleSettings, exceedances int) (*TwoSampleResult, error) {
+	isnil.Context(ctx, "divergence.SequentialTwoSampleTest")
 	if s == nil {
 		s = &TwoSampleSettings{}
 	}

@@ -17,6 +17,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/sublinear/pearson/divergence"
+	"github.com/sublinear/pearson/internal/isnil"
 	"github.com/sublinear/pearson/internal/parallel"
 	"github.com/sublinear/pearson/internal/resolve"
 	"github.com/sublinear/pearson/internal/spread"
@@ -111,7 +112,10 @@ type ColumnResult struct {
 
 // Compare compares a current table with a reference table, column by
 // column: it is NewReference(ref, s) followed by Reference.Compare.
+//
+// A nil ctx is a programmer's error: it panics, in the caller's goroutine.
 func Compare(ctx context.Context, ref, cur []Column, s *Settings) (*Result, error) {
+	isnil.Context(ctx, "drift.Compare")
 	r, err := NewReference(ref, s)
 	if err != nil {
 		return nil, err
@@ -149,7 +153,10 @@ func Compare(ctx context.Context, ref, cur []Column, s *Settings) (*Result, erro
 // comparison; numeric columns whose values are mostly one value are compared
 // by their value frequencies, as categorical ones. s may be nil.
 // A nil reference is an error, not a panic.
+//
+// A nil ctx is a programmer's error: it panics, in the caller's goroutine.
 func (r *Reference) Compare(ctx context.Context, cur []Column, s *Settings) (*Result, error) {
+	isnil.Context(ctx, "drift.Reference.Compare")
 	if r == nil {
 		return nil, errors.New("drift: Compare: the reference is nil")
 	}
