@@ -473,7 +473,7 @@ func valueCodes(ref, cur []float64) ([]int32, []string) {
 // K for the joint row), and tests p = q by
 // divergence.SequentialTwoSampleTest with b permutations that stop at the
 // Settings.Exceedances-th exceedance, averaging over testM points (zero:
-// divergence.TestPoints' rule): a column far from significance stops
+// divergence.TwoSamplePoints' rule): a column far from significance stops
 // after about h/p permutations, one that may drift runs all b, and the
 // p-value stays valid (Besag and Clifford 1991). The test's statistic does
 // not use the estimate (its kernel widths are the median heuristic's, its

@@ -133,13 +133,13 @@ func newReader(c *cli.Context, prog *progress.Bars, s *divergence.Settings) (*re
 }
 
 // defaultReservoir is divergence.SampleRows, what the estimate uses, or
-// divergence.TestRows, what a two-sample test averages over, if more: a
+// divergence.TwoSampleRows, what a two-sample test averages over, if more: a
 // file sampled by seeking reads about that many rows; a file read in full
 // keeps them all the same, so that a scan and a sample of the same data draw
 // the estimate from the same number of rows. Zero (every row) when that does
 // not fit an int32.
 func defaultReservoir(s *divergence.Settings) int {
-	r := max(divergence.SampleRows(s), divergence.TestRows(s.M))
+	r := max(divergence.SampleRows(s), divergence.TwoSampleRows(s.M))
 	if r > math.MaxInt32 {
 		return 0
 	}

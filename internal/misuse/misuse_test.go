@@ -211,7 +211,7 @@ func divergenceCases() []misuse {
 			return err
 		}},
 		misuse{"divergence.SampleRows/nil", noPanic, func() error { divergence.SampleRows(nil); return nil }},
-		misuse{"divergence.TestPoints/huge", noPanic, func() error { divergence.TestPoints(1<<40, 1<<40, 1<<40); return nil }},
+		misuse{"divergence.TwoSamplePoints/huge", noPanic, func() error { divergence.TwoSamplePoints(1<<40, 1<<40, 1<<40); return nil }},
 		misuse{"divergence.Rows/nil", noPanic, func() error { divergence.Rows(nil); return nil }},
 		misuse{"divergence.Column/nil", noPanic, func() error { divergence.Column(nil); return nil }},
 		misuse{"divergence.ClassCodes/nil", noPanic, func() error { divergence.ClassCodes[string](nil); return nil }},
