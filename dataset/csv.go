@@ -689,6 +689,7 @@ func (rd *reader) other(key string) {
 // order.
 func (rd *reader) finish(dataRows int) error {
 	t := &rd.table
+	t.HeaderLine = rd.hline
 	t.Groups = make([]Group, 0, len(rd.groups))
 	for _, gs := range rd.groups {
 		if gs.g.Rows == 0 {

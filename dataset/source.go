@@ -234,6 +234,12 @@ type Table struct {
 	// blocks (see NewCSVBlocks); 0 otherwise.
 	BlockBytes int64
 
+	// HeaderLine is the line of a CSV input's header, counted from 1 (after
+	// any blank lines before it); 0 for Parquet. With the lines that
+	// RowFunc is given, it tells a caller whose rows are times that blank
+	// lines came right after the header (blank lines are not rows).
+	HeaderLine int
+
 	// Categories holds, for a mixed table (Query.Mixed), one entry per
 	// kept column: the labels of a text column in code order (the value v
 	// of a cell in Group.Data is the label Categories[j][int(v)], NaN a

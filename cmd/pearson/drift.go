@@ -167,6 +167,10 @@ func runDrift(c *cli.Context) error {
 			if res.res.Compared == 0 {
 				return fmt.Errorf("%s: cannot judge drift: no column holds enough values to compare; --fail-on-drift fails a batch it cannot judge", res.cur)
 			}
+			if len(res.res.Absent) > 0 {
+				return fmt.Errorf("%s: cannot judge drift: it lacks the reference's column(s) %s; --fail-on-drift fails a batch it cannot judge",
+					res.cur, strings.Join(quoteAll(res.res.Absent), ", "))
+			}
 			if res.res.Drift {
 				drifted = append(drifted, fmt.Sprintf("%s: %d of %d columns drifted", res.cur, res.res.Drifted, res.res.Compared))
 			}

@@ -98,8 +98,9 @@ type reader struct {
 	// scanBytes bounds the bytes of the objects a scan of a URL reads
 	// whole (0: no bound); see remote.
 	scanBytes float64
-	whole     bool // the reads are scans: every byte in order
-	quiet     bool // read leaves the notes of a read to its caller (readDefault)
+	whole     bool     // the reads are scans: every byte in order
+	quiet     bool     // read leaves the notes of a read to its caller (readDefault)
+	told      []string // columns left out whose warning says so: no note of their own
 	prog      *progress.Bars
 	stderr    io.Writer
 }
@@ -229,7 +230,7 @@ func (r *reader) noted(path string, t *dataset.Table, err error) (*dataset.Table
 	case t.Dropped > 0:
 		fmt.Fprintf(r.stderr, "pearson: %s: dropped %d rows with empty cells\n", name, t.Dropped)
 	}
-	noteSkipped(r.stderr, name, t.Skipped)
+	noteSkipped(r.stderr, name, slices.DeleteFunc(slices.Clone(t.Skipped), func(s dataset.Skipped) bool { return slices.Contains(r.told, s.Column) }))
 	return t, nil
 }
 

@@ -76,7 +76,7 @@ func (m *miCmd) parse(c *cli.Context) ([]string, []output, error) {
 func (m *miCmd) read(c *cli.Context, r *reader) (mat.Matrix, mat.Matrix, error) {
 	t, all, err := readColumns(r, m.path, append(slices.Clone(m.xs), m.ys...), m.label(m.ys), m.maxLabels(r), m.xs...)
 	if err != nil {
-		return nil, nil, categoryHint(m.textHint(err, m.ys, "y-type", r), featureLabels(m.label(m.ys), m.maxLabels(r)), m.ys...)
+		return nil, nil, categoryHint(m.textHint(err, m.ys, "y-type", r), featureLabels(m.label(m.ys), m.maxLabels(r)), "y-type", m.ys...)
 	}
 	x, y, err := m.split(c, "y-type", t, &all, m.xs, m.ys)
 	m.in = all
