@@ -95,12 +95,6 @@ func newTables(cols []Column, max int, ref map[string]*table) ([]*table, error) 
 				ErrColumn, c.Name, c.len(), cols[0].Name, n)
 		}
 	}
-	if n == 0 {
-		return nil, fmt.Errorf("%w: the table holds no rows", ErrTooFew)
-	}
-	if ref == nil && allMissing(cols) {
-		return nil, fmt.Errorf("%w: no column of the reference holds a value: every sampled row is missing", ErrTooFew)
-	}
 	keep := indices.Range(n)
 	if n > max {
 		keep = indices.Sample(n, max, false, rand.New(rand.NewPCG(reduceSeed[0], reduceSeed[1])))
@@ -144,6 +138,12 @@ func newTables(cols []Column, max int, ref map[string]*table) ([]*table, error) 
 			}
 		}
 		out[i] = t
+	}
+	if n == 0 {
+		return nil, fmt.Errorf("%w: the table holds no rows", ErrTooFew)
+	}
+	if ref == nil && allMissing(cols) {
+		return nil, fmt.Errorf("%w: no column of the reference holds a value: every sampled row is missing", ErrTooFew)
 	}
 	return out, nil
 }
