@@ -90,7 +90,10 @@ func withNaN(n, d int) *mat.Dense {
 
 func zeroRows() mat.Matrix { return &mat.Dense{} }
 
-// run calls c in this goroutine, turning a panic into a description.
+// run calls c in this goroutine, turning a panic into a description. A
+// panic that recover cannot catch, in a goroutine the call started, ends
+// the test binary: the test fails, naming the case last started (go test
+// -v), which is what a caller of the library would suffer.
 func run(c misuse) (err error, panicked any) {
 	defer func() { panicked = recover() }()
 	return c.call(), nil
