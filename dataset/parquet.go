@@ -272,8 +272,11 @@ func OpenParquet(path string, opts Options) (*Parquet, error) {
 // alike.
 //
 // Sample reads every row instead (with the reservoir of a full read) when
-// the dataset has at most 4·n units, so that a two-stage sample would read
-// a large part of it anyway (Table.Fallback is then empty), or, with a note
+// the dataset has at most 4·R units, R the most distinct units a two-stage
+// sample reaches (n, or d row groups' units when a row group holds fewer
+// than n/d units, as without a page index), so that a two-stage sample
+// would read a large part of it anyway (Table.Fallback is then empty): the
+// bytes read stay bounded by 4·d row groups as the dataset grows, or, with a note
 // in Table.Fallback, when a group is too rare to reach: Size rows of it
 // expected even from whole units, a value of Query.Groups not met in the
 // drawn units, fewer values than Query.MaxGroups met, or more than 256

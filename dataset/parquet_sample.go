@@ -58,7 +58,13 @@ func (p *Parquet) unitSample(ctx context.Context, pl *pqPlan, s Sampling) (*Tabl
 	if err != nil {
 		return nil, "", err
 	}
-	if !p.alwaysSeek && u <= unitsPerDraw*int64(n) {
+	d := groupDraws(n)
+	if p.rgDraws > 0 {
+		d = min(n, p.rgDraws)
+	} else {
+		d = max(d, p.smallUnitDraws(n, u, s.Size))
+	}
+	if !p.alwaysSeek && u <= unitsPerDraw*p.reach(n, d, u) {
 		return nil, "", nil
 	}
 	src := s.Src
@@ -66,12 +72,6 @@ func (p *Parquet) unitSample(ctx context.Context, pl *pqPlan, s Sampling) (*Tabl
 		src = rand.NewPCG(1, 2)
 	}
 	rng := rand.New(src)
-	d := groupDraws(n)
-	if p.rgDraws > 0 {
-		d = min(n, p.rgDraws)
-	} else {
-		d = max(d, p.smallUnitDraws(n, u, s.Size))
-	}
 	rows, cluster, strata := p.drawRows(rng, n, d)
 	units, draws, err := p.drawUnits(ctx, pl, rows)
 	if err != nil {
@@ -130,6 +130,24 @@ func (p *Parquet) countUnits(pl *pqPlan) (int64, error) {
 		return 0, err
 	}
 	return u * int64(max(1, len(loc))), nil
+}
+
+// reach returns the most distinct units that a two-stage sample of n unit
+// draws in d row-group draws reads from a dataset of u units: n, or d times
+// the units of a row group when a row group holds fewer than n/d units (a
+// file without a page index, whose unit is the row group, such as
+// DuckDB's). A dataset of at most unitsPerDraw·reach units is read in full:
+// a sample would read a large part of it anyway. Counting d row groups, not
+// n units, for a file without a page index bounds the bytes a sample
+// fetches (unitsPerDraw·d row groups at most, read in full, else d row
+// groups) instead of reading 4·n row groups whole.
+func (p *Parquet) reach(n, d int, u int64) int64 {
+	var groups int64
+	for _, sh := range p.shards {
+		groups += int64(len(sh.rgRows))
+	}
+	perGroup := max(1, u/max(1, groups))
+	return min(int64(n), int64(d)*perGroup)
 }
 
 // groupDraws returns the number d of row-group draws of a two-stage

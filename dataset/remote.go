@@ -19,7 +19,8 @@ import (
 // file behind a URL (see package objstore): one of the objects of a
 // dataset given to OpenObjects.
 type Object struct {
-	// Path names the object in messages (its URL).
+	// Path names the object in messages (its URL, shown without its
+	// userinfo and query string).
 	Path string
 	// Key is its path below the prefix listed, "/"-separated ("" when
 	// the object was named itself): its key=value segments are partition
@@ -58,13 +59,18 @@ const (
 // in ".parquet", or "PAR1" as its first bytes), objects whose key has
 // another suffix or a segment starting with "_" or "." left out as a
 // directory's files are (see Parquet); CSV when objs is one object that
-// is not Parquet. The footers of a Parquet dataset are fetched
-// concurrently, with its page indexes, before they are read; an
-// uncompressed CSV object is sampled in blocks (see NewCSVBlocks). A
-// compressed CSV object, or several CSV objects, are refused: reading them
-// would download them whole.
+// is not Parquet, or the objects ending in ".csv" of a prefix without
+// Parquet objects, which must share one header (see openCSVObjects). The
+// footers of a Parquet dataset are fetched concurrently, with its page
+// indexes, before they are read; uncompressed CSV is sampled in blocks
+// (see NewCSVBlocks). A compressed CSV object is refused: reading it would
+// download it whole.
 func OpenObjects(name string, objs []Object, opts Options) (Source, error) {
 	name = displayName(name)
+	objs = slices.Clone(objs)
+	for i := range objs {
+		objs[i].Path = displayName(objs[i].Path) // no userinfo or query string
+	}
 	if len(objs) == 0 {
 		return nil, &ParseError{File: name, Err: ErrEmpty, msg: "no object"}
 	}
@@ -102,25 +108,26 @@ func OpenObjects(name string, objs []Object, opts Options) (Source, error) {
 		}
 		pq = append(pq, o)
 	}
-	if len(pq) == 0 {
-		return nil, &ParseError{File: name, Err: ErrEmpty, msg: fmt.Sprintf("no .parquet object among the %d objects under the prefix", len(objs))}
+	if len(pq) > 0 {
+		return openParquetObjects(name, pq, opts)
 	}
-	return openParquetObjects(name, pq, opts)
+	var csv []Object
+	for _, o := range objs {
+		if csvObjectKey(o.Key) {
+			csv = append(csv, o)
+		}
+	}
+	if len(csv) == 0 {
+		return nil, &ParseError{File: name, Err: ErrEmpty, msg: fmt.Sprintf("no .parquet or .csv object among the %d objects under the prefix", len(objs))}
+	}
+	return openCSVObjects(name, csv, opts)
 }
 
 // ignoredKey reports whether an object below a prefix is not a shard of a
 // Parquet dataset: its name does not end in ".parquet", or a segment of
 // its key starts with "_" or ".".
 func ignoredKey(key string) bool {
-	if !strings.HasSuffix(key, ".parquet") {
-		return true
-	}
-	for _, seg := range strings.Split(key, "/") {
-		if strings.HasPrefix(seg, "_") || strings.HasPrefix(seg, ".") {
-			return true
-		}
-	}
-	return false
+	return !strings.HasSuffix(key, ".parquet") || hiddenKey(key)
 }
 
 // keyPartitions returns the key=value segments of the folders of key, a

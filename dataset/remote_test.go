@@ -218,21 +218,8 @@ func TestObjectsCSVBlocks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	objs, st := listObjects(t, "s3://bkt/t.csv")
-	src, err := OpenObjects("s3://bkt/t.csv", objs, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
 	s.Src = rand.NewPCG(2, 3)
-	got, err := src.Sample(context.Background(), Query{Group: "g"}, s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !got.Sampled {
-		t.Fatalf("not sampled: %s", got.Fallback)
-	}
-	sameTables(t, want, got)
-	stats := st.Stats()
+	stats := sameSample(t, want, "s3://bkt/t.csv", Query{Group: "g"}, s)
 	t.Logf("%d requests, %d bytes of %d", stats.Requests, stats.Bytes, len(data))
 	// The header's rows, then one request per block at most (adjacent
 	// blocks coalesce), and the listing.
@@ -259,4 +246,25 @@ func TestObjectsCompressedCSVRefused(t *testing.T) {
 			t.Errorf("%s: %d bytes read before the refusal; want only the first bytes", name, r.bytes.Load())
 		}
 	}
+}
+
+// sameSample samples the dataset at url with q and s in two stages (or
+// blocks) and checks that the table is want; it returns what the store
+// fetched.
+func sameSample(t *testing.T, want *Table, url string, q Query, s Sampling) objstore.Stats {
+	t.Helper()
+	objs, st := listObjects(t, url)
+	src, err := OpenObjects(url, objs, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := src.Sample(context.Background(), q, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !got.Sampled {
+		t.Fatalf("not sampled: %s", got.Fallback)
+	}
+	sameTables(t, want, got)
+	return st.Stats()
 }

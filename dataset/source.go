@@ -13,6 +13,8 @@ import (
 	"math/rand/v2"
 	"os"
 	"strings"
+
+	"github.com/sublinear/pearson/internal/redact"
 )
 
 // Source is a table of numeric columns with a header, in a file or a stream,
@@ -445,5 +447,5 @@ func displayName(name string) string {
 	case "":
 		return "<input>"
 	}
-	return name
+	return redact.URL(name) // a URL's userinfo and query string may be secrets
 }

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -38,6 +39,9 @@ type Result struct {
 	// because no significant test's divergence exceeded Threshold.
 	Compared, Drifted, BelowThreshold int
 	Share                             float64
+	// Unjudged counts the columns with no test at all (see
+	// ColumnResult.Note): too few values to compare, in either table.
+	Unjudged int
 	// Drift is the verdict: Share ≥ DriftShare (and Compared > 0).
 	Drift bool
 	// Level, Threshold, DriftShare and Adjust are the settings the
@@ -99,6 +103,14 @@ type ColumnResult struct {
 	// means of the standardised columns (divergence.TwoSampleResult's
 	// MeanShift).
 	Shift, SDRatio, TotalVariation float64
+	// Wasserstein is the effect size of a change of shape of a numeric
+	// column: the Wasserstein (earth mover's) distance ∫|F_cur − F_ref|
+	// between the distributions of the present values, in reference
+	// standard deviations; it is |Shift| for a pure shift and about
+	// 0.8·|SDRatio − 1| for a pure change of scale of a normal column, and
+	// is not zero when both are (a change of shape at equal mean and sd).
+	// NaN for categorical columns and the joint row.
+	Wasserstein float64
 	// RowsRef and RowsCur are the rows of the data sets; SampledRef and
 	// SampledCur the present values compared.
 	RowsRef, RowsCur, SampledRef, SampledCur int
@@ -283,7 +295,9 @@ func (res *Result) verdict() {
 		c := &res.Columns[i]
 		c.QValue, c.MissingQValue = q[i], q[n+i]
 		c.applyRule(res.Level, res.Threshold)
-		if !math.IsNaN(c.PValue) || !math.IsNaN(c.MissingPValue) {
+		if !c.Judged() {
+			res.Unjudged++
+		} else {
 			res.Compared++
 			if c.Drifted {
 				res.Drifted++
@@ -339,6 +353,9 @@ func (res *Result) Summary() string {
 	if j := res.Joint; j != nil && j.Drifted {
 		out += "; the joint distribution of the numeric columns drifted"
 	}
+	if res.Unjudged > 0 {
+		out += fmt.Sprintf("; %d more cannot be judged (too few values, see the notes)", res.Unjudged)
+	}
 	return out
 }
 
@@ -366,6 +383,39 @@ func shiftEffect(ref, cur []float64) (shift, ratio float64) {
 		return math.NaN(), math.NaN()
 	}
 	return (mc - mr) / sr, sc / sr
+}
+
+// wasserstein returns ∫|F_cur − F_ref| between the empirical
+// distributions of ref and cur over the reference's standard deviation
+// (NaN when it is not positive).
+func wasserstein(ref, cur []float64) float64 {
+	_, sd := moments(ref)
+	if !(sd > 0) || len(cur) == 0 {
+		return math.NaN()
+	}
+	a, b := slices.Sorted(slices.Values(ref)), slices.Sorted(slices.Values(cur))
+	var w, fa, fb float64
+	i, j := 0, 0
+	x := math.Min(a[0], b[0])
+	for i < len(a) || j < len(b) {
+		next := math.Inf(1)
+		if i < len(a) {
+			next = a[i]
+		}
+		if j < len(b) {
+			next = math.Min(next, b[j])
+		}
+		w += math.Abs(fa-fb) * (next - x)
+		x = next
+		for i < len(a) && a[i] == x {
+			i++
+		}
+		for j < len(b) && b[j] == x {
+			j++
+		}
+		fa, fb = float64(i)/float64(len(a)), float64(j)/float64(len(b))
+	}
+	return w / sd
 }
 
 // totalVariation returns ½ Σ_c |p(c) − q(c)| between the frequencies of
@@ -400,7 +450,7 @@ func compareColumn(ctx context.Context, ref, cur *table, s *params, rnd *rand.Ra
 		Divergence: math.NaN(), StdErr: math.NaN(), PValue: math.NaN(),
 		MissingRef: ref.missingShare(), MissingCur: cur.missingShare(),
 		MissingPValue: math.NaN(),
-		Shift:         math.NaN(), SDRatio: math.NaN(), TotalVariation: math.NaN(),
+		Shift:         math.NaN(), SDRatio: math.NaN(), TotalVariation: math.NaN(), Wasserstein: math.NaN(),
 		RowsRef: ref.rows, RowsCur: cur.rows,
 		SampledRef: ref.presentCount(), SampledCur: cur.presentCount(),
 	}
@@ -417,6 +467,7 @@ func compareColumn(ctx context.Context, ref, cur *table, s *params, rnd *rand.Ra
 	rv, cv := ref.present(), cur.present()
 	c.Ref, c.Cur = histograms(rv, cv)
 	c.Shift, c.SDRatio = shiftEffect(rv, cv)
+	c.Wasserstein = wasserstein(rv, cv)
 	test, err := twoStage(ctx,
 		divergence.Subsample{Matrix: divergence.Column(cv), Rows: cur.presentRows()},
 		divergence.Subsample{Matrix: divergence.Column(rv), Rows: ref.presentRows()}, s, s.columnK, s.permutations, s.columnM, rnd)
@@ -427,6 +478,12 @@ func compareColumn(ctx context.Context, ref, cur *table, s *params, rnd *rand.Ra
 		err = compareCategories(ctx, &c, codes[:len(rv)], codes[len(rv):], cats, s, rnd)
 		c.Kind = Numeric
 		return c, err
+	}
+	if errors.Is(err, divergence.ErrTooFew) {
+		// A table of a few rows: the estimate's cross-validation cannot
+		// split them; say so rather than advise on folds.
+		c.Note = tooFew(c.SampledCur, c.SampledRef, s)
+		return c, nil
 	}
 	if err != nil {
 		return c, fmt.Errorf("drift: column %q: %w", cur.name, err)
@@ -449,6 +506,13 @@ func compareCategories(ctx context.Context, c *ColumnResult, ref, cur []int32, c
 	c.TotalVariation = totalVariation(ref, cur, len(cats))
 	c.Ref, c.Cur = bars(ref, cur, cats)
 	return nil
+}
+
+// tooFew is the note of a column with too few present values for the
+// estimate's cross-validation: a table of a few rows.
+func tooFew(cur, ref int, s *params) string {
+	return fmt.Sprintf("cannot judge: %d present values in the current table and %d in the reference, too few to estimate the divergence by %d-fold cross-validation (it needs about twice as many in each)",
+		cur, ref, resolve.OrDefault(s.est.Folds, divergence.DefaultFolds))
 }
 
 // valueCodes codes the values of ref followed by cur as categories.
@@ -569,7 +633,7 @@ func compareJoint(ctx context.Context, ref, cur mat.Matrix, s *params, rnd *rand
 	nc, _ := cur.Dims()
 	c := ColumnResult{Name: "(joint)", Kind: Numeric, Divergence: math.NaN(), StdErr: math.NaN(), PValue: math.NaN(),
 		MissingPValue: math.NaN(), MissingQValue: math.NaN(), SampledRef: nr, SampledCur: nc,
-		Shift: math.NaN(), SDRatio: math.NaN(), TotalVariation: math.NaN()}
+		Shift: math.NaN(), SDRatio: math.NaN(), TotalVariation: math.NaN(), Wasserstein: math.NaN()}
 	if sr, ok := ref.(divergence.Subsample); ok {
 		c.RowsRef = sr.Rows
 	}
@@ -581,7 +645,11 @@ func compareJoint(ctx context.Context, ref, cur mat.Matrix, s *params, rnd *rand
 		return c, nil
 	}
 	test, err := twoStage(ctx, cur, ref, s, s.jointK, s.jointPermutations, s.jointM, rnd)
-	if errors.Is(err, divergence.ErrConstant) || errors.Is(err, divergence.ErrTooFew) {
+	if errors.Is(err, divergence.ErrTooFew) {
+		c.Note = tooFew(nc, nr, s)
+		return c, nil
+	}
+	if errors.Is(err, divergence.ErrConstant) {
 		c.Note = err.Error()
 		return c, nil
 	}

@@ -52,6 +52,17 @@
 // kernel; Result.JointScales says how each was scaled): it sees
 // changes of dependence that no column shows alone, and is reported beside
 // the columns without entering the adjustment or the share.
+// Result.Fails applies the rule of a job that fails on drift (Gate): any
+// drifted column (AnyColumn, the default) or the share (DriftShare). A
+// numeric column's effect sizes are its shift and spread ratio in
+// reference standard deviations and the Wasserstein distance, which a
+// change of shape moves too; a column with too few values for the
+// estimate (a table of a few rows) is not judged and says so in its Note.
+//
+// Each numeric column's test averages over every present value of both
+// tables up to divergence.TwoSamplePointsCap together, unless Settings.M is
+// set; beyond that its cost stays flat and its power is that of samples
+// of that size (about 10⁴ rows a table): it stops growing with n there.
 //
 // The permutation test of a numeric column stops early when it is far from
 // significance: its permutations end at the Settings.Exceedances-th whose

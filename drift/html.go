@@ -54,16 +54,24 @@ func (c *ColumnResult) Effect() string {
 		return fmt.Sprintf("means %.2g sd apart", c.Shift)
 	case !math.IsNaN(c.TotalVariation):
 		return fmt.Sprintf("TV %.2g", c.TotalVariation)
+	case !math.IsNaN(c.Wasserstein):
+		return fmt.Sprintf("shift %+.2g sd, sd ×%.3g, W₁ %.2g sd", c.Shift, c.SDRatio, c.Wasserstein)
 	case !math.IsNaN(c.Shift):
 		return fmt.Sprintf("shift %+.2g sd, sd ×%.3g", c.Shift, c.SDRatio)
 	}
 	return ""
 }
 
-// Status is "drifted (RULE)", "significant, below the effect threshold"
-// or "no".
+// Judged reports whether the column had a test: of its values or of its
+// missing share.
+func (c *ColumnResult) Judged() bool { return !math.IsNaN(c.PValue) || !math.IsNaN(c.MissingPValue) }
+
+// Status is "drifted (RULE)", "significant, below the effect threshold",
+// "no", or "cannot judge" for a column with no test (see Note).
 func (c *ColumnResult) Status() string {
 	switch {
+	case !c.Judged():
+		return "cannot judge"
 	case c.Drifted:
 		return "drifted (" + c.Rule + ")"
 	case c.BelowThreshold:

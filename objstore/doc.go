@@ -31,9 +31,25 @@
 // a custom endpoint (Settings.Endpoint or AWS_ENDPOINT_URL) is addressed
 // path-style (http://host:port/bucket/key), as S3-compatible servers expect.
 // Without credentials, or with Settings.Anonymous or AWS_NO_SIGN_REQUEST,
-// requests are not signed (public buckets). Throttling and server errors
-// are retried with exponential backoff by the SDK's retryer; an HTTP
-// server's 429 and 5xx answers, and a body cut short, by this package.
+// requests are not signed (public buckets). The EC2 instance metadata
+// service is not asked for credentials unless AWS_EC2_METADATA_DISABLED is
+// false or AWS_EC2_METADATA_SERVICE_ENDPOINT is set (on an instance whose
+// role gives the credentials), so that a run without credentials off AWS
+// does not wait for 169.254.169.254. Throttling and server errors are
+// retried with exponential backoff by the SDK's retryer; an HTTP server's
+// 429 and 5xx answers, a refused connection, and a body cut short, by this
+// package.
+//
+// Every request, S3's and HTTP's alike, is bounded in time
+// (Settings.ConnectTimeout and Settings.Timeout, a minute each by default,
+// as the AWS CLI's): the connection, then the answer's headers once the
+// request is sent, then its body, which fails when it comes slower than
+// MinRate over a span of Timeout. A request that timed out fails with
+// ErrTimeout and is not retried.
+//
+// The name of an object in messages and in Object.URL is its URL without
+// its userinfo (user:password@) and query string (a presigned URL's
+// X-Amz-Credential and X-Amz-Signature): neither is ever shown.
 //
 // Every fetch checks that the object is still the one listed: S3 requests
 // carry If-Match with the object's ETag, and every answer's ETag (or, when

@@ -31,6 +31,9 @@ var (
 	// ErrNetwork means the server could not be reached, or the connection
 	// dropped, after the retries.
 	ErrNetwork = errors.New("network error")
+	// ErrTimeout means the server did not connect, answer, or send its
+	// answer's bytes within the timeouts of Settings; it is not retried.
+	ErrTimeout = errors.New("timed out")
 	// ErrBadURL means a URL that names no object.
 	ErrBadURL = errors.New("not a valid object URL")
 	// ErrServer means an answer that does not check out (a wrong range,
@@ -41,7 +44,7 @@ var (
 // Error is a failed remote operation: its URL, what was being done, and its
 // kind (one of the Err values above) with the cause.
 type Error struct {
-	URL  string
+	URL  string // without its userinfo and query string, which may be secrets
 	Op   string // "listing", "reading bytes 0-99", ...
 	Kind error
 	Err  error // the cause, may be nil

@@ -9,16 +9,20 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	neturl "net/url"
 	"strconv"
 	"time"
+
+	"github.com/sublinear/pearson/internal/redact"
 )
 
 // headHTTP returns the file at an http(s) URL, its size and ETag read by a
 // HEAD request, or, when the server does not answer HEAD, by a request
 // for its first byte.
 func (st *Store) headHTTP(url string) ([]*Object, error) {
-	o := &Object{url: url, st: st}
-	h := &httpObject{url: url, c: st.httpc}
+	name := redact.URL(url)
+	o := &Object{url: name, st: st}
+	h := &httpObject{url: url, name: name, st: st}
 	o.be = h
 	var err error
 	for attempt := 0; ; attempt++ {
@@ -34,7 +38,7 @@ func (st *Store) headHTTP(url string) ([]*Object, error) {
 	if err != nil {
 		var oe *Error
 		if !errors.As(err, &oe) {
-			err = &Error{URL: url, Op: "reading its size", Kind: ErrNetwork, Err: err}
+			err = &Error{URL: name, Op: "reading its size", Kind: ErrNetwork, Err: err}
 		}
 		return nil, err
 	}
@@ -47,13 +51,13 @@ func (st *Store) head(o *Object, h *httpObject) error {
 		return err
 	}
 	defer st.release()
-	req, err := http.NewRequestWithContext(st.ctx, http.MethodHead, o.url, nil)
+	req, err := http.NewRequestWithContext(st.ctx, http.MethodHead, h.url, nil)
 	if err != nil {
-		return &Error{URL: o.url, Op: "parsing", Kind: ErrBadURL, Err: err}
+		return &Error{URL: o.url, Op: "parsing", Kind: ErrBadURL, Err: unURL(err)}
 	}
-	resp, err := h.c.Do(req)
+	resp, err := st.httpc.Do(req)
 	if err != nil {
-		return &retryError{err: &Error{URL: o.url, Op: "reading its size", Kind: ErrNetwork, Err: err}}
+		return st.netError(o.url, "reading its size", err)
 	}
 	resp.Body.Close()
 	if err := statusError(resp, o.url, "reading its size"); err != nil {
@@ -74,14 +78,14 @@ func (st *Store) head(o *Object, h *httpObject) error {
 // its first byte (the request slot is held).
 func (st *Store) firstByte(o *Object, h *httpObject) error {
 	st.requests.Add(1)
-	req, err := http.NewRequestWithContext(st.ctx, http.MethodGet, o.url, nil)
+	req, err := http.NewRequestWithContext(st.ctx, http.MethodGet, h.url, nil)
 	if err != nil {
-		return &Error{URL: o.url, Op: "parsing", Kind: ErrBadURL, Err: err}
+		return &Error{URL: o.url, Op: "parsing", Kind: ErrBadURL, Err: unURL(err)}
 	}
 	req.Header.Set("Range", "bytes=0-0")
-	resp, err := h.c.Do(req)
+	resp, err := st.httpc.Do(req)
 	if err != nil {
-		return &retryError{err: &Error{URL: o.url, Op: "reading its size", Kind: ErrNetwork, Err: err}}
+		return st.netError(o.url, "reading its size", err)
 	}
 	defer resp.Body.Close() // unread: a server ignoring Range is not downloaded
 	if resp.StatusCode == http.StatusOK {
@@ -103,8 +107,9 @@ func (st *Store) firstByte(o *Object, h *httpObject) error {
 
 // httpObject fetches the ranges of a file behind an http(s) URL.
 type httpObject struct {
-	url  string
-	c    *http.Client
+	url  string // as requested, secrets included
+	name string // as shown (redact.URL)
+	st   *Store
 	etag string
 	size int64
 }
@@ -114,40 +119,40 @@ func (h *httpObject) get(ctx context.Context, off, n int64) ([]byte, error) {
 	op := "reading " + rng
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, h.url, nil)
 	if err != nil {
-		return nil, &Error{URL: h.url, Op: op, Kind: ErrBadURL, Err: err}
+		return nil, &Error{URL: h.name, Op: op, Kind: ErrBadURL, Err: unURL(err)}
 	}
 	req.Header.Set("Range", rng)
 	if h.etag != "" {
 		req.Header.Set("If-Match", h.etag)
 	}
-	resp, err := h.c.Do(req)
+	resp, err := h.st.httpc.Do(req)
 	if err != nil {
 		if ctx.Err() != nil {
-			return nil, &Error{URL: h.url, Op: op, Kind: ErrNetwork, Err: ctx.Err()}
+			return nil, &Error{URL: h.name, Op: op, Kind: ErrNetwork, Err: ctx.Err()}
 		}
-		return nil, &retryError{err: &Error{URL: h.url, Op: op, Kind: ErrNetwork, Err: err}}
+		return nil, h.st.netError(h.name, op, err)
 	}
 	defer resp.Body.Close()
 	switch {
 	case resp.StatusCode == http.StatusOK:
-		return nil, &Error{URL: h.url, Op: op, Kind: ErrNoRange,
+		return nil, &Error{URL: h.name, Op: op, Kind: ErrNoRange,
 			Hint: "the server sent the whole file to a range request; it was not read: download it and give its local path"}
 	case resp.StatusCode == http.StatusPreconditionFailed:
-		return nil, &Error{URL: h.url, Op: op, Kind: ErrChanged, Hint: "its ETag no longer matches: run again"}
+		return nil, &Error{URL: h.name, Op: op, Kind: ErrChanged, Hint: "its ETag no longer matches: run again"}
 	}
-	if err := statusError(resp, h.url, op); err != nil {
+	if err := statusError(resp, h.name, op); err != nil {
 		return nil, err
 	}
 	if e := resp.Header.Get("ETag"); h.etag != "" && e != "" && e != h.etag {
-		return nil, &Error{URL: h.url, Op: op, Kind: ErrChanged, Hint: fmt.Sprintf("its ETag was %s, now %s: run again", h.etag, e)}
+		return nil, &Error{URL: h.name, Op: op, Kind: ErrChanged, Hint: fmt.Sprintf("its ETag was %s, now %s: run again", h.etag, e)}
 	}
 	if err := checkContentRange(resp.Header.Get("Content-Range"), off, n, h.size); err != nil {
-		return nil, &Error{URL: h.url, Op: op, Kind: kindOfRange(err), Err: err}
+		return nil, &Error{URL: h.name, Op: op, Kind: kindOfRange(err), Err: err}
 	}
 	if resp.ContentLength >= 0 && resp.ContentLength != n {
-		return nil, &Error{URL: h.url, Op: op, Kind: ErrServer, Err: fmt.Errorf("the answer holds %d bytes, not %d", resp.ContentLength, n)}
+		return nil, &Error{URL: h.name, Op: op, Kind: ErrServer, Err: fmt.Errorf("the answer holds %d bytes, not %d", resp.ContentLength, n)}
 	}
-	b, err := readBody(resp.Body, n)
+	b, err := h.st.readBody(resp.Body, n)
 	if err != nil {
 		return nil, err
 	}
@@ -175,4 +180,24 @@ func statusError(resp *http.Response, url, op string) error {
 		return re
 	}
 	return e
+}
+
+// netError returns the error of a request to url (as shown) that got no
+// answer: a timeout, not retried; otherwise a network error, retried.
+func (st *Store) netError(url, op string, err error) error {
+	err = unURL(err)
+	if isTimeout(err) {
+		return &Error{URL: url, Op: op, Kind: ErrTimeout, Err: st.netCause(err)}
+	}
+	return &retryError{err: &Error{URL: url, Op: op, Kind: ErrNetwork, Err: st.netCause(err)}}
+}
+
+// unURL returns the cause of a *url.Error, whose message holds the URL
+// requested with its query string (redact.URL); err itself otherwise.
+func unURL(err error) error {
+	var ue *neturl.Error
+	if errors.As(err, &ue) {
+		return ue.Err
+	}
+	return err
 }

@@ -56,7 +56,8 @@ type segment struct {
 	used       int64 // Object.clock at the last read
 }
 
-// URL returns the object's URL, as messages show it.
+// URL returns the object's URL, as messages show it: without its userinfo
+// and query string, which may hold secrets.
 func (o *Object) URL() string {
 	if o == nil {
 		return ""

@@ -16,14 +16,20 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/aws/retry"
 	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	"github.com/aws/aws-sdk-go-v2/config"
+	"github.com/aws/aws-sdk-go-v2/feature/ec2/imds"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/smithy-go"
+	smithyhttp "github.com/aws/smithy-go/transport/http"
+
+	"github.com/sublinear/pearson/internal/redact"
 )
 
 // s3Client is the S3 client of a Store.
 type s3Client struct {
+	st      *Store
 	c       *s3.Client
 	noCreds bool // no credentials were found: requests are unsigned
 	anon    bool // requests are unsigned
@@ -38,7 +44,26 @@ func (st *Store) s3client() (*s3Client, error) {
 // newS3Client loads the configuration the way AWS tools do
 // (config.LoadDefaultConfig) and makes the client.
 func newS3Client(st *Store) (*s3Client, error) {
-	opts := []func(*config.LoadOptions) error{config.WithRetryMaxAttempts(st.retries + 1)}
+	opts := []func(*config.LoadOptions) error{
+		config.WithRetryer(func() aws.Retryer {
+			return retry.NewStandard(func(o *retry.StandardOptions) {
+				o.MaxAttempts = st.retries + 1
+				// A timeout is not retried: it waited as long as asked.
+				o.Retryables = append([]retry.IsErrorRetryable{retry.IsErrorRetryableFunc(func(err error) aws.Ternary {
+					if isTimeout(err) {
+						return aws.FalseTernary
+					}
+					return aws.UnknownTernary
+				})}, o.Retryables...)
+			})
+		}),
+	}
+	if !imdsWanted() {
+		// Off AWS, the instance metadata service is a probe of
+		// 169.254.169.254 that waits, then warns, before the message
+		// that no credentials were found.
+		opts = append(opts, config.WithEC2IMDSClientEnableState(imds.ClientDisabled))
+	}
 	if st.set.Endpoint != "" {
 		opts = append(opts, config.WithBaseEndpoint(st.set.Endpoint))
 	}
@@ -49,7 +74,7 @@ func newS3Client(st *Store) (*s3Client, error) {
 	if cfg.Region == "" {
 		cfg.Region = "us-east-1" // S3-compatible servers take any; AWS redirects
 	}
-	sc := &s3Client{anon: st.set.Anonymous}
+	sc := &s3Client{st: st, anon: st.set.Anonymous}
 	if v, _ := strconv.ParseBool(os.Getenv("AWS_NO_SIGN_REQUEST")); v {
 		sc.anon = true
 	}
@@ -73,6 +98,17 @@ func newS3Client(st *Store) (*s3Client, error) {
 		o.DisableLogOutputChecksumValidationSkipped = true
 	})
 	return sc, nil
+}
+
+// imdsWanted reports whether the credentials may come from the EC2
+// instance metadata service: when AWS_EC2_METADATA_DISABLED is false, or
+// AWS_EC2_METADATA_SERVICE_ENDPOINT names it (see the package
+// documentation).
+func imdsWanted() bool {
+	if v, err := strconv.ParseBool(os.Getenv("AWS_EC2_METADATA_DISABLED")); err == nil {
+		return !v
+	}
+	return os.Getenv("AWS_EC2_METADATA_SERVICE_ENDPOINT") != ""
 }
 
 // parseS3 splits s3://bucket/key.
@@ -101,7 +137,7 @@ func (c *s3Client) list(st *Store, url string) ([]*Object, error) {
 		st.release()
 		if err == nil {
 			o := &Object{url: url, size: aws.ToInt64(h.ContentLength), etag: aws.ToString(h.ETag), st: st}
-			o.be = &s3Object{c: c, bucket: bucket, key: key, etag: o.etag, size: o.size, url: url}
+			o.be = &s3Object{c: c, bucket: bucket, key: key, etag: o.etag, size: o.size, url: redact.URL(url)}
 			return []*Object{o}, nil
 		}
 		if kind := c.kind(err); kind != ErrNotFound {
@@ -181,8 +217,15 @@ func (c *s3Client) kind(err error) error {
 			return ErrChanged
 		}
 	}
+	if isTimeout(err) {
+		return ErrTimeout
+	}
+	var send *smithyhttp.RequestSendError
+	if errors.As(err, &send) {
+		return ErrNetwork
+	}
 	var re *awshttp.ResponseError
-	if errors.As(err, &re) {
+	if errors.As(err, &re) && re.HTTPStatusCode() != 0 {
 		switch re.HTTPStatusCode() {
 		case http.StatusNotFound:
 			return ErrNotFound
@@ -222,6 +265,8 @@ func (c *s3Client) wrap(url, op string, err error) error {
 	case ErrChanged:
 		e.Err = nil
 		e.Hint = "it was replaced while it was read: run again"
+	case ErrTimeout, ErrNetwork:
+		e.Err = c.st.netCause(unURL(err))
 	}
 	return e
 }
@@ -255,14 +300,17 @@ func (s *s3Object) get(ctx context.Context, off, n int64) ([]byte, error) {
 	if cl := aws.ToInt64(out.ContentLength); cl != n {
 		return nil, &Error{URL: s.url, Op: "reading " + rng, Kind: ErrServer, Err: fmt.Errorf("the answer holds %d bytes, not %d", cl, n)}
 	}
-	return readBody(out.Body, n)
+	return s.c.st.readBody(out.Body, n)
 }
 
 // readBody reads the n bytes of a body; a body cut short is a dropped
-// connection, retried.
-func readBody(r io.Reader, n int64) ([]byte, error) {
+// connection, retried; a body that stalled timed out, not retried.
+func (st *Store) readBody(r io.Reader, n int64) ([]byte, error) {
 	b := make([]byte, n)
 	if _, err := io.ReadFull(r, b); err != nil {
+		if isTimeout(err) {
+			return nil, &Error{Kind: ErrTimeout, Err: st.netCause(err)}
+		}
 		return nil, &retryError{err: &Error{Kind: ErrNetwork, Err: fmt.Errorf("the connection dropped after part of the answer: %w", err)}}
 	}
 	return b, nil

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/sublinear/pearson/internal/isnil"
+	"github.com/sublinear/pearson/internal/redact"
 )
 
 // Settings says how a Store reaches its servers. The zero value is ready
@@ -39,8 +40,22 @@ type Settings struct {
 	// negative, none.
 	Retries int
 	// HTTPClient, when not nil, makes the requests (its Transport is
-	// used by the S3 client too). Nil means a client of its own.
+	// used by the S3 client too), under the timeouts below. Nil means a
+	// client of its own.
 	HTTPClient *http.Client
+	// ConnectTimeout bounds the wait for a connection (TCP and TLS) to
+	// the server. Zero means DefaultConnectTimeout; negative, no bound.
+	ConnectTimeout time.Duration
+	// Timeout bounds the wait for an answer: for its headers once the
+	// request is sent, and then for its body, which fails when it comes
+	// slower than MinRate over a span of Timeout (a server that stalls or
+	// trickles). Zero means DefaultTimeout; negative, no bound. A request
+	// that times out is not retried: the error says how long it waited.
+	Timeout time.Duration
+	// TimeoutAdvice is what the message of a timeout advises, such as
+	// "set --timeout to wait longer"; empty means a word on the fields
+	// above.
+	TimeoutAdvice string
 }
 
 // The defaults of Settings.
@@ -98,10 +113,31 @@ func New(ctx context.Context, s Settings) *Store {
 	case st.retries < 0:
 		st.retries = 0
 	}
-	if st.httpc == nil {
-		st.httpc = &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
-	}
+	st.httpc = client(s)
 	return st
+}
+
+// client returns the HTTP client of a Store with settings s: s.HTTPClient,
+// or one of its own, with its transport under the timeouts of s.
+func client(s Settings) *http.Client {
+	connect, wait := s.ConnectTimeout, s.Timeout
+	if connect == 0 {
+		connect = DefaultConnectTimeout
+	}
+	if wait == 0 {
+		wait = DefaultTimeout
+	}
+	c := &http.Client{}
+	var base http.RoundTripper
+	if s.HTTPClient != nil {
+		*c = *s.HTTPClient
+		base = c.Transport
+		if base == nil {
+			base = http.DefaultTransport
+		}
+	}
+	c.Transport = newTransport(base, connect, wait)
+	return c
 }
 
 // Stats returns what the store has done so far.
@@ -135,13 +171,21 @@ func (st *Store) List(url string) ([]*Object, error) {
 	case hasPrefixFold(url, "s3://"):
 		c, err := st.s3client()
 		if err != nil {
-			return nil, &Error{URL: url, Op: "setting up the S3 client", Kind: ErrNoCredentials, Err: err}
+			return nil, &Error{URL: redact.URL(url), Op: "setting up the S3 client", Kind: ErrNoCredentials, Err: err}
 		}
-		return c.list(st, url)
+		objs, err := c.list(st, url)
+		for _, o := range objs {
+			o.url = redact.URL(o.url)
+		}
+		var e *Error
+		if errors.As(err, &e) {
+			e.URL = redact.URL(e.URL)
+		}
+		return objs, err
 	case hasPrefixFold(url, "http://"), hasPrefixFold(url, "https://"):
 		return st.headHTTP(url)
 	}
-	return nil, &Error{URL: url, Op: "parsing", Kind: ErrBadURL, Hint: "give s3://bucket/key, s3://bucket/prefix/, or an http(s):// URL"}
+	return nil, &Error{URL: redact.URL(url), Op: "parsing", Kind: ErrBadURL, Hint: "give s3://bucket/key, s3://bucket/prefix/, or an http(s):// URL"}
 }
 
 func hasPrefixFold(s, p string) bool { return len(s) >= len(p) && strings.EqualFold(s[:len(p)], p) }

@@ -50,9 +50,9 @@ func driftCommand() *cli.Command {
 			"p-values are adjusted for their number (--adjust); a column drifts when a test's q-value is below\n" +
 			"--level (and, with --threshold > 0, its divergence above it: a significant column under it is\n" +
 			"reported as \"significant, below the effect threshold\"); the data set drifts when the share of\n" +
-			"drifted columns reaches --drift-share. Each column has an effect size: the shift of the mean and\n" +
-			"the ratio of standard deviations in reference sds, or the total-variation distance of the\n" +
-			"categories. A joint row compares all numeric columns together, each scaled by its median and\n" +
+			"drifted columns reaches --drift-share. Each column has an effect size: the shift of the mean, the\n" +
+			"ratio of standard deviations and the Wasserstein distance (w1_sd, which a change of shape moves) in\n" +
+			"reference sds, or the total-variation distance of the categories. A joint row compares all numeric columns together, each scaled by its median and\n" +
 			"1.4826·MAD over both tables, so that neither a column in larger units nor one outlier rules the\n" +
 			"kernel (its note says how each column was scaled).\n" +
 			"Inputs are CSV files (compressed or not, rows sampled by seeking where possible; a column is\n" +
@@ -79,7 +79,8 @@ func driftCommand() *cli.Command {
 			&cli.IntFlag{Name: "settle-permutations", Usage: "most permutations of a numeric column whose p-value's Monte Carlo interval straddles the adjustment's cut: it gets 4× more, round after round, so that reruns at other seeds flag the same columns; one still at the cut reports the upper end of its interval (negative: none)", DefaultText: "10·permutations"},
 			&cli.BoolFlag{Name: "no-joint", Usage: "leave out the joint row over all numeric columns"},
 			countFlag("k", divergence.DefaultK, "centres per draw"),
-			countFlag("m", divergence.DefaultM, "points averaged per draw"),
+			&cli.IntFlag{Name: "m", Usage: "points averaged per draw of the estimates and by every test",
+				DefaultText: fmt.Sprintf("0, the library's rule: %d for the estimates and the joint row's test, every present value of both tables up to %d together for each column's test", divergence.DefaultM, divergence.TwoSamplePointsCap)},
 			countFlag("draws", divergence.DefaultDraws, "independent draws; their spread gives the standard error"),
 			countFlag("folds", divergence.DefaultFolds, "cross-validation folds"),
 			&cli.Float64Flag{Name: "lambda", Usage: "all-centre regularisation λ (0: cross-validate)"},
@@ -89,7 +90,8 @@ func driftCommand() *cli.Command {
 			&cli.StringFlag{Name: "save-reference", Usage: "store a sample of REF to `FILE` for later --reference runs"},
 			&cli.StringFlag{Name: "reference", Usage: "compare each CUR with the reference stored in `FILE` by --save-reference"},
 			&cli.StringFlag{Name: "html", Usage: "write the report as one self-contained HTML page to `FILE`"},
-			&cli.BoolFlag{Name: "fail-on-drift", Usage: fmt.Sprintf("exit with code %d when the data set drifts", exitDrift)},
+			&cli.BoolFlag{Name: "fail-on-drift", Usage: fmt.Sprintf("exit with code %d when drift is found by --fail-rule, and with 1 when a column cannot be judged (too few values)", exitDrift)},
+			&cli.StringFlag{Name: "fail-rule", Value: drift.AnyColumn.String(), Usage: "with --fail-on-drift: column (any compared column drifted, by its values or its missing share; the joint row is reported, not gated) or share (the share of drifted columns reaches --drift-share)"},
 			progressFlag(), formatFlag(),
 		},
 		Action: runDrift,
@@ -107,6 +109,7 @@ type driftCmd struct {
 	refFile  string
 	html     string
 	fail     bool
+	gate     drift.Gate // --fail-rule
 }
 
 // adjustments are the values of --adjust.
@@ -164,19 +167,19 @@ func runDrift(c *cli.Context) error {
 	if d.fail {
 		var drifted []string
 		for _, res := range results {
-			if res.res.Compared == 0 {
-				return fmt.Errorf("%s: cannot judge drift: no column holds enough values to compare; --fail-on-drift fails a batch it cannot judge", res.cur)
+			if why := res.res.CannotJudge(d.gate); why != "" {
+				return fmt.Errorf("%s: cannot judge drift: %s; --fail-on-drift fails a batch it cannot judge", res.cur, why)
 			}
 			if len(res.res.Absent) > 0 {
 				return fmt.Errorf("%s: cannot judge drift: it lacks the reference's column(s) %s; --fail-on-drift fails a batch it cannot judge",
 					res.cur, strings.Join(quoteAll(res.res.Absent), ", "))
 			}
-			if res.res.Drift {
-				drifted = append(drifted, fmt.Sprintf("%s: %d of %d columns drifted", res.cur, res.res.Drifted, res.res.Compared))
+			if fails, why := res.res.Fails(d.gate); fails {
+				drifted = append(drifted, fmt.Sprintf("%s: %s", res.cur, why))
 			}
 		}
 		if len(drifted) > 0 {
-			return &driftFound{msg: "drift found (--fail-on-drift): " + strings.Join(drifted, "; ")}
+			return &driftFound{msg: fmt.Sprintf("drift found (--fail-on-drift, --fail-rule %s): %s", d.gate, strings.Join(drifted, "; "))}
 		}
 	}
 	return nil
@@ -211,6 +214,10 @@ func (d *driftCmd) parse(c *cli.Context) ([]string, error) {
 			return nil, err
 		}
 		d.exclude = nil
+	}
+	var ok bool
+	if d.gate, ok = drift.ParseGate(c.String("fail-rule")); !ok {
+		return nil, usagef(c, "unknown --fail-rule %q: use column or share", c.String("fail-rule"))
 	}
 	adjust, ok := adjustments[c.String("adjust")]
 	if !ok {
@@ -554,6 +561,7 @@ func columnRecord(cr *drift.ColumnResult, kind string) *record {
 		add("shift_sd", number(cr.Shift)).
 		add("sd_ratio", number(cr.SDRatio)).
 		add("tv", number(cr.TotalVariation)).
+		add("w1_sd", number(cr.Wasserstein)).
 		add("drifted", cr.Drifted).
 		add("status", cr.Status()).
 		add("missing_ref", cr.MissingRef).
@@ -602,7 +610,11 @@ func (r *driftResult) verdict() string {
 	case r.res.Drifted > 0 || (r.res.Joint != nil && r.res.Joint.Drifted):
 		word = "some drift"
 	}
-	return word + ": " + r.res.Summary()
+	out := word + ": " + r.res.Summary()
+	if r.settings.fail {
+		out += "; --fail-on-drift fails by --fail-rule " + r.settings.gate.String()
+	}
+	return out
 }
 
 // table is the result as the writers print it: JSON the object of the
@@ -621,7 +633,7 @@ func (r *driftResult) table(many bool) *table {
 	t.total = new(record).
 		add("column", "(dataset)").add("type", "verdict").
 		add("divergence", res.Share).add("stderr", "").add("p_value", "").add("q_value", "").
-		add("shift_sd", "").add("sd_ratio", "").add("tv", "").
+		add("shift_sd", "").add("sd_ratio", "").add("tv", "").add("w1_sd", "").
 		add("drifted", res.Drift).add("status", r.verdict()).add("missing_ref", "").add("missing_cur", "").add("missing_q", "").
 		add("note", fmt.Sprintf("%d of %d columns drifted", res.Drifted, res.Compared))
 	for _, name := range res.Absent {
@@ -669,6 +681,7 @@ func (r *driftResult) record(cols []*record, joint *record) *record {
 		add("threshold", number(res.Threshold)).
 		add("drift_share", res.DriftShare).
 		add("adjust", res.Adjust.String()).
+		add("fail_rule", r.settings.gate.String()).
 		add("permutations", res.Permutations).
 		add("exceedances", s.Exceedances).
 		add("settle_permutations", s.SettlePermutations).

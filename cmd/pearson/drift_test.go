@@ -5,15 +5,19 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/sublinear/pearson/drift"
 )
 
 // driftTable writes a table of n rows: 20 normal columns x0…x19, a text
@@ -147,13 +151,48 @@ func TestDriftFindsShiftedColumns(t *testing.T) {
 		t.Errorf("verdict %v, joint %+v: want no drift (5 of 22 columns) and a drifted joint row", res.Drift, res.Joint)
 	}
 
-	// --fail-on-drift: 3 when the data set drifts, 0 when not.
-	if code, _, errs := driftRun(t, "--fail-on-drift", "--drift-share", "0.2", ref, cur); code != exitDrift || !strings.Contains(errs, "5 of 22 columns drifted") {
+	// --fail-on-drift: 3 when a column drifts (the default rule, though
+	// the share 5/22 is below --drift-share), 0 when none does; with
+	// --fail-rule share, 3 only when the share reaches --drift-share.
+	if code, _, errs := driftRun(t, "--fail-on-drift", ref, cur); code != exitDrift || !strings.Contains(errs, "--fail-rule column") || !strings.Contains(errs, "5 of 22 columns drifted") {
 		t.Errorf("drift with --fail-on-drift: exit %d, %s", code, errs)
+	}
+	if code, _, errs := driftRun(t, "--fail-on-drift", "--fail-rule", "share", ref, cur); code != 0 {
+		t.Errorf("share 5/22 below 0.5 with --fail-rule share: exit %d, %s", code, errs)
+	}
+	if code, _, errs := driftRun(t, "--fail-on-drift", "--fail-rule", "share", "--drift-share", "0.2", ref, cur); code != exitDrift || !strings.Contains(errs, "reaches the drift share 0.2") {
+		t.Errorf("share 5/22 above 0.2 with --fail-rule share: exit %d, %s", code, errs)
 	}
 	code, out, errs = driftRun(t, "--fail-on-drift", ref, same)
 	if code != 0 || !strings.Contains(out, "no drift: 0 of 22") {
 		t.Errorf("no drift with --fail-on-drift: exit %d\n%s%s", code, out, errs)
+	}
+}
+
+// TestDriftSmallCurrentTable compares a current table of 2 to 8 rows: the
+// numeric columns say they cannot be judged, and why, instead of advice on
+// cross-validation folds; --fail-on-drift fails the batch (exit 1).
+func TestDriftSmallCurrentTable(t *testing.T) {
+	t.Parallel()
+	ref, _, same := driftInputs(t)
+	data, err := os.ReadFile(same)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	for _, n := range []int{2, 8} {
+		small := filepath.Join(t.TempDir(), "small.csv")
+		if err := os.WriteFile(small, []byte(strings.Join(lines[:n+1], "")), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, out, errs := driftRun(t, "--columns", "x0,x1,cat", ref, small)
+		if code != 0 || !strings.Contains(out, "cannot judge: "+strconv.Itoa(n)+" present values in the current table") || strings.Contains(out+errs, "fewer folds") {
+			t.Errorf("%d rows: exit %d\n%s%s", n, code, out, errs)
+		}
+		code, _, errs = driftRun(t, "--fail-on-drift", "--columns", "x0,x1,cat", ref, small)
+		if code != exitData || !strings.Contains(errs, "cannot judge drift: 2 of 3 columns") {
+			t.Errorf("%d rows, --fail-on-drift: exit %d, %s", n, code, errs)
+		}
 	}
 }
 
@@ -275,6 +314,64 @@ func TestDriftParquetMixed(t *testing.T) {
 	for _, c := range pq {
 		if c := c.(map[string]any); c["column"] == "color" && c["type"] != "categorical" {
 			t.Errorf("color is %v from Parquet, want categorical", c["type"])
+		}
+	}
+}
+
+// TestDriftDefaultsAreTheLibrarys runs the command at its defaults on two
+// tables it writes and the library at its zero Settings (the same seed) on
+// the same columns, and asks for the same p-values: the library's power
+// study (drift's TestPowerStudy, which runs Settings{}) then measures what
+// the command delivers. The tables have 2500 rows each, more than the 4000
+// points an explicit --m 4000 would give the column tests together, so a
+// flag default other than the library's rule shows as other p-values.
+func TestDriftDefaultsAreTheLibrarys(t *testing.T) {
+	t.Parallel()
+	const n, seed = 2500, 5
+	rnd := rand.New(rand.NewPCG(3, 4))
+	dir := t.TempDir()
+	tables := make([][]drift.Column, 2)
+	var paths []string
+	for ti := range tables {
+		cols := []drift.Column{{Name: "a", Values: make([]float64, n), Rows: n}, {Name: "b", Values: make([]float64, n), Rows: n}}
+		var b strings.Builder
+		b.WriteString("a,b\n")
+		for i := range n {
+			cols[0].Values[i] = rnd.NormFloat64() + 0.08*float64(ti)
+			cols[1].Values[i] = rnd.NormFloat64()
+			fmt.Fprintf(&b, "%s,%s\n", strconv.FormatFloat(cols[0].Values[i], 'g', -1, 64), strconv.FormatFloat(cols[1].Values[i], 'g', -1, 64))
+		}
+		tables[ti] = cols
+		path := filepath.Join(dir, fmt.Sprintf("t%d.csv", ti))
+		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, path)
+	}
+	code, out, errs := run(t, "drift", "--no-joint", "--seed", strconv.Itoa(seed), "--format", "json", paths[0], paths[1])
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var cmd struct {
+		Columns []struct {
+			Column string
+			P      float64 `json:"p_value"`
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &cmd); err != nil {
+		t.Fatal(err)
+	}
+	s := &drift.Settings{NoJoint: true} // the joint row is left out of both, for time
+	s.Src = seedSource(seed)
+	lib, err := drift.Compare(context.Background(), tables[0], tables[1], s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cmd.Columns {
+		for _, l := range lib.Columns {
+			if l.Name == c.Column && l.PValue != c.P {
+				t.Errorf("column %s: p-value %g by the command at its defaults, %g by the library's", c.Column, c.P, l.PValue)
+			}
 		}
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/urfave/cli/v2"
@@ -23,6 +24,7 @@ import (
 	"github.com/sublinear/pearson/dataset"
 	"github.com/sublinear/pearson/divergence"
 	"github.com/sublinear/pearson/internal/progress"
+	"github.com/sublinear/pearson/internal/redact"
 	"github.com/sublinear/pearson/objstore"
 )
 
@@ -35,6 +37,8 @@ func inputFlags() []cli.Flag {
 		&cli.IntFlag{Name: "reservoir", Usage: "rows kept per sample, drawn at random from a file or kept while reading every row (0: (draws+2)·(k+m), what the estimate uses; --exact keeps every row)"},
 		&cli.BoolFlag{Name: "scan", Usage: "read and validate every row of the input files instead of drawing the rows the estimate needs at random positions (standard input, pipes and compressed files are always read in full)"},
 		&cli.StringFlag{Name: "endpoint", Usage: "`URL` of the S3-compatible server that s3:// paths are read from (http://127.0.0.1:7070, addressed path-style); empty: AWS_ENDPOINT_URL, or AWS itself"},
+		&cli.DurationFlag{Name: "timeout", Value: objstore.DefaultTimeout, EnvVars: []string{"PEARSON_TIMEOUT"}, Usage: "how long (a `DURATION`: 30s, 2m) a request to an s3:// or http(s):// input waits for the answer to start, and for its bytes to keep coming (a body slower than 4 KiB/s over this span fails); a request that timed out is not retried (0: no bound)"},
+		&cli.DurationFlag{Name: "connect-timeout", Value: objstore.DefaultConnectTimeout, EnvVars: []string{"PEARSON_CONNECT_TIMEOUT"}, Usage: "how long (a `DURATION`) a request to an s3:// or http(s):// input waits for its connection to the server (0: no bound)"},
 	}
 }
 
@@ -95,6 +99,9 @@ type reader struct {
 	drop      bool
 	seed      uint64
 	endpoint  string // --endpoint: the S3-compatible server of s3:// paths
+	// timeout and connect are --timeout and --connect-timeout (negative:
+	// no bound).
+	timeout, connect time.Duration
 	// scanBytes bounds the bytes of the objects a scan of a URL reads
 	// whole (0: no bound); see remote.
 	scanBytes float64
@@ -114,6 +121,9 @@ func newReader(c *cli.Context, prog *progress.Bars, s *divergence.Settings) (*re
 		return nil, err
 	}
 	r := &reader{ctx: c.Context, stdin: c.App.Reader, delim: delim, drop: c.Bool("drop-missing"), seed: c.Uint64("seed"), prog: prog, stderr: c.App.ErrWriter}
+	if r.timeout, r.connect, err = timeouts(c); err != nil {
+		return nil, err
+	}
 	if r.endpoint = c.String("endpoint"); r.endpoint != "" {
 		if u, err := url.Parse(r.endpoint); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 			return nil, usagef(c, "--endpoint %s: give the URL of an S3-compatible server, such as http://127.0.0.1:7070", r.endpoint)
@@ -153,7 +163,7 @@ func (r *reader) open(path string) (dataset.Source, func(), error) {
 	desc := "reading " + displayPath(path)
 	progress, done := r.prog.Bytes(desc)
 	requests, doneRequests := r.prog.Requests(desc)
-	store := remote{settings: objstore.Settings{Endpoint: r.endpoint}, progress: requests, whole: r.whole, maxBytes: r.scanBytes}
+	store := remote{settings: r.storeSettings(), progress: requests, whole: r.whole, maxBytes: r.scanBytes}
 	src, err := openTable(r.ctx, path, dataset.Options{Delimiter: r.delim, Stdin: r.stdin, Progress: progress}, store, r.stderr)
 	if err != nil {
 		done()
@@ -363,10 +373,11 @@ func quoteAll(s []string) []string {
 	return q
 }
 
-// displayPath names a file in messages.
+// displayPath names a file in messages and outputs: a URL without its
+// userinfo and query string (redact.URL), which may hold secrets.
 func displayPath(path string) string {
 	if path == "-" {
 		return "<stdin>"
 	}
-	return path
+	return redact.URL(path)
 }

@@ -289,6 +289,12 @@ func checkExact(c *cli.Context, cmd command, inputs []string) error {
 	if rows, ok := parquetRows(path); ok {
 		return checkExactParquet(c, path, rows)
 	}
+	if rows, ok, err := remoteParquetRows(c, path); err != nil || ok {
+		if err != nil {
+			return err
+		}
+		return checkExactParquet(c, path, rows)
+	}
 	if rows, ok := estimateRows(path); ok && float64(rows) > 1.25*divergence.MaxExact {
 		return usagef(c, "--exact: %s holds about %d rows (from its size and the lines of its start); the exact solution takes at most %d: leave --exact out", displayPath(path), rows, divergence.MaxExact)
 	}

@@ -27,6 +27,18 @@ import (
 	"github.com/sublinear/pearson/objstore/s3test"
 )
 
+// countingWriter counts the bytes of the answers written through it.
+type countingWriter struct {
+	http.ResponseWriter
+	n *atomic.Int64
+}
+
+func (w countingWriter) Write(p []byte) (int, error) {
+	n, err := w.ResponseWriter.Write(p)
+	w.n.Add(int64(n))
+	return n, err
+}
+
 // benchFixture writes (once, cached in dir) a Parquet file of n rows of
 // (x, y), row groups of 10⁶ rows, pages of about 8 KiB (1 024 rows, with
 // an offset index), as parquet-go writes them.
@@ -76,8 +88,10 @@ func benchFixture(t *testing.T, dir string, n int) string {
 // pages of 1 024 rows with offset indexes) are written there once (the
 // 10⁸-row file is 1.6 GB); when DIR/duckdb/xy-N.parquet and xy-N.csv
 // written by DuckDB are there (node scripts/bench-data.mjs DIR), they are
-// measured too, the CSV objects at 10⁶ and 10⁸ rows. See
-// docs/results/s3.md.
+// measured too, the CSV objects at 10⁶ and 10⁸ rows. With
+// PEARSON_S3_BENCH_OBJECTS=k, each dataset is a prefix of k objects of
+// n/k rows (part=0/ …), and pe --exact on it is measured too (refused from
+// the footers). See docs/RESULTS.md.
 func TestRemoteDelayBench(t *testing.T) {
 	dir := os.Getenv("PEARSON_S3_BENCH")
 	if dir == "" {
@@ -103,7 +117,7 @@ func TestRemoteDelayBench(t *testing.T) {
 	srv := s3test.Start(t)
 	target, _ := url.Parse(srv.Endpoint)
 	rp := httputil.NewSingleHostReverseProxy(target)
-	var proxied atomic.Int64
+	var proxied, proxiedBytes atomic.Int64
 	delay := 20 * time.Millisecond
 	proxy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		proxied.Add(1)
@@ -111,7 +125,7 @@ func TestRemoteDelayBench(t *testing.T) {
 			t.Logf("request %s %s", r.URL.Path, r.Header.Get("Range"))
 		}
 		time.Sleep(delay)
-		rp.ServeHTTP(w, r)
+		rp.ServeHTTP(countingWriter{w, &proxiedBytes}, r)
 	}))
 	defer proxy.Close()
 	t.Setenv("AWS_ENDPOINT_URL", proxy.URL)
@@ -123,6 +137,9 @@ func TestRemoteDelayBench(t *testing.T) {
 			// files is.
 			const most = 100000000
 			objs := max(1, n/most)
+			if k, _ := strconv.Atoi(os.Getenv("PEARSON_S3_BENCH_OBJECTS")); k > 1 {
+				objs = k // a prefix of k objects of n/k rows
+			}
 			ext := "parquet"
 			var p string
 			switch writer {
@@ -131,9 +148,6 @@ func TestRemoteDelayBench(t *testing.T) {
 			case "duckdb", "duckdb-csv":
 				if writer == "duckdb-csv" {
 					ext = "csv"
-					if objs > 1 {
-						continue // a CSV dataset is one object
-					}
 				}
 				p = filepath.Join(dir, "duckdb", fmt.Sprintf("xy-%d.%s", n/objs, ext))
 				if _, err := os.Stat(p); err != nil {
@@ -150,6 +164,9 @@ func TestRemoteDelayBench(t *testing.T) {
 				urls[i], local[i] = "s3://bench/"+key+"."+ext, p
 				if objs > 1 {
 					urls[i], local[i] = "s3://bench/"+key+"/", filepath.Join(srv.Dir, "bench", key)
+					if ext == "csv" {
+						local[i] = p // no local directory of CSV files: one of them
+					}
 				}
 				for j := range objs {
 					dst := filepath.Join(srv.Dir, "bench", key+"."+ext)
@@ -188,6 +205,14 @@ func TestRemoteDelayBench(t *testing.T) {
 					t.Logf("%s rows %d: %s", writer, n, strings.TrimSpace(errb.String()))
 				}
 				t.Logf("%s rows %d (%d objects of %d bytes per sample) run %d: %d requests (%d through the proxy), %d bytes, wall %.2f s (the same files on disk: %.2f s)", writer, n, objs, fi.Size(), rep, req, proxied.Load(), byt, wall.Seconds(), localWall.Seconds())
+			}
+			if objs > 1 && ext == "parquet" {
+				// --exact on the prefix: refused from the footers.
+				proxied.Store(0)
+				proxiedBytes.Store(0)
+				var out, errb bytes.Buffer
+				code := Run(context.Background(), []string{"pearson", "divergence", "--exact", urls[0], urls[1]}, nil, &out, &errb)
+				t.Logf("%s rows %d --exact: exit %d, %d requests, %d bytes through the proxy: %s", writer, n, code, proxied.Load(), proxiedBytes.Load(), strings.TrimSpace(errb.String()))
 			}
 		}
 	}

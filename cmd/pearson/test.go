@@ -38,17 +38,24 @@ type testCmd struct {
 	twoSampleCmd
 	noOutputs
 	permutations int
-	res          *divergence.TwoSampleResult
+	// budgetSet is --m given: otherwise the test averages by its own rule
+	// (divergence.TwoSamplePoints: every row up to TwoSamplePointsCap), not over
+	// the flag's default, the estimate's 4000.
+	budgetSet bool
+	res       *divergence.TwoSampleResult
 }
 
 func (t *testCmd) parse(c *cli.Context) ([]string, []output, error) {
-	t.permutations = c.Int("permutations")
+	t.permutations, t.budgetSet = c.Int("permutations"), c.IsSet("m")
 	return t.twoSampleCmd.parse(c)
 }
 
 func (t *testCmd) steps() string { return "permutations" }
 
 func (t *testCmd) estimate(ctx context.Context, s divergence.Settings, p, q mat.Matrix) (err error) {
+	if !t.budgetSet {
+		s.M = 0 // the estimate's default (DefaultM) and the test's rule (TwoSamplePoints)
+	}
 	t.res, err = divergence.TwoSampleTest(ctx, p, q, t.alpha, &divergence.TwoSampleSettings{PESettings: t.settings(s), Permutations: t.permutations})
 	return err
 }
