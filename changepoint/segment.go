@@ -15,6 +15,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/sublinear/pearson/divergence"
+	"github.com/sublinear/pearson/internal/isnil"
 )
 
 // Limits and defaults of Segment.
@@ -267,14 +268,17 @@ func SegmentParamsFor(rows int, s *SegmentSettings) SegmentParams {
 // gives a *DataError; a series shorter than MinSegmentRows, or nil, an
 // error wrapping ErrTooFew (after the settings are checked, so that a nil
 // series checks them). s may be nil: all defaults.
+//
+// A nil ctx is a programmer's error: it panics, in the caller's goroutine.
 func Segment(ctx context.Context, series mat.Matrix, alpha float64, s *SegmentSettings) (*Segmentation, error) {
+	isnil.Context(ctx, "changepoint.Segment")
 	if s == nil {
 		s = &SegmentSettings{}
 	}
 	if err := s.validate(alpha); err != nil {
 		return nil, err
 	}
-	if series == nil {
+	if isnil.Is(series) {
 		return nil, fmt.Errorf("changepoint: %w: the series is nil", ErrTooFew)
 	}
 	rows, dim := series.Dims()

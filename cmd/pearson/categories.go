@@ -131,13 +131,19 @@ func featureLabels(label string, maxLabels int) int {
 
 // categoryHint adds to err, a read's failure, what to do when a feature
 // column (not one of targets) holds more labels than the read takes
-// (featureLabels: bound).
-func categoryHint(err error, bound int, targets ...string) error {
+// (featureLabels: bound). typeFlag names the flag of the targets' type
+// ("target-type" for rank, "y-type" for mi; "" without targets), which the
+// hint names the targets by.
+func categoryHint(err error, bound int, typeFlag string, targets ...string) error {
 	var pe *dataset.ParseError
 	if errors.As(err, &pe) && errors.Is(err, dataset.ErrTooManyLabels) && !slices.Contains(targets, pe.Column) {
 		why := ""
 		if bound < divergence.MaxCategories {
-			why = fmt.Sprintf(" while the target may hold text class labels (%d categories otherwise: give the target's type as numeric)", divergence.MaxCategories)
+			role := "the target"
+			if typeFlag == "y-type" {
+				role = "the --y column"
+			}
+			why = fmt.Sprintf(" while %s %s may hold text class labels (%d categories otherwise: give --%s numeric)", role, strings.Join(quoteAll(targets), ", "), divergence.MaxCategories, typeFlag)
 		}
 		return fmt.Errorf("%w: column %q is read as categories (its cells are text), and a category column holds at most %d distinct labels%s: leave it out, or recode it", err, pe.Column, bound, why)
 	}
@@ -180,7 +186,13 @@ func (r *reader) readDefault(path string, exclude []string, flag string, bound i
 		t, err = r.noted(path, t, nil)
 		return t, nil, nil, err
 	}
-	t, warnings, err := readText(text, flag, bound, read)
+	// A column readText leaves out gets its warning, not also the note
+	// of a column that is not numeric.
+	t, warnings, err := readText(text, flag, bound, func(cur []string) (*dataset.Table, error) {
+		r.told = slices.DeleteFunc(slices.Clone(text), func(s string) bool { return slices.Contains(cur, s) })
+		defer func() { r.told = nil }()
+		return read(cur)
+	})
 	return t, text, warnings, err
 }
 

@@ -18,6 +18,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/sublinear/pearson/dataset"
+	"github.com/sublinear/pearson/dataset/datasettest"
 	"github.com/sublinear/pearson/internal/testtier"
 )
 
@@ -60,7 +61,7 @@ func writePeople(t *testing.T, name string, rows []personRow) (csvPath, parquetP
 	if err := os.WriteFile(csvPath, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	return csvPath, writeRowGroups(t, name+".parquet", rows, len(rows))
+	return csvPath, datasettest.WriteParquet(t, name+".parquet", datasettest.Groups(rows, len(rows)))
 }
 
 // TestCategoricalFeatures: rank, mi and divergence take text and boolean

@@ -136,9 +136,10 @@ type cpJob struct {
 	// the warning about columns like row identifiers (idSeriesWarnings).
 	first []float64
 
-	seg      *cpSegment // nil when streaming
-	lastLine int        // line of the last row read, 0 before the first
-	rowNum   int        // row number of the next row, missing rows counted
+	seg       *cpSegment // nil when streaming
+	lastLine  int        // line of the last row read, 0 before the first
+	firstLine int        // line of the first row read
+	rowNum    int        // row number of the next row, missing rows counted
 
 	ctx        context.Context
 	cliContext *cli.Context
@@ -200,6 +201,16 @@ func runChangepoint(c *cli.Context) error {
 	t, err := r.scan(j.path, q, j.row)
 	if err != nil {
 		return libraryError(c, err)
+	}
+	// Blank lines right after the header are missing rows too, which row
+	// could not see: the header's line is known only now.
+	if t.HeaderLine > 0 && j.firstLine > t.HeaderLine+1 {
+		if !j.drop {
+			return fmt.Errorf("%s: line %d: row 0 is missing (an empty line): a missing value is not skipped silently; --drop-missing leaves such rows out, and times keep their row numbers", displayPath(j.path), t.HeaderLine+1)
+		}
+		if j.timeCol == "" {
+			return fmt.Errorf("%s: line %d: row 0 is missing (an empty line right after the header): the rows' times would shift; remove the empty lines, or give a --time column", displayPath(j.path), t.HeaderLine+1)
+		}
 	}
 	cols := t.Columns
 	if j.timeCol != "" || len(j.exclude) > 0 {
@@ -331,6 +342,9 @@ func (j *cpJob) row(_ string, line int, v []float64) error {
 			return fmt.Errorf("%s: line %d: row %d is missing (an empty line): a missing value is not skipped silently; --drop-missing leaves such rows out, and times keep their row numbers", displayPath(j.path), j.lastLine+1, j.rowNum)
 		}
 		j.rowNum += line - j.lastLine - 1
+	}
+	if j.lastLine == 0 {
+		j.firstLine = line
 	}
 	j.lastLine = line
 	label := float64(j.rowNum)
