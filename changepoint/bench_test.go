@@ -8,6 +8,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"strings"
 	"testing"
 
@@ -256,5 +257,53 @@ func BenchmarkSegmentColumns(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// BenchmarkSegmentVsPELT measures Segment at its defaults beside the test's
+// PELT (mean-and-variance cost, SIC penalty; benchmark_test.go) in the same
+// run, on 10³, 10⁵ and 10⁶ rows of white noise whose mean shifts by ±1.5
+// every tenth of the series (PEARSON_CP_BENCH_ROWS=N adds N rows, e.g.
+// 10⁷), and reports the CPU seconds of each (user + system of the process,
+// both cores counted) beside the wall time:
+//
+//	go test -run '^$' -bench SegmentVsPELT -benchtime 1x ./changepoint
+func BenchmarkSegmentVsPELT(b *testing.B) {
+	sizes := []int{1000, 100000, 1000000}
+	var extra int
+	if _, err := fmt.Sscanf(os.Getenv("PEARSON_CP_BENCH_ROWS"), "%d", &extra); err == nil && extra > 0 {
+		sizes = append(sizes, extra)
+	}
+	for _, rows := range sizes {
+		rnd := rand.New(rand.NewPCG(1, 2))
+		x := mat.NewDense(rows, 1, nil)
+		for i := range rows {
+			v := rnd.NormFloat64()
+			if (i/max(1, rows/10))%2 == 1 {
+				v += 1.5
+			}
+			x.Set(i, 0, v)
+		}
+		runs := []struct {
+			name string
+			run  func() error
+		}{
+			{"pearson", func() error {
+				_, err := changepoint.Segment(context.Background(), x, changepoint.DefaultAlpha, nil)
+				return err
+			}},
+			{"PELT", func() error { pelt(x); return nil }},
+		}
+		for _, r := range runs {
+			b.Run(fmt.Sprintf("%s/rows=%d", r.name, rows), func(b *testing.B) {
+				cpu := cpuSeconds()
+				for b.Loop() {
+					if err := r.run(); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric((cpuSeconds()-cpu)/float64(b.N), "cpu-s/op")
+			})
+		}
 	}
 }

@@ -45,7 +45,7 @@ import (
 //   - seasonal+break: T ∈ [120, 600], a sinusoid of period 7, 12 or 24 and
 //     amplitude 2 to 4 spreads, and one shift of the level of 3 to 5
 //     spreads;
-//   - short: T ∈ [20, 120], one shift of 3 to 5 spreads at least 5 rows
+//   - short: T ∈ [15, 60], one shift of 3 to 5 spreads at least 5 rows
 //     from either end;
 //   - close: T ∈ [150, 400], three or four shifts 10 to 20 rows apart
 //     (alternating up and down by 3 to 5 spreads);
@@ -61,7 +61,14 @@ import (
 //     with a slow trend;
 //   - random walk (no change): T ∈ [20, 1000], the cumulative sum of the
 //     AR(1) noise;
-//   - noise (no change): T ∈ [20, 1000], the AR(1) noise alone.
+//   - noise (no change): T ∈ [20, 1000], the AR(1) noise alone;
+//   - dense 20, dense 25, dense 50: T ∈ [300, 600], a shift of the level
+//     of 2.5 to 4 spreads up or down every 20, 25 or 50 rows (the first
+//     between half a gap and a gap from the start);
+//   - smooth (no change): T ∈ [50, 800], a nearly noiseless curve: a
+//     sinusoid of period T/2 to 2T and a quadratic, each of amplitude 10
+//     to 100 spreads of the noise (a change of slope or curvature is no
+//     change of level or spread).
 //
 // Seeds 0 to 4 of every family were used to choose the defaults (tuning);
 // the tables report seeds 100 to 119, never looked at while tuning.
@@ -202,7 +209,7 @@ func seasonalBreak(rnd *rand.Rand) annotated {
 }
 
 func short(rnd *rand.Rand) annotated {
-	T := between(rnd, 20, 120)
+	T := between(rnd, 15, 60)
 	c := between(rnd, 5, T-5)
 	shift := math.Copysign(uniform(rnd, 3, 5), rnd.Float64()-0.5)
 	e := arNoise(rnd, T, one)
@@ -307,6 +314,38 @@ func noiseOnly(rnd *rand.Rand) annotated {
 	return annotated{column(arNoise(rnd, T, one)), []int{0}}
 }
 
+func dense(gap int) func(rnd *rand.Rand) annotated {
+	return func(rnd *rand.Rand) annotated {
+		T := between(rnd, 300, 600)
+		e := arNoise(rnd, T, one)
+		cps := []int{0}
+		level := 0.0
+		next := between(rnd, gap/2, gap)
+		for t := range e {
+			if t == next && T-t >= gap/2 {
+				level += math.Copysign(uniform(rnd, 2.5, 4), rnd.Float64()-0.5)
+				cps = append(cps, t)
+				next += gap
+			}
+			e[t] += level
+		}
+		return annotated{column(e), cps}
+	}
+}
+
+func smoothCurve(rnd *rand.Rand) annotated {
+	T := between(rnd, 50, 800)
+	period := uniform(rnd, 0.5, 2) * float64(T)
+	a, b := uniform(rnd, 10, 100), uniform(rnd, 10, 100)*math.Copysign(1, rnd.Float64()-0.5)
+	phase := uniform(rnd, 0, 2*math.Pi)
+	e := arNoise(rnd, T, one)
+	for t := range e {
+		u := float64(t) / float64(T)
+		e[t] += a*math.Sin(2*math.Pi*float64(t)/period+phase) + b*u*u
+	}
+	return annotated{column(e), []int{0}}
+}
+
 var families = []family{
 	{"level+trend", false, levelTrend},
 	{"variance", false, varianceChange},
@@ -320,6 +359,10 @@ var families = []family{
 	{"random walk", true, randomWalk},
 	{"noise", true, noiseOnly},
 	{"level+steep trend", false, levelSteepTrend},
+	{"dense 20", false, dense(20)},
+	{"dense 25", false, dense(25)},
+	{"dense 50", false, dense(50)},
+	{"smooth", true, smoothCurve},
 }
 
 // series returns the seed-th series of family f.

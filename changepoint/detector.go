@@ -14,6 +14,7 @@ import (
 
 	"github.com/sublinear/pearson/divergence"
 	"github.com/sublinear/pearson/internal/indices"
+	"github.com/sublinear/pearson/internal/isnil"
 )
 
 // The cross-validation grids of Liu et al. (2013): σ as multiples of the
@@ -90,7 +91,12 @@ type Detector struct {
 // NewDetector returns a Detector for rows of dim columns whose score is the
 // symmetrised PE_α, α ∈ [0, 1) (DefaultAlpha is the paper's; α = 0 the plain
 // Pearson divergence, whose ratio is unbounded). s may be nil: all
-// defaults. A setting or α out of range gives a *SettingsError.
+// defaults. A setting or α out of range gives a *SettingsError; a dim
+// whose rows would hold more than MaxDetectorValues values an error
+// wrapping ErrTooLarge.
+//
+// The methods of a nil *Detector do not panic: Push and Flush return an
+// error, the others the zero value.
 func NewDetector(dim int, alpha float64, s *Settings) (*Detector, error) {
 	p, err := s.resolve(alpha)
 	if err != nil {
@@ -98,6 +104,10 @@ func NewDetector(dim int, alpha float64, s *Settings) (*Detector, error) {
 	}
 	if dim < 1 {
 		return nil, fmt.Errorf("changepoint: %w: a series needs at least one column, not %d", ErrDimension, dim)
+	}
+	if v := float64(2*p.window+6*p.embed) * float64(dim); v > MaxDetectorValues {
+		return nil, fmt.Errorf("changepoint: %w: %d columns in windows of %d rows would hold %.3g values (%.1f GB), above MaxDetectorValues = %d",
+			ErrTooLarge, dim, 2*p.window+p.embed-1, v, 8*v/1e9, MaxDetectorValues)
 	}
 	return &Detector{
 		p:     p,
@@ -107,22 +117,47 @@ func NewDetector(dim int, alpha float64, s *Settings) (*Detector, error) {
 	}, nil
 }
 
+// MaxDetectorValues bounds the values a Detector's windows hold, about
+// (2n + 6k)·dim for n = Window, k = Embed and dim columns: 800 MB.
+const MaxDetectorValues = 100_000_000
+
 // MinRows returns the number of rows needed for one score: 2n + k − 1,
 // the two windows of n subsequences of k rows.
-func (d *Detector) MinRows() int { return d.g.cap }
+func (d *Detector) MinRows() int {
+	if d == nil {
+		return 0
+	}
+	return d.g.cap
+}
 
 // Rows returns the number of rows pushed so far.
-func (d *Detector) Rows() int { return d.g.rows }
+func (d *Detector) Rows() int {
+	if d == nil {
+		return 0
+	}
+	return d.g.rows
+}
 
 // Tuning returns the σ and λ in use, and false before the first score.
-func (d *Detector) Tuning() (Tuning, bool) { return d.tuning, d.tuned }
+func (d *Detector) Tuning() (Tuning, bool) {
+	if d == nil {
+		return Tuning{}, false
+	}
+	return d.tuning, d.tuned
+}
 
 // Push appends the next row of the series and, when it completes the
 // windows of a candidate time, returns that time's score and true. The row
 // is copied. A row of the wrong length gives an error wrapping
 // ErrDimension, and a NaN or infinite value a *DataError; the Detector is
 // unchanged by either.
+//
+// A nil ctx is a programmer's error: it panics, in the caller's goroutine.
 func (d *Detector) Push(ctx context.Context, row []float64) (Score, bool, error) {
+	isnil.Context(ctx, "changepoint.Detector.Push")
+	if d == nil {
+		return Score{}, false, errNilDetector
+	}
 	g := d.g
 	if len(row) != g.dim {
 		return Score{}, false, fmt.Errorf("changepoint: %w: row %d has %d columns, want %d", ErrDimension, g.rows, len(row), g.dim)
@@ -170,6 +205,9 @@ func (d *Detector) Push(ctx context.Context, row []float64) (Score, bool, error)
 // change point is confirmed once the scores MinDistance rows after it
 // have arrived.
 func (d *Detector) ChangePoints() []Score {
+	if d == nil {
+		return nil
+	}
 	f := d.found
 	d.found = nil
 	return f
@@ -180,6 +218,9 @@ func (d *Detector) ChangePoints() []Score {
 // included. If the series was too short for a single score it returns an
 // error wrapping ErrTooFew.
 func (d *Detector) Flush() ([]Score, error) {
+	if d == nil {
+		return nil, errNilDetector
+	}
 	if !d.scored {
 		return nil, d.tooFew(d.g.rows)
 	}

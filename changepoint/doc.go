@@ -80,11 +80,16 @@
 // rows see a change of spread, or a shift of 1–2 standard deviations,
 // weakly: the segments between the changes found are then searched over
 // their whole length for a change of spread (of the absolute first
-// differences) and of level (the χ² of a step at the segment's own
-// long-run variance, beside a trend when the segment has one), each
-// change naming the rule that found it (Change.Rule). On stationary
-// columns with such shifts PELT and binary segmentation still find a
-// little more (docs/results/cpcols.md).
+// differences), for changes of level several at a time (the steps rule:
+// PELT at the noise's long-run variance, estimated from differences and
+// then from residuals rather than from the scores, which dense changes
+// inflate, beside a smooth trend of degree up to 12), and for a single
+// change of level (the χ² of a step at the segment's own long-run
+// variance, beside a trend when the segment has one), each change naming
+// the rule that found it (Change.Rule). A series of T rows is scanned
+// every ⌈T/20000⌉ rows (SegmentParams.Stride). On changes every 20–25
+// rows PELT, which assumes independent rows, still finds more
+// (docs/RESULTS.md).
 //
 // Settings follow the conventions of package divergence: the zero value of
 // every field is its documented default, a nil pointer asks for all of

@@ -26,6 +26,11 @@ var (
 	ErrNonFinite = errs.ErrNonFinite
 	// ErrTimes means a time column that does not increase strictly.
 	ErrTimes = errors.New("times not increasing")
+	// ErrTooLarge means a series too wide for the memory a Detector may
+	// hold (see MaxDetectorValues).
+	ErrTooLarge = errs.ErrTooLarge
+	// errNilDetector is the error of a method called on a nil *Detector.
+	errNilDetector = errors.New("changepoint: nil *Detector")
 )
 
 // SettingsError reports a field of Settings, or the argument α, out of

@@ -9,6 +9,8 @@ import (
 	"fmt"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/sublinear/pearson/internal/isnil"
 )
 
 // Result is the outcome of Scores.
@@ -30,8 +32,11 @@ type Result struct {
 // (n = Window, k = Embed) gives an error wrapping ErrTooFew; a NaN or
 // infinite value a *DataError naming its row and column; a setting out of
 // range a *SettingsError. s may be nil: all defaults.
+//
+// A nil ctx is a programmer's error: it panics, in the caller's goroutine.
 func Scores(ctx context.Context, series mat.Matrix, alpha float64, s *Settings) (*Result, error) {
-	if series == nil {
+	isnil.Context(ctx, "changepoint.Scores")
+	if isnil.Is(series) {
 		return nil, fmt.Errorf("changepoint: %w: the series is nil", ErrTooFew)
 	}
 	rows, dim := series.Dims()

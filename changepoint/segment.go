@@ -15,6 +15,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/sublinear/pearson/divergence"
+	"github.com/sublinear/pearson/internal/isnil"
 )
 
 // Limits and defaults of Segment.
@@ -55,6 +56,9 @@ const (
 	// series, whose scores calibrate each window size smaller than the
 	// window.
 	calibrationPoints = 32
+	// segmentScanRows is the most candidates the first scan of Segment
+	// scores: a longer series is scanned every ⌈T/segmentScanRows⌉ rows.
+	segmentScanRows = 20000
 	// maxRounds bounds the rounds of refinement and rescanning.
 	maxRounds = 10
 )
@@ -92,8 +96,12 @@ type SegmentSettings struct {
 // SegmentParams are the settings Segment used, every default filled in.
 type SegmentParams struct {
 	Embed, Window, MinDistance int
-	Changes                    int
-	Penalty                    float64
+	// Stride is the number of rows between the candidates of the first
+	// scan (Segmentation.Scores): 1 up to segmentScanRows = 20000
+	// candidates, ⌈T/20000⌉ beyond. Refinement scores every row.
+	Stride  int
+	Changes int
+	Penalty float64
 }
 
 // Change is a change point found by Segment.
@@ -135,6 +143,11 @@ const (
 	// long-run variance, exceeds 2·(d + 1)·ln T, or, with d > 1, one
 	// column's exceeds 4·ln T + 2·ln d (levelChanges).
 	RuleLevel = "level"
+	// RuleSteps: a change of level found by penalised least squares over
+	// the segment between its neighbouring changes, at the noise's
+	// long-run variance estimated from differences (stepChanges), several
+	// per segment; its Calibrated is the drop of the weighted cost.
+	RuleSteps = "steps"
 )
 
 // Span is a segment of the series: the rows between two changes.
@@ -147,7 +160,8 @@ type Span struct {
 type Segmentation struct {
 	// Params are the settings used.
 	Params SegmentParams
-	// Scores holds the score of every candidate time, in time order: Time
+	// Scores holds the score of every candidate time of the first scan
+	// (every Params.Stride-th row), in time order: Time
 	// is the first row of the after window, Value the size-weighted
 	// divergence and After and Before its two terms (unweighted).
 	Scores []Score
@@ -192,6 +206,7 @@ func SegmentParamsFor(rows int, s *SegmentSettings) SegmentParams {
 	if p.Penalty == 0 {
 		p.Penalty = PenaltyPerLogRow * math.Log(float64(rows))
 	}
+	p.Stride = max(1, (rows+segmentScanRows-1)/segmentScanRows)
 	return p
 }
 
@@ -253,14 +268,17 @@ func SegmentParamsFor(rows int, s *SegmentSettings) SegmentParams {
 // gives a *DataError; a series shorter than MinSegmentRows, or nil, an
 // error wrapping ErrTooFew (after the settings are checked, so that a nil
 // series checks them). s may be nil: all defaults.
+//
+// A nil ctx is a programmer's error: it panics, in the caller's goroutine.
 func Segment(ctx context.Context, series mat.Matrix, alpha float64, s *SegmentSettings) (*Segmentation, error) {
+	isnil.Context(ctx, "changepoint.Segment")
 	if s == nil {
 		s = &SegmentSettings{}
 	}
 	if err := s.validate(alpha); err != nil {
 		return nil, err
 	}
-	if series == nil {
+	if isnil.Is(series) {
 		return nil, fmt.Errorf("changepoint: %w: the series is nil", ErrTooFew)
 	}
 	rows, dim := series.Dims()
@@ -312,7 +330,11 @@ func Segment(ctx context.Context, series mat.Matrix, alpha float64, s *SegmentSe
 	lo, hi := minSide+p.Embed-1, rows-minSide-p.Embed+1 // candidates b in [lo, hi]
 	full := make([][]float64, parts)
 	var candCols [][]float64
-	for b := lo; b <= hi; b++ {
+	// A long series is scanned every stride rows (the windows of n rows
+	// see a change from n rows away; refine places it row by row), so
+	// that the scan costs at most about segmentScanRows scores.
+	stride := p.Stride
+	for b := lo; b <= hi; b += stride {
 		nb := sg.size(b, 0, rows)
 		sc, cols, err := sg.score(ctx, b, nb)
 		if err != nil {
@@ -400,8 +422,8 @@ func Segment(ctx context.Context, series mat.Matrix, alpha float64, s *SegmentSe
 
 	// Local maxima of the calibrated score, highest first.
 	var peaks []Change
-	for _, c := range Detect(calibrated, math.Inf(-1), p.MinDistance) {
-		peaks = append(peaks, Change{Time: c.Time, Score: res.Scores[c.Time-lo].Value, Calibrated: c.Value})
+	for _, c := range Detect(calibrated, math.Inf(-1), max(p.MinDistance, stride)) {
+		peaks = append(peaks, Change{Time: c.Time, Score: res.Scores[(c.Time-lo)/stride].Value, Calibrated: c.Value})
 	}
 	sort.SliceStable(peaks, func(i, j int) bool { return peaks[i].Calibrated > peaks[j].Calibrated })
 	var keep []Change
@@ -423,7 +445,7 @@ func Segment(ctx context.Context, series mat.Matrix, alpha float64, s *SegmentSe
 	// than a window to another is seen by its own rows; repeat until
 	// nothing is added.
 	for round := 0; ; round++ {
-		if err := sg.refine(ctx, keep, p.MinDistance, z); err != nil {
+		if err := sg.refine(ctx, keep, max(p.MinDistance, min(stride, 2*p.Window)), z); err != nil {
 			return nil, err
 		}
 		if p.Changes > 0 || round == maxRounds {
@@ -452,7 +474,7 @@ func Segment(ctx context.Context, series mat.Matrix, alpha float64, s *SegmentSe
 		rules := []struct {
 			changes  func(context.Context, []Change, int, float64, float64) ([]Change, error)
 			perParam float64
-		}{{sg.spreadChanges, spreadPenaltyPerParam}, {sg.levelChanges, levelPenaltyPerParam}}
+		}{{sg.spreadChanges, spreadPenaltyPerParam}, {sg.stepChanges, stepsPenaltyPerParam}, {sg.levelChanges, levelPenaltyPerParam}}
 		for _, r := range rules {
 			add, err := r.changes(ctx, keep, minLen, wholeScale*r.perParam*float64(dim+1)*logT, wholeScale*(2*r.perParam*logT+2*math.Log(float64(dim))))
 			if err != nil {
@@ -460,7 +482,8 @@ func Segment(ctx context.Context, series mat.Matrix, alpha float64, s *SegmentSe
 			}
 			for i := range add {
 				if b := add[i].Time; b >= lo && b <= hi {
-					add[i].Score, add[i].Calibrated = res.Scores[b-lo].Value, res.Calibrated[b-lo]
+					j := min(len(res.Scores)-1, (b-lo+stride/2)/stride)
+					add[i].Score, add[i].Calibrated = res.Scores[j].Value, res.Calibrated[j]
 				}
 			}
 			keep = append(keep, add...)

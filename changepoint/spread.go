@@ -19,6 +19,11 @@ import (
 // the autocorrelation of differences and the search over every row.
 const spreadPenaltyPerParam = 2.0
 
+// spreadLocal is the half-width, in differences, of the local mean each
+// difference is taken relative to when the spread rule estimates their
+// lag-1 autocorrelation (longRun).
+const spreadLocal = 25
+
 // spreadClip caps each absolute difference at spreadClip times the
 // column's median one (its mean if the median is 0): one outlier, which
 // enters two differences, is not a change of spread (a single 10⁶ in a
@@ -51,7 +56,7 @@ const spreadMinSide = 25
 // per column at a fixed b whatever the law of y, so that heavy tails, an
 // outlier (which enters two differences) or a sparse series raise φ rather
 // than the ratio; the deviance of the best split is then divided by
-// 1 + 2ρ, ρ the lag-1 autocorrelation of the relative residuals
+// (1 + ρ)/(1 − ρ), ρ the lag-1 autocorrelation of the relative residuals
 // (y − a₁)/a₁ and (y − a₂)/a₂ when positive (longRun), for the dependence
 // between neighbouring differences. A split is kept when its LR is the segment's highest and
 // exceeds penalty, both sides holding at least minLen differences; the two
@@ -132,8 +137,9 @@ func (sg *segmenter) spreadChanges(ctx context.Context, keep []Change, minLen in
 		}
 		// Neighbouring differences share a row, and the spread of a
 		// series comes in bursts: the deviance is divided by the long-run
-		// factor 1 + 2ρ of the relative residuals (y − a)/a of the
-		// two-mean fit, ρ their lag-1 autocorrelation (when positive).
+		// factor (1 + ρ)/(1 − ρ) of AR(1) residuals, ρ the lag-1
+		// autocorrelation of the relative residuals (y − a)/a of the
+		// two-mean fit (when positive).
 		best.Calibrated /= sg.longRun(abs, s, best.Time, e)
 		if alone {
 			// Back to the scale of the summed deviance.
@@ -155,20 +161,26 @@ func (sg *segmenter) spreadChanges(ctx context.Context, keep []Change, minLen in
 	return add, nil
 }
 
-// longRun returns 1 + 2ρ (at least 1), ρ the lag-1 autocorrelation, pooled
+// longRun returns (1 + ρ)/(1 − ρ), the long-run factor of AR(1) residuals
+// (ρ kept in [0, 0.95]), ρ the lag-1 autocorrelation, pooled
 // over the columns, of the relative residuals r(y) = (y − a)/a of the
-// absolute differences of rows s+1 … b−1 (a = a₁) and b+1 … e−1 (a = a₂),
-// pairs within one side only; abs holds their prefix sums.
+// absolute differences of rows s+1 … b−1 and b+1 … e−1, a the mean of
+// those within spreadLocal rows on the same side, pairs within one side
+// only; abs holds their prefix sums.
 func (sg *segmenter) longRun(abs [][]float64, s, b, e int) float64 {
 	var num, den float64
 	for c := range sg.dim {
 		side := func(lo, hi int) {
-			a := (abs[c][hi] - abs[c][lo-1]) / float64(hi-lo+1)
-			if !(a > 0) {
-				return
-			}
+			// Each difference relative to the mean of those within
+			// spreadLocal rows on its side: a change of spread the split
+			// leaves (a segment with two) is no dependence.
 			prev := 0.0
 			for r := lo; r <= hi; r++ {
+				a0, a1 := max(lo, r-spreadLocal), min(hi, r+spreadLocal)
+				a := (abs[c][a1] - abs[c][a0-1]) / float64(a1-a0+1)
+				if !(a > 0) {
+					continue
+				}
 				v := (sg.absDiff(r, c) - a) / a
 				den += v * v
 				if r > lo {
@@ -183,7 +195,8 @@ func (sg *segmenter) longRun(abs [][]float64, s, b, e int) float64 {
 	if !(den > 0) {
 		return 1
 	}
-	return max(1, 1+2*num/den)
+	rho := math.Max(0, math.Min(0.95, num/den))
+	return (1 + rho) / (1 - rho)
 }
 
 // spreadCap returns the cap of column c's absolute differences

@@ -19,7 +19,7 @@ import (
 // every admissible split, written here from the definition: the deviance
 // Σ 2·[−ln(y/μ) + (y − μ)/μ] of one mean against two, over the pooled
 // Pearson dispersion of the two-mean fit, at the best split divided by the
-// long-run factor 1 + 2ρ.
+// long-run factor (1 + ρ)/(1 − ρ) of AR(1) residuals.
 func TestSpreadDeviance(t *testing.T) {
 	t.Parallel()
 	rnd := rand.New(rand.NewPCG(3, 4))
@@ -88,8 +88,9 @@ func TestSpreadDeviance(t *testing.T) {
 		}
 		return total, top
 	}
-	// longRun is 1 + 2ρ (at least 1), ρ the lag-1 autocorrelation of the
-	// relative residuals of the two-mean fit, pairs within one side.
+	// longRun is (1 + ρ)/(1 − ρ), ρ in [0, 0.95] the lag-1 autocorrelation of the
+	// differences relative to their local mean (25 on either side, on the
+	// same side of b), pairs within one side.
 	longRun := func(b int) float64 {
 		var num, den float64
 		for c := range 2 {
@@ -98,20 +99,27 @@ func TestSpreadDeviance(t *testing.T) {
 				for i := side[0]; i <= side[1]; i++ {
 					r = append(r, math.Min(caps[c], math.Abs(x.At(i, c)-x.At(i-1, c))))
 				}
-				mu := 0.0
-				for _, y := range r {
-					mu += y / float64(len(r))
+				// Each relative to the mean of those within 25 on its side.
+				rel := func(i int) float64 {
+					mu, n := 0.0, 0
+					for j := max(0, i-25); j <= min(len(r)-1, i+25); j++ {
+						mu += r[j]
+						n++
+					}
+					mu /= float64(n)
+					return (r[i] - mu) / mu
 				}
 				for i := range r {
-					v := (r[i] - mu) / mu
+					v := rel(i)
 					den += v * v
 					if i > 0 {
-						num += v * (r[i-1] - mu) / mu
+						num += v * rel(i-1)
 					}
 				}
 			}
 		}
-		return max(1, 1+2*num/den)
+		rho := math.Max(0, math.Min(0.95, num/den))
+		return (1 + rho) / (1 - rho)
 	}
 	bestB, best := 0, math.Inf(-1)
 	oneB, one := 0, math.Inf(-1)

@@ -5,6 +5,7 @@
 package changepoint
 
 import (
+	"errors"
 	"fmt"
 	"math"
 )
@@ -33,6 +34,9 @@ type TimeChecker struct {
 // Next checks the label of the next row. The error wraps ErrTimes and
 // names the row, counted from 0; the label is not accepted.
 func (c *TimeChecker) Next(t float64) error {
+	if c == nil {
+		return errors.New("changepoint: nil *TimeChecker")
+	}
 	switch {
 	case math.IsNaN(t) || math.IsInf(t, 0):
 		return fmt.Errorf("changepoint: %w: the time of row %d is %v", ErrTimes, c.rows, t)

@@ -11,6 +11,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/sublinear/pearson/internal/isnil"
 	"github.com/sublinear/pearson/internal/parallel"
 )
 
@@ -67,9 +68,15 @@ type RowScore func(ctx context.Context, i int) ([]float64, error)
 // workers. Scores that are NaN or infinite count as +Inf; if no score is
 // finite the error wraps ErrNoScore. The first error of score, in row order,
 // is returned, as is ctx's error when it is cancelled.
+//
+// A nil ctx is a programmer's error: it panics, in the caller's goroutine.
 func Search[R any](ctx context.Context, rows []R, cols []float64, score RowScore, workers int) (*Table[R], error) {
+	isnil.Context(ctx, "crossval.Search")
 	if len(rows) == 0 || len(cols) == 0 {
 		return nil, fmt.Errorf("crossval: empty grid (%d×%d)", len(rows), len(cols))
+	}
+	if score == nil {
+		return nil, errors.New("crossval: nil score function")
 	}
 	t := &Table[R]{Rows: rows, Cols: cols, Scores: make([][]float64, len(rows))}
 	errs := make([]error, len(rows))

@@ -15,6 +15,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/sublinear/pearson/internal/isnil"
 )
 
 // The constants of sampling in blocks; NewCSVBlocks documents the rules.
@@ -74,7 +76,13 @@ func NewCSVBlocks(r io.ReaderAt, size int64, name string, opts Options) *CSVBloc
 
 // Sample samples the rows that q selects in blocks with s.Seek, or reads
 // every row as CSV.Sample does; see NewCSVBlocks.
+//
+// A nil ctx is a programmer's error: it panics, in the caller's goroutine.
 func (c *CSVBlocks) Sample(ctx context.Context, q Query, s Sampling) (*Table, error) {
+	isnil.Context(ctx, "dataset.CSVBlocks.Sample")
+	if c == nil || c.CSV == nil {
+		return nil, errNilSource
+	}
 	if s.Size < 0 || !s.Seek || s.Size == 0 || c.onRequest && !s.Blocks {
 		return c.CSV.Sample(ctx, q, s)
 	}

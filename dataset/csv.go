@@ -145,10 +145,18 @@ func NewCSVAt(r io.ReaderAt, size int64, name string, opts Options) *CSV {
 }
 
 // Name returns the input's name as messages show it.
-func (c *CSV) Name() string { return c.name }
+func (c *CSV) Name() string {
+	if c == nil {
+		return ""
+	}
+	return c.name
+}
 
 // Close closes the file that Open opened.
 func (c *CSV) Close() error {
+	if c == nil {
+		return nil
+	}
 	if c.decoder != nil {
 		c.decoder.Close()
 		c.decoder = nil
@@ -163,7 +171,13 @@ func (c *CSV) Close() error {
 // keeps a uniform random sample of at most s.Size rows of each group (Li's
 // algorithm L, reproducible for a given s.Src; every row when s.Size is
 // zero). See Source.
+//
+// A nil ctx is a programmer's error: it panics, in the caller's goroutine.
 func (c *CSV) Sample(ctx context.Context, q Query, s Sampling) (*Table, error) {
+	isnil.Context(ctx, "dataset.CSV.Sample")
+	if c == nil {
+		return nil, errNilSource
+	}
 	if s.Size < 0 {
 		return nil, fmt.Errorf("dataset: %s: negative sample size %d", c.name, s.Size)
 	}
@@ -208,7 +222,16 @@ func rewinder(src rand.Source) func() {
 
 // Scan reads every row that q selects and calls fn for each valid row in
 // file order. See Source.
+//
+// A nil ctx is a programmer's error: it panics, in the caller's goroutine.
 func (c *CSV) Scan(ctx context.Context, q Query, fn RowFunc) (*Table, error) {
+	isnil.Context(ctx, "dataset.CSV.Scan")
+	if c == nil {
+		return nil, errNilSource
+	}
+	if fn == nil {
+		return nil, fmt.Errorf("dataset: %s: Scan: nil RowFunc", c.name)
+	}
 	return c.read(ctx, q, nil, fn)
 }
 
@@ -665,6 +688,7 @@ func (rd *reader) other(key string) {
 // order.
 func (rd *reader) finish(dataRows int) error {
 	t := &rd.table
+	t.HeaderLine = rd.hline
 	t.Groups = make([]Group, 0, len(rd.groups))
 	for _, gs := range rd.groups {
 		if gs.g.Rows == 0 {

@@ -337,6 +337,11 @@ func TestReadOK(t *testing.T) {
 				t.Errorf("%d rows read, %d rows, sampled %v, %d draws", got.RowsRead, rows, got.Sampled, got.Draws)
 			}
 			got.RowsRead = 0
+			// The header is the first line holding anything.
+			if want := strings.Count(tt.in[:len(tt.in)-len(strings.TrimLeft(tt.in, "\n"))], "\n") + 1; got.HeaderLine != want {
+				t.Errorf("HeaderLine %d, want %d", got.HeaderLine, want)
+			}
+			got.HeaderLine = 0
 			if !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("got  %+v\nwant %+v", got, tt.want)
 			}

@@ -13,6 +13,10 @@ import (
 	"github.com/sublinear/pearson/errs"
 )
 
+// errNilSource is the error of Scan or Sample called on a nil *CSV,
+// *CSVBlocks or *Parquet (whose Name, Rows and Close answer "", 0 and nil).
+var errNilSource = errors.New("dataset: nil source")
+
 // Sentinel errors. Every error about the content of the input is a *ParseError
 // whose Err is one of these (or, for malformed quoting, one of the sentinels of
 // encoding/csv such as csv.ErrQuote and csv.ErrBareQuote), so callers can test

@@ -10,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/sublinear/pearson/dataset/datasettest"
 )
 
 // TestIsCompressed checks that the name and the magic bytes each say a
@@ -53,7 +55,7 @@ func TestIsCompressed(t *testing.T) {
 func TestInspect(t *testing.T) {
 	type row struct{ X float64 }
 	groups := [][]row{make([]row, 700), make([]row, 300)}
-	pq := writePQ(t, "x.parquet", groups)
+	pq := datasettest.WriteParquet(t, "x.parquet", groups)
 	b, err := os.ReadFile(pq)
 	if err != nil {
 		t.Fatal(err)

@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/sublinear/pearson/dataset/datasettest"
 )
 
 // distinctRows is a CSV input "x,y" whose y holds a new label in every row,
@@ -89,7 +91,7 @@ func TestParquetLabels(t *testing.T) {
 		}
 		groups = append(groups, rows)
 	}
-	path := writePQ(t, "labels.parquet", groups)
+	path := datasettest.WriteParquet(t, "labels.parquet", groups)
 	ctx := context.Background()
 	open := func() *Parquet {
 		p, err := OpenParquet(path, Options{})

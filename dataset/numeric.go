@@ -47,9 +47,12 @@ func ReadMatrix(r io.Reader, name string, delim rune) (rows, cols int, data []fl
 // ReadVector reads a headerless vector of numbers from r, given either one
 // number per line or all numbers on one line, separated by delim (zero means
 // ','; ' ' means runs of spaces). Other shapes fail with ErrRagged. name is
-// used in messages.
+// used in messages. A nil r is an error.
 func ReadVector(r io.Reader, name string, delim rune) ([]float64, error) {
 	name = displayName(name)
+	if isnil.Is(r) {
+		return nil, fmt.Errorf("dataset: %s: no reader (nil)", name)
+	}
 	var data []float64
 	first, firstLine := 0, 0
 	err := readNumbers(r, name, delim, func(fields []string, line int, cell func(i int) error) error {

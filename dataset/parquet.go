@@ -17,6 +17,8 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/format"
+
+	"github.com/sublinear/pearson/internal/isnil"
 )
 
 // Parquet is a Source reading the columns of a Parquet file, or of a
@@ -279,8 +281,13 @@ func OpenParquet(path string, opts Options) (*Parquet, error) {
 // expected even from whole units, a value of Query.Groups not met in the
 // drawn units, fewer values than Query.MaxGroups met, or more than 256
 // values met.
+//
+// A nil r is an error: name is only a name, never opened.
 func NewParquetAt(r io.ReaderAt, size int64, name string, opts Options) (*Parquet, error) {
 	p := &Parquet{name: displayName(name), opts: opts}
+	if isnil.Is(r) {
+		return nil, fmt.Errorf("dataset: %s: no reader (nil)", p.name)
+	}
 	if err := p.addShard(&pqShard{path: p.name, size: size, ra: r}); err != nil {
 		return nil, err
 	}
@@ -450,16 +457,29 @@ func (p *Parquet) release(o *pqOpen) {
 }
 
 // Name returns the input's name as messages show it.
-func (p *Parquet) Name() string { return p.name }
+func (p *Parquet) Name() string {
+	if p == nil {
+		return ""
+	}
+	return p.name
+}
 
 // Close closes the open file.
 func (p *Parquet) Close() error {
+	if p == nil {
+		return nil
+	}
 	p.closeShard()
 	return nil
 }
 
 // Rows returns the number of rows of the dataset, from the footers.
-func (p *Parquet) Rows() int64 { return p.rows }
+func (p *Parquet) Rows() int64 {
+	if p == nil {
+		return 0
+	}
+	return p.rows
+}
 
 // pqCounter counts the bytes read from a shard, for Options.Progress and
 // the tests; it may be read from several goroutines at once.
@@ -485,7 +505,13 @@ func (c *pqCounter) ReadAt(b []byte, off int64) (int, error) {
 // at most s.Size rows of each group: of every row read (a reservoir, as
 // for CSV), or, with s.Seek, by a two-stage sample of units (see
 // NewParquetAt).
+//
+// A nil ctx is a programmer's error: it panics, in the caller's goroutine.
 func (p *Parquet) Sample(ctx context.Context, q Query, s Sampling) (*Table, error) {
+	isnil.Context(ctx, "dataset.Parquet.Sample")
+	if p == nil {
+		return nil, errNilSource
+	}
 	if s.Size < 0 {
 		return nil, fmt.Errorf("dataset: %s: negative sample size %d", p.name, s.Size)
 	}
@@ -510,7 +536,16 @@ func (p *Parquet) Sample(ctx context.Context, q Query, s Sampling) (*Table, erro
 
 // Scan reads every row that q selects, row group by row group, and calls
 // fn for each valid row in file order. See Source.
+//
+// A nil ctx is a programmer's error: it panics, in the caller's goroutine.
 func (p *Parquet) Scan(ctx context.Context, q Query, fn RowFunc) (*Table, error) {
+	isnil.Context(ctx, "dataset.Parquet.Scan")
+	if p == nil {
+		return nil, errNilSource
+	}
+	if fn == nil {
+		return nil, fmt.Errorf("dataset: %s: Scan: nil RowFunc", p.name)
+	}
 	pl, err := p.plan(q)
 	if err != nil {
 		return nil, err

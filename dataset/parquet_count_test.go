@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/parquet-go/parquet-go"
+
+	"github.com/sublinear/pearson/dataset/datasettest"
 )
 
 // pqGroupRow is a row of the file of TestParquetCountKeys: the same
@@ -41,7 +43,7 @@ func TestParquetCountKeys(t *testing.T) {
 	for g := range groups {
 		rgs = append(rgs, rows[g*rgRows:(g+1)*rgRows])
 	}
-	path := writePQ(t, "g.parquet", rgs, parquet.PageBufferSize(512))
+	path := datasettest.WriteParquet(t, "g.parquet", rgs, parquet.PageBufferSize(512))
 	p, err := OpenParquet(path, Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -14,6 +14,7 @@ import (
 	"github.com/parquet-go/parquet-go"
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/sublinear/pearson/dataset/datasettest"
 	"github.com/sublinear/pearson/divergence"
 	"github.com/sublinear/pearson/internal/testtier"
 )
@@ -119,7 +120,7 @@ func timeOrdered(t testing.TB, kind string) (string, []float64) {
 			groups[g][j].X = xs[g*rgRows+j]
 		}
 	}
-	return writePQ(t, kind+".parquet", groups, parquet.PageBufferSize(2048), parquet.Compression(&parquet.Uncompressed)), xs
+	return datasettest.WriteParquet(t, kind+".parquet", groups, parquet.PageBufferSize(2048), parquet.Compression(&parquet.Uncompressed)), xs
 }
 
 // tQuantile975 returns the 0.975 quantile of Student's t with k degrees of
@@ -448,7 +449,7 @@ func TestParquetGroupDrawsCounts(t *testing.T) {
 			isA = append(isA, map[string]float64{"a": 1}[row.G])
 		}
 	}
-	path := writePQ(t, "g.parquet", groups, parquet.PageBufferSize(2048), parquet.Compression(&parquet.Uncompressed))
+	path := datasettest.WriteParquet(t, "g.parquet", groups, parquet.PageBufferSize(2048), parquet.Compression(&parquet.Uncompressed))
 	type design struct{ d, kind int }
 	designs := []design{{8, defaultDesign}}
 	if testtier.Enabled() {

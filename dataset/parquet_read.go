@@ -86,7 +86,11 @@ func (p *Parquet) plan(q Query) (*pqPlan, error) {
 		}
 	}
 	for _, name := range q.Labels {
-		if !q.mixed() && !slices.Contains(pl.cols, name) {
+		// The default selection leaves out, with a Skipped note, a label
+		// column of a type read neither as numbers nor as labels (a list,
+		// a struct, a timestamp), as it leaves out any such column.
+		skipped := len(q.Columns) == 0 && slices.ContainsFunc(pl.skip, func(s Skipped) bool { return s.Column == name })
+		if !q.mixed() && !skipped && !slices.Contains(pl.cols, name) {
 			return nil, &ParseError{File: p.name, Column: name, Err: ErrUnknownColumn, msg: "named as a label column but not among the columns read"}
 		}
 	}

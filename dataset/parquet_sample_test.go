@@ -11,13 +11,14 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/parquet-go/parquet-go"
+
+	"github.com/sublinear/pearson/dataset/datasettest"
 )
 
 // pqXRow is a row of the files the tests write with parquet-go.
@@ -41,34 +42,7 @@ func writeX(t testing.TB, rgs []int, pageBuf int) string {
 		}
 		groups = append(groups, rows)
 	}
-	return writePQ(t, "x.parquet", groups, parquet.PageBufferSize(pageBuf), parquet.Compression(&parquet.Uncompressed))
-}
-
-// writePQ writes a Parquet file called name in a temporary directory with
-// parquet-go, one row group for each of groups, and returns its path.
-func writePQ[T any](t testing.TB, name string, groups [][]T, opts ...parquet.WriterOption) string {
-	t.Helper()
-	path := filepath.Join(t.TempDir(), name)
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := parquet.NewGenericWriter[T](f, opts...)
-	for _, rows := range groups {
-		if _, err := w.Write(rows); err != nil {
-			t.Fatal(err)
-		}
-		if err := w.Flush(); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return path
+	return datasettest.WriteParquet(t, "x.parquet", groups, parquet.PageBufferSize(pageBuf), parquet.Compression(&parquet.Uncompressed))
 }
 
 // openSeek opens the Parquet file at path, to be sampled by units however
@@ -488,7 +462,7 @@ func TestParquetReadAheadErrors(t *testing.T) {
 		}
 		groups = append(groups, rows)
 	}
-	path := writePQ(t, "nulls.parquet", groups)
+	path := datasettest.WriteParquet(t, "nulls.parquet", groups)
 	for _, procs := range []int{1, 4} {
 		old := runtime.GOMAXPROCS(procs)
 		p := openSeek(t, path)

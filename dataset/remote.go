@@ -10,6 +10,8 @@ import (
 	"io"
 	"path/filepath"
 	"slices"
+
+	"github.com/sublinear/pearson/internal/isnil"
 )
 
 // Object is a file read by byte ranges, such as an object of a store or a
@@ -70,6 +72,11 @@ func OpenObjects(name string, objs []Object, opts Options) (Source, error) {
 	}
 	if len(objs) == 0 {
 		return nil, &ParseError{File: name, Err: ErrEmpty, msg: "no object"}
+	}
+	for _, o := range objs {
+		if isnil.Is(o.R) {
+			return nil, fmt.Errorf("dataset: %s: no reader (nil)", o.Path)
+		}
 	}
 	if len(objs) == 1 && objs[0].Key == "" {
 		o := objs[0]

@@ -19,6 +19,7 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 
+	"github.com/sublinear/pearson/dataset/datasettest"
 	"github.com/sublinear/pearson/objstore"
 	"github.com/sublinear/pearson/objstore/s3test"
 )
@@ -46,7 +47,7 @@ func writeParts(t testing.TB, rows int) string {
 				}
 				groups = append(groups, g)
 			}
-			p := writePQ(t, "data.parquet", groups, parquet.PageBufferSize(2048))
+			p := datasettest.WriteParquet(t, "data.parquet", groups, parquet.PageBufferSize(2048))
 			dst := filepath.Join(root, part, []string{"f0.parquet", "f1.parquet"}[f])
 			if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 				t.Fatal(err)

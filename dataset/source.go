@@ -42,8 +42,8 @@ type Source interface {
 	// Scan reads the rows that q selects and calls fn for each valid row,
 	// in file order; no row is kept: the groups of the Table have their row
 	// counts but no Data. An error from fn stops the reading and is
-	// returned as it is. For streaming an input of any length through a
-	// computation.
+	// returned as it is; a nil fn is an error. For streaming an input of
+	// any length through a computation.
 	Scan(ctx context.Context, q Query, fn RowFunc) (*Table, error)
 
 	// Close releases the input. A Source made by NewCSV does not close the
@@ -234,6 +234,12 @@ type Table struct {
 	// BlockBytes is the bytes of each block of a CSV input sampled in
 	// blocks (see NewCSVBlocks); 0 otherwise.
 	BlockBytes int64
+
+	// HeaderLine is the line of a CSV input's header, counted from 1 (after
+	// any blank lines before it); 0 for Parquet. With the lines that
+	// RowFunc is given, it tells a caller whose rows are times that blank
+	// lines came right after the header (blank lines are not rows).
+	HeaderLine int
 
 	// Categories holds, for a mixed table (Query.Mixed), one entry per
 	// kept column: the labels of a text column in code order (the value v

@@ -4,33 +4,33 @@
 
 package divergence
 
-// TestPointsCap is the largest number of averaging points the two-sample
+// TwoSamplePointsCap is the largest number of averaging points the two-sample
 // test uses by default (Settings.M zero): up to it the test averages over
 // every row of both samples, as an exact method would, so that its power
 // grows with the data; beyond it the cost stays flat and the power is that
-// of samples of TestPointsCap rows together. A permutation costs
+// of samples of TwoSamplePointsCap rows together. A permutation costs
 // O(min(m_P, m_Q)·(w·K + d)) for w kernel widths and d columns.
-const TestPointsCap = 20_000
+const TwoSamplePointsCap = 20_000
 
-// TestPoints returns the averaging points of the two-sample test for
+// TwoSamplePoints returns the averaging points of the two-sample test for
 // samples of np and nq rows when Settings.M is m: m when set, otherwise
-// every one of the np + nq rows up to TestPointsCap. It is the one rule of
-// the test's budget: the command line reads at least TestPoints/2 rows of
-// each sample (see TestRows).
-func TestPoints(m, np, nq int) int {
+// every one of the np + nq rows up to TwoSamplePointsCap. It is the one rule of
+// the test's budget: the command line reads at least TwoSamplePoints/2 rows of
+// each sample (see TwoSampleRows).
+func TwoSamplePoints(m, np, nq int) int {
 	if m != 0 {
 		return m
 	}
-	return min(np+nq, TestPointsCap)
+	return min(np+nq, TwoSamplePointsCap)
 }
 
-// TestRows returns the rows of each sample the two-sample test can use
-// when Settings.M is m: m when set, otherwise TestPointsCap, so that two
+// TwoSampleRows returns the rows of each sample the two-sample test can use
+// when Settings.M is m: m when set, otherwise TwoSamplePointsCap, so that two
 // samples of that many rows fill the default budget even when one of them
 // is small.
-func TestRows(m int) int {
+func TwoSampleRows(m int) int {
 	if m != 0 {
 		return m
 	}
-	return TestPointsCap
+	return TwoSamplePointsCap
 }

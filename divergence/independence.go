@@ -13,6 +13,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/sublinear/pearson/internal/indices"
+	"github.com/sublinear/pearson/internal/isnil"
 	"github.com/sublinear/pearson/kernel"
 )
 
@@ -85,7 +86,10 @@ type IndependenceResult struct {
 // when n ≤ M/2, otherwise up to 500 of the y-factor's rows). Fixing one of
 // SigmaX and SigmaY (a class target coded by ClassCodes, say) keeps it at
 // every width of the other.
+//
+// A nil ctx is a programmer's error: it panics, in the caller's goroutine.
 func IndependenceTest(ctx context.Context, x, y mat.Matrix, s *IndependenceSettings) (*IndependenceResult, error) {
+	isnil.Context(ctx, "divergence.IndependenceTest")
 	if s == nil {
 		s = &IndependenceSettings{}
 	}

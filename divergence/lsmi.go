@@ -15,6 +15,7 @@ import (
 
 	"github.com/sublinear/pearson/crossval"
 	"github.com/sublinear/pearson/internal/indices"
+	"github.com/sublinear/pearson/internal/isnil"
 	"github.com/sublinear/pearson/internal/parallel"
 	"github.com/sublinear/pearson/internal/summary"
 	"github.com/sublinear/pearson/kernel"
@@ -151,7 +152,10 @@ type LSMIResult struct {
 // Settings.Lambda); LambdaScales then holds values of (k/n)²λ.
 // The default grids widen themselves while the best point lies on an edge
 // (docs/DESIGN.md §4); a warning says so when a limit stops them.
+//
+// A nil ctx is a programmer's error: it panics, in the caller's goroutine.
 func LSMI(ctx context.Context, x, y mat.Matrix, s *LSMISettings) (*LSMIResult, error) {
+	isnil.Context(ctx, "divergence.LSMI")
 	if s == nil {
 		s = &LSMISettings{}
 	}

@@ -95,6 +95,9 @@ func (s *Settings) estimateWords(nc, n, d int, cv bool) (words float64, k, kcv, 
 // samples for np numerator and nq denominator points of d columns (see the
 // formulas above).
 func (s *PESettings) Memory(np, nq, d int) float64 {
+	if s == nil {
+		s = &PESettings{}
+	}
 	s = s.resolved()
 	t, _, _, _ := s.estimateWords(np, np+nq, d, s.Sigma == 0 || s.Lambda == 0)
 	return words * t
@@ -104,11 +107,14 @@ func (s *PESettings) Memory(np, nq, d int) float64 {
 // samples for np numerator and nq denominator points of d columns: the
 // estimate's, and the permutation test's (see the formulas above).
 func (s *TwoSampleSettings) Memory(np, nq, d int) float64 {
+	if s == nil {
+		s = &TwoSampleSettings{}
+	}
 	testM := s.M // zero: the test's budget rule
 	s = s.resolved()
 	t, _, _, _ := s.PESettings.Settings.estimateWords(np, np+nq, d, s.Sigma == 0 || s.Lambda == 0)
 	k := float64(min(s.K, (np+nq)/2))
-	m := math.Min(float64(TestPoints(testM, np, nq)), float64(np+nq))
+	m := math.Min(float64(TwoSamplePoints(testM, np, nq)), float64(np+nq))
 	return words * (t + testWords(&s.Settings, k, m, s.Permutations) + meanWords(m, float64(d)))
 }
 
@@ -144,6 +150,9 @@ func (s *LSMISettings) cv() bool { return s.SigmaX == 0 || s.SigmaY == 0 || s.La
 // Memory returns a bound, in bytes, of what LSMI holds beyond its samples
 // for n paired rows of dx and dy columns (see the formulas above).
 func (s *LSMISettings) Memory(n, dx, dy int) float64 {
+	if s == nil {
+		s = &LSMISettings{}
+	}
 	s = s.resolved()
 	t, k, kcv, m := s.estimateWords(n, n, dx+dy, s.cv())
 	return words * (t + s.lsmiWords(k, kcv, m, s.cv()))
@@ -153,6 +162,9 @@ func (s *LSMISettings) Memory(n, dx, dy int) float64 {
 // its samples for n paired rows of dx and dy columns: the estimate's, and
 // the permutation test's (see the formulas above).
 func (s *IndependenceSettings) Memory(n, dx, dy int) float64 {
+	if s == nil {
+		s = &IndependenceSettings{}
+	}
 	s = s.resolved()
 	k := float64(testCentres(s.K, n)) // x-centres, and as many y-centres
 	m := math.Min(float64(s.M), float64(n))
@@ -165,6 +177,9 @@ func (s *IndependenceSettings) Memory(n, dx, dy int) float64 {
 // target's kernel values cached for every draw and width (see the formulas
 // above).
 func (s *RankSettings) Memory(n, p, dy int) float64 {
+	if s == nil {
+		s = &RankSettings{}
+	}
 	s = s.resolved()
 	one := s.LSMISettings.Memory(n, 1, dy)
 	if s.PValuePermutations > 0 {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/sublinear/pearson/crossval"
 	"github.com/sublinear/pearson/internal/indices"
+	"github.com/sublinear/pearson/internal/isnil"
 	"github.com/sublinear/pearson/internal/parallel"
 	"github.com/sublinear/pearson/internal/summary"
 	"github.com/sublinear/pearson/kernel"
@@ -113,7 +114,10 @@ type PEResult struct {
 // Only the rows drawn are read, and each is checked as it is read: a NaN or
 // infinite value gives a *DataError; a setting out of range gives a
 // *SettingsError. s may be nil: all defaults.
+//
+// A nil ctx is a programmer's error: it panics, in the caller's goroutine.
 func RelativePE(ctx context.Context, p, q mat.Matrix, alpha float64, s *PESettings) (*PEResult, error) {
+	isnil.Context(ctx, "divergence.RelativePE")
 	res, err := relativePE(ctx, p, q, alpha, s)
 	if err != nil {
 		return res, err

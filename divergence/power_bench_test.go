@@ -16,7 +16,7 @@ import (
 // BenchmarkTwoSampleTestB1000 times TwoSampleTest with B = 1000 permutations
 // on two one-column samples of n rows each (shifted by 0.1 sd), estimate
 // included, and the permutation test alone (twoSample): with the default
-// budget it averages over all 2n rows up to TestPointsCap.
+// budget it averages over all 2n rows up to TwoSamplePointsCap.
 func BenchmarkTwoSampleTestB1000(b *testing.B) {
 	for _, n := range []int{1000, 10_000, 100_000} {
 		rnd := rand.New(rand.NewPCG(1, uint64(n)))

@@ -16,6 +16,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/sublinear/pearson/internal/adjust"
+	"github.com/sublinear/pearson/internal/isnil"
 	"github.com/sublinear/pearson/internal/parallel"
 )
 
@@ -78,7 +79,10 @@ type RankResult struct {
 // own generator seeded in column order from Settings.Src, so the ranking does
 // not depend on the number of workers. Settings.Progress, if set, is called
 // as features finish.
+//
+// A nil ctx is a programmer's error: it panics, in the caller's goroutine.
 func Rank(ctx context.Context, features, target mat.Matrix, s *RankSettings) (*RankResult, error) {
+	isnil.Context(ctx, "divergence.Rank")
 	if s == nil {
 		s = &RankSettings{}
 	}

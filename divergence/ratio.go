@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/sublinear/pearson/internal/indices"
+	"github.com/sublinear/pearson/internal/isnil"
 	"github.com/sublinear/pearson/internal/parallel"
 	"github.com/sublinear/pearson/kernel"
 )
@@ -66,8 +67,14 @@ func (r *Ratio) At(x []float64) float64 {
 // infinite value gives a *DataError naming sample "x" (the first in row
 // order). The rows are evaluated in blocks of blockRows on GOMAXPROCS
 // goroutines, each block with the same arithmetic whatever their number, so
-// the values do not depend on GOMAXPROCS.
+// the values do not depend on GOMAXPROCS. A nil x, or a nil r, is an error.
 func (r *Ratio) Eval(x mat.Matrix) ([]float64, error) {
+	if r == nil {
+		return nil, fmt.Errorf("divergence: %w: Eval of a nil *Ratio", ErrSettings)
+	}
+	if isnil.Is(x) {
+		return nil, fmt.Errorf("divergence: %w: the points are nil", ErrTooFew)
+	}
 	n, dim := x.Dims()
 	if dim != r.dim {
 		return nil, fmt.Errorf("divergence: %w: points of dimension %d for a ratio of dimension %d", ErrDimension, dim, r.dim)

@@ -16,6 +16,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/sublinear/pearson/internal/indices"
+	"github.com/sublinear/pearson/internal/isnil"
 	"github.com/sublinear/pearson/kernel"
 )
 
@@ -83,8 +84,11 @@ type TwoSampleResult struct {
 // whose statistic is standardised by the permutations drawn, or a result
 // this package did not make, cannot be extended: an error wrapping
 // ErrSettings.
+//
+// A nil ctx is a programmer's error: it panics, in the caller's goroutine.
 func (r *TwoSampleResult) Extend(ctx context.Context, b int) error {
-	if r.more == nil {
+	isnil.Context(ctx, "divergence.TwoSampleResult.Extend")
+	if r == nil || r.more == nil {
 		return fmt.Errorf("divergence: %w: only a two-sample test with α > 0 made by this package can be extended", ErrSettings)
 	}
 	if b > MaxPermutations {
@@ -128,8 +132,8 @@ func (r *TwoSampleResult) Extend(ctx context.Context, b int) error {
 // α = 0 by the mean and standard deviation of its values over the other
 // labellings (the permuted ones, for the observed labels). It
 // uses k centres drawn from the pooled sample and held fixed, and averages
-// over M points of the pooled sample (TestPoints: every row up to
-// TestPointsCap unless Settings.M is set), M_P of them labelled P and M_Q
+// over M points of the pooled sample (TwoSamplePoints: every row up to
+// TwoSamplePointsCap unless Settings.M is set), M_P of them labelled P and M_Q
 // labelled Q in the proportion α : 1−α, so that H = αG_P/M_P +
 // (1−α)G_Q/M_Q = G/M is the same for every labelling: it is computed once,
 // from up to 4000 of the averaging points drawn whatever their labels,
@@ -154,14 +158,17 @@ func (r *TwoSampleResult) Extend(ctx context.Context, b int) error {
 // point and testBins rows of a few dozen values); with α = 0, O(M·k) and a
 // factorisation. Neither grows
 // with the number of rows beyond the cap.
+//
+// A nil ctx is a programmer's error: it panics, in the caller's goroutine.
 func TwoSampleTest(ctx context.Context, p, q mat.Matrix, alpha float64, s *TwoSampleSettings) (*TwoSampleResult, error) {
+	isnil.Context(ctx, "divergence.TwoSampleTest")
 	if s == nil {
 		s = &TwoSampleSettings{}
 	}
 	if err := s.validate(); err != nil {
 		return nil, err
 	}
-	testM := s.M // zero: the test's budget rule (TestPoints), not DefaultM
+	testM := s.M // zero: the test's budget rule (TwoSamplePoints), not DefaultM
 	s = s.resolved()
 	// The estimate is RelativePE's own, on the same settings and source;
 	// the test draws from a generator seeded after it.
@@ -194,7 +201,10 @@ func TwoSampleTest(ctx context.Context, p, q mat.Matrix, alpha float64, s *TwoSa
 // after about h/p permutations: Permutations and Null report those run.
 // With exceedances ≤ 0, or α = 0, all B permutations run. The statistic,
 // the design and the permutations are TwoSampleTest's for the same source.
+//
+// A nil ctx is a programmer's error: it panics, in the caller's goroutine.
 func SequentialTwoSampleTest(ctx context.Context, p, q mat.Matrix, alpha float64, s *TwoSampleSettings, exceedances int) (*TwoSampleResult, error) {
+	isnil.Context(ctx, "divergence.SequentialTwoSampleTest")
 	if s == nil {
 		s = &TwoSampleSettings{}
 	}
@@ -215,7 +225,7 @@ func SequentialTwoSampleTest(ctx context.Context, p, q mat.Matrix, alpha float64
 
 // twoSample is the permutation test of TwoSampleTest on validated samples
 // and resolved settings, without the estimate; testM is the caller's
-// Settings.M before resolution (zero: TestPoints' rule), stop the
+// Settings.M before resolution (zero: TwoSamplePoints' rule), stop the
 // exceedances at which the permutations end (0: never early).
 func twoSample(ctx context.Context, pp, qq *points, alpha float64, s *TwoSampleSettings, testM, stop int, rnd *rand.Rand) (*TwoSampleResult, error) {
 	// Internal units: the data divided by the median heuristic (or the
@@ -223,7 +233,7 @@ func twoSample(ctx context.Context, pp, qq *points, alpha float64, s *TwoSampleS
 	widths := PermutationSigmaScales()
 	scale := s.Sigma
 	np, nq := pp.n, qq.n
-	mp, mq := testBudget(TestPoints(testM, np, nq), np, nq, alpha)
+	mp, mq := testBudget(TwoSamplePoints(testM, np, nq), np, nq, alpha)
 	// pick returns cnt rows of the pooled sample (rows n_P… are Q's) chosen
 	// whatever their labels: at random, or, for one column averaged over
 	// every row, at evenly spaced ranks of the pooled values (sorted
@@ -282,7 +292,7 @@ func twoSample(ctx context.Context, pp, qq *points, alpha float64, s *TwoSampleS
 	m := len(ep) + len(eq)
 	ridge := testRidge(s.Lambda, k, pp.pop)
 	res := &TwoSampleResult{Lambda: ridge * float64(pp.pop) / float64(k), Permutations: s.Permutations, K: k, M: m}
-	if avail := min(TestPoints(testM, np, nq), np+nq); alpha > 0 && 2*m < avail {
+	if avail := min(TwoSamplePoints(testM, np, nq), np+nq); alpha > 0 && 2*m < avail {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("the test averages over %d of the %d points its budget allows: with α = %g and samples of %d and %d rows, the proportion α : 1−α caps it; α = 0 uses every point", m, avail, alpha, np, nq))
 	}
 	// With α > 0 every component depends on the labels only through the

@@ -8,23 +8,53 @@ package divergence
 // the estimators do before any work, or nil: a caller can check settings
 // that come from a user before reading data. It neither reads nor changes
 // the settings' Src.
-func (s *Settings) Validate() error { return s.validate() }
+func (s *Settings) Validate() error {
+	if s == nil {
+		return nil // every default
+	}
+	return s.validate()
+}
 
 // Validate checks the settings of RelativePE, as Settings.Validate does.
-func (s *PESettings) Validate() error { return s.validate() }
+func (s *PESettings) Validate() error {
+	if s == nil {
+		return nil // every default
+	}
+	return s.validate()
+}
 
 // Validate checks the settings of LSMI, as Settings.Validate does.
-func (s *LSMISettings) Validate() error { return s.validate() }
+func (s *LSMISettings) Validate() error {
+	if s == nil {
+		return nil // every default
+	}
+	return s.validate()
+}
 
 // Validate checks the settings of TwoSampleTest, as Settings.Validate does.
-func (s *TwoSampleSettings) Validate() error { return s.validate() }
+func (s *TwoSampleSettings) Validate() error {
+	if s == nil {
+		return nil // every default
+	}
+	return s.validate()
+}
 
 // Validate checks the settings of IndependenceTest, as Settings.Validate
 // does.
-func (s *IndependenceSettings) Validate() error { return s.validate() }
+func (s *IndependenceSettings) Validate() error {
+	if s == nil {
+		return nil // every default
+	}
+	return s.validate()
+}
 
 // Validate checks the settings of Rank, as Settings.Validate does.
-func (s *RankSettings) Validate() error { return s.validate() }
+func (s *RankSettings) Validate() error {
+	if s == nil {
+		return nil // every default
+	}
+	return s.validate()
+}
 
 // ValidateAlpha returns a *SettingsError (Field "alpha") unless α, the
 // argument of RelativePE and TwoSampleTest, lies in [0, 1).

@@ -18,6 +18,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/sublinear/pearson/divergence"
+	"github.com/sublinear/pearson/internal/isnil"
 	"github.com/sublinear/pearson/internal/parallel"
 	"github.com/sublinear/pearson/internal/resolve"
 	"github.com/sublinear/pearson/internal/spread"
@@ -123,7 +124,10 @@ type ColumnResult struct {
 
 // Compare compares a current table with a reference table, column by
 // column: it is NewReference(ref, s) followed by Reference.Compare.
+//
+// A nil ctx is a programmer's error: it panics, in the caller's goroutine.
 func Compare(ctx context.Context, ref, cur []Column, s *Settings) (*Result, error) {
+	isnil.Context(ctx, "drift.Compare")
 	r, err := NewReference(ref, s)
 	if err != nil {
 		return nil, err
@@ -161,7 +165,10 @@ func Compare(ctx context.Context, ref, cur []Column, s *Settings) (*Result, erro
 // comparison; numeric columns whose values are mostly one value are compared
 // by their value frequencies, as categorical ones. s may be nil.
 // A nil reference is an error, not a panic.
+//
+// A nil ctx is a programmer's error: it panics, in the caller's goroutine.
 func (r *Reference) Compare(ctx context.Context, cur []Column, s *Settings) (*Result, error) {
+	isnil.Context(ctx, "drift.Reference.Compare")
 	if r == nil {
 		return nil, errors.New("drift: Compare: the reference is nil")
 	}
@@ -530,7 +537,7 @@ func valueCodes(ref, cur []float64) ([]int32, []string) {
 // K for the joint row), and tests p = q by
 // divergence.SequentialTwoSampleTest with b permutations that stop at the
 // Settings.Exceedances-th exceedance, averaging over testM points (zero:
-// divergence.TestPoints' rule): a column far from significance stops
+// divergence.TwoSamplePoints' rule): a column far from significance stops
 // after about h/p permutations, one that may drift runs all b, and the
 // p-value stays valid (Besag and Clifford 1991). The test's statistic does
 // not use the estimate (its kernel widths are the median heuristic's, its

@@ -4,7 +4,11 @@
 
 package drift
 
-import "errors"
+import (
+	"errors"
+
+	"github.com/sublinear/pearson/errs"
+)
 
 // Errors, wrapped with details; test for them with errors.Is.
 var (
@@ -21,6 +25,10 @@ var (
 	// ErrFormat means a saved reference is corrupt or truncated, or is not
 	// a reference at all.
 	ErrFormat = errors.New("drift: not a valid reference file")
+	// ErrTooFew means a table without rows, or a reference without a
+	// single present value: nothing to compare. (A current table whose
+	// values are all missing is compared: its missing share drifts.)
+	ErrTooFew = errs.Kind("drift: too few rows", errs.ErrTooFew)
 	// ErrVersion means a saved reference was written in a newer version of
 	// the format than this package reads.
 	ErrVersion = errors.New("drift: reference file format too new")

@@ -43,7 +43,9 @@ var reduceSeed = [2]uint64{0x6472696674, 0x726564756365}
 // NewReference checks the columns of a reference table and keeps what later
 // comparisons need: a uniform random sample of at most s.SampleRows of its
 // rows (the same rows for every column), the columns' types, categories and
-// counts of rows and missing values. s may be nil.
+// counts of rows and missing values. s may be nil. A table without rows,
+// or whose every value is missing, is an error wrapping ErrTooFew, as is a
+// current table without rows in Compare.
 func NewReference(cols []Column, s *Settings) (*Reference, error) {
 	p, err := s.resolve()
 	if err != nil {
@@ -60,8 +62,12 @@ func NewReference(cols []Column, s *Settings) (*Reference, error) {
 	return r, nil
 }
 
-// Columns returns the names of the reference's columns, in order.
+// Columns returns the names of the reference's columns, in order (none for
+// a nil reference).
 func (r *Reference) Columns() []string {
+	if r == nil {
+		return nil
+	}
 	names := make([]string, len(r.cols))
 	for i, c := range r.cols {
 		names[i] = c.name
@@ -133,7 +139,23 @@ func newTables(cols []Column, max int, ref map[string]*table) ([]*table, error) 
 		}
 		out[i] = t
 	}
+	if n == 0 {
+		return nil, fmt.Errorf("%w: the table holds no rows", ErrTooFew)
+	}
+	if ref == nil && allMissing(cols) {
+		return nil, fmt.Errorf("%w: no column of the reference holds a value: every sampled row is missing", ErrTooFew)
+	}
 	return out, nil
+}
+
+// allMissing reports whether every value of every column is missing.
+func allMissing(cols []Column) bool {
+	for i := range cols {
+		if cols[i].missingInSample() < cols[i].len() {
+			return false
+		}
+	}
+	return true
 }
 
 func (t *table) len() int {

@@ -148,7 +148,7 @@ type Settings struct {
 	// a larger sample is cut down to a uniform random sample of SampleRows
 	// rows. Zero means (Draws + 2)·(K + M) with the estimator's settings,
 	// the rows its draws and cross-validation can read, or the test's
-	// divergence.TestRows if more.
+	// divergence.TwoSampleRows if more.
 	SampleRows int
 
 	// NoJoint leaves out the joint row over all numeric columns.
@@ -195,14 +195,14 @@ type params struct {
 	jointK int
 	// jointM is the averaging budget of the joint row's test: M when set,
 	// otherwise divergence.DefaultM, the estimate's, not every row up to
-	// divergence.TestPointsCap as for a column. In d dimensions a point
+	// divergence.TwoSamplePointsCap as for a column. In d dimensions a point
 	// costs O(d) a column's point, and the joint row's one job, a change
 	// of dependence that no column shows, is seen at 2000 rows per sample
 	// (correlation 0 → 0.5: 20 of 20 in the power study); with every row
 	// it was a sixth of drift's CPU on 10⁴ rows × 20 columns.
 	jointM int
 	// columnM is a column test's averaging budget as given (0:
-	// divergence.TestPoints' rule).
+	// divergence.TwoSamplePoints' rule).
 	columnM int
 	// sampleRows bounds the rows kept of a table (Settings.SampleSize).
 	sampleRows int
@@ -291,7 +291,7 @@ func (s *Settings) sampleRows() int {
 	if s.SampleRows > 0 {
 		return s.SampleRows
 	}
-	return max(divergence.SampleRows(&s.Settings), divergence.TestRows(s.M))
+	return max(divergence.SampleRows(&s.Settings), divergence.TwoSampleRows(s.M))
 }
 
 // check validates the fields of s that the package owns; the estimator's

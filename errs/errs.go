@@ -12,6 +12,24 @@
 //
 // holds for a bad setting of changepoint, drift or qmin too, and a caller
 // tests for a kind of failure once, whichever package reported it.
+//
+// The library's packages answer misuse alike (internal/misuse tests every
+// exported entry point so):
+//
+//   - data and sizes are errors, never panics: nil or typed-nil matrices
+//     and readers, no rows, NaN, sizes beyond a package's bounds (which
+//     wrap ErrTooLarge before anything that large is allocated);
+//   - a nil context.Context is a programmer's error and panics, as the
+//     context package does, but always in the caller's goroutine, at the
+//     entry point, never in a worker goroutine that no recover can guard;
+//   - the methods of the handles a package returns (changepoint.Detector,
+//     drift.Reference, dataset's sources, objstore's Store and Object)
+//     called on a nil pointer return an error, or the zero value for a
+//     getter; those of plain data types (settings, results, columns) panic
+//     as any Go method does, except Validate and Memory of settings, for
+//     which nil means the defaults;
+//   - the few documented panics of programmer's arguments (kernel's
+//     functions on mismatched dimensions, crossval.LogGrid's bounds) stay.
 package errs
 
 import (

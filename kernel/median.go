@@ -15,6 +15,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/sublinear/pearson/internal/indices"
+	"github.com/sublinear/pearson/internal/isnil"
 )
 
 // ErrConstant means every sampled point is the same, so that no kernel width
@@ -38,6 +39,9 @@ const DefaultMedianPoints = 1000
 // differ; when all coincide the error wraps ErrConstant. The cost is
 // O(p²·dim) for p points, whatever the number of rows.
 func MedianHeuristic(x mat.Matrix, maxPoints int, rnd *rand.Rand) (float64, error) {
+	if isnil.Is(x) {
+		return 0, errors.New("kernel: the median heuristic needs points, not nil")
+	}
 	n, dim := x.Dims()
 	if maxPoints <= 0 {
 		maxPoints = DefaultMedianPoints

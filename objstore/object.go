@@ -6,6 +6,7 @@ package objstore
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -57,24 +58,47 @@ type segment struct {
 
 // URL returns the object's URL, as messages show it: without its userinfo
 // and query string, which may hold secrets.
-func (o *Object) URL() string { return o.url }
+func (o *Object) URL() string {
+	if o == nil {
+		return ""
+	}
+	return o.url
+}
 
 // Key returns the object's key relative to the prefix listed ("" when the
 // URL named the object itself): the path whose key=value segments are
 // partitions.
-func (o *Object) Key() string { return o.key }
+func (o *Object) Key() string {
+	if o == nil {
+		return ""
+	}
+	return o.key
+}
 
 // Size returns the object's size in bytes.
-func (o *Object) Size() int64 { return o.size }
+func (o *Object) Size() int64 {
+	if o == nil {
+		return 0
+	}
+	return o.size
+}
 
 // ETag returns the object's entity tag as listed ("" when the server gives
 // none).
-func (o *Object) ETag() string { return o.etag }
+func (o *Object) ETag() string {
+	if o == nil {
+		return ""
+	}
+	return o.etag
+}
 
 // ReadAt reads len(p) bytes at offset off, from the cache or by ranged
 // requests (see the package documentation). It returns io.EOF with fewer
 // bytes when the object ends first.
 func (o *Object) ReadAt(p []byte, off int64) (int, error) {
+	if o == nil {
+		return 0, errors.New("objstore: ReadAt on a nil *Object")
+	}
 	if off < 0 {
 		return 0, fmt.Errorf("objstore: %s: negative offset %d", o.url, off)
 	}
@@ -196,6 +220,9 @@ func (o *Object) evict() {
 //
 // Each range is a pair {start, end}: the bytes [start, end).
 func (o *Object) Prefetch(ranges [][2]int64, keep bool) {
+	if o == nil {
+		return
+	}
 	rs := make([]Range, 0, len(ranges))
 	for _, x := range ranges {
 		r := Range{max(x[0], 0), min(x[1], o.size)}

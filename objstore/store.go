@@ -14,6 +14,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/sublinear/pearson/internal/isnil"
 	"github.com/sublinear/pearson/internal/redact"
 )
 
@@ -91,7 +92,10 @@ type Store struct {
 
 // New returns a Store whose requests are made under ctx: cancelling it
 // stops every request at once, and every later read fails.
+//
+// A nil ctx is a programmer's error: it panics, in the caller's goroutine.
 func New(ctx context.Context, s Settings) *Store {
+	isnil.Context(ctx, "objstore.New")
 	st := &Store{ctx: ctx, set: s, httpc: s.HTTPClient}
 	n := s.MaxInFlight
 	if n <= 0 {
@@ -138,6 +142,9 @@ func client(s Settings) *http.Client {
 
 // Stats returns what the store has done so far.
 func (st *Store) Stats() Stats {
+	if st == nil {
+		return Stats{}
+	}
 	return Stats{Requests: st.requests.Load(), Bytes: st.bytes.Load(), InFlight: st.inFlight.Load()}
 }
 
@@ -157,6 +164,9 @@ func IsURL(path string) bool {
 // see the package documentation. An empty prefix fails with
 // ErrEmptyPrefix.
 func (st *Store) List(url string) ([]*Object, error) {
+	if st == nil {
+		return nil, errors.New("objstore: List on a nil *Store")
+	}
 	switch {
 	case hasPrefixFold(url, "s3://"):
 		c, err := st.s3client()

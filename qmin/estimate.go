@@ -16,6 +16,7 @@ import (
 
 	"github.com/sublinear/pearson/errs"
 	"github.com/sublinear/pearson/internal/indices"
+	"github.com/sublinear/pearson/internal/isnil"
 	"github.com/sublinear/pearson/internal/parallel"
 	"github.com/sublinear/pearson/internal/summary"
 )
@@ -199,7 +200,10 @@ func Estimate(p Problem, s *Settings) (*Result, error) {
 // factorisation runs to its end, so p must stay unchanged and safe to query
 // for that long. Without a cancellation the draws are the same as
 // Estimate's.
+//
+// A nil ctx is a programmer's error: it panics, in the caller's goroutine.
 func EstimateContext(ctx context.Context, p Problem, s *Settings) (*Result, error) {
+	isnil.Context(ctx, "qmin.EstimateContext")
 	if s == nil {
 		s = &Settings{}
 	}
@@ -274,7 +278,10 @@ func Exact(p Problem, s *Settings) (Solution, error) {
 // ctx, whatever n, with an error wrapping ctx.Err(). The solution under way
 // is abandoned to finish in the background (as a draw of EstimateContext
 // is), its result dropped.
+//
+// A nil ctx is a programmer's error: it panics, in the caller's goroutine.
 func ExactContext(ctx context.Context, p Problem, s *Settings) (Solution, error) {
+	isnil.Context(ctx, "qmin.ExactContext")
 	if s == nil {
 		s = &Settings{}
 	}
@@ -394,8 +401,12 @@ func restricted(p Problem, idx []int, rnd *rand.Rand) (*mat.SymDense, []float64,
 // k-subset (Floyd's algorithm; the order is not uniformly random). It takes
 // O(k) time and space, whatever n is. The sizes may come from data, so
 // that k < 0, k > n without replacement, or n < 1 with it and k > 0, are
-// an error wrapping ErrSettings, not a panic.
+// an error wrapping ErrSettings, not a panic; k > MaxDrawEntries (800 MB of
+// indices) is one wrapping ErrTooLarge.
 func Sample(n, k int, replace bool, rnd *rand.Rand) ([]int, error) {
+	if k > MaxDrawEntries {
+		return nil, fmt.Errorf("qmin: %w: %d indices exceed MaxDrawEntries = %d (%.1f GB)", ErrTooLarge, k, MaxDrawEntries, 8*float64(k)/1e9)
+	}
 	if k < 0 || (!replace && k > n) || (replace && k > 0 && n < 1) {
 		how := "distinct"
 		if replace {

@@ -14,6 +14,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/sublinear/pearson/internal/indices"
+	"github.com/sublinear/pearson/internal/isnil"
 )
 
 // ColumnFiller is a Problem that fills whole columns of A at once, as
@@ -26,8 +27,25 @@ type ColumnFiller interface {
 	Columns(dst *mat.Dense, idx []int) error
 }
 
-// Columns writes the columns idx of the symmetric part of A into dst.
+// Columns writes the columns idx of the symmetric part of A into dst. A nil
+// p or dst, a dst that is not Dim×len(idx), or an index outside [0, Dim) is
+// an error wrapping ErrShape.
 func (p *Dense) Columns(dst *mat.Dense, idx []int) error {
+	n, err := problemDim(p)
+	if err != nil {
+		return err
+	}
+	if isnil.Is(dst) {
+		return fmt.Errorf("qmin: %w: dst is nil", ErrShape)
+	}
+	if r, c := dst.Dims(); r != n || c != len(idx) {
+		return fmt.Errorf("qmin: %w: dst is %d×%d for %d columns of a problem of dimension %d", ErrShape, r, c, len(idx), n)
+	}
+	for _, c := range idx {
+		if c < 0 || c >= n {
+			return fmt.Errorf("qmin: %w: column %d outside [0, %d)", ErrShape, c, n)
+		}
+	}
 	columnsFromEntries(p, dst, idx)
 	return nil
 }

@@ -100,13 +100,19 @@ func Unify(tp, tq *dataset.Table, xq *mat.Dense) ([]int, error) {
 
 // CategoryHint adds to err, a read's failure, what to do when a feature
 // column (not one of targets) holds more labels than the read takes
-// (bound).
-func CategoryHint(err error, bound int, targets ...string) error {
+// (bound). typeFlag names the flag of the targets' type ("target-type"
+// for rank, "y-type" for mi; "" without targets), which the hint names
+// the targets by.
+func CategoryHint(err error, bound int, typeFlag string, targets ...string) error {
 	var pe *dataset.ParseError
 	if errors.As(err, &pe) && errors.Is(err, dataset.ErrTooManyLabels) && !slices.Contains(targets, pe.Column) {
 		why := ""
 		if bound < divergence.MaxCategories {
-			why = fmt.Sprintf(" while the target may hold text class labels (%d categories otherwise: give the target's type as numeric)", divergence.MaxCategories)
+			role := "the target"
+			if typeFlag == "y-type" {
+				role = "the --y column"
+			}
+			why = fmt.Sprintf(" while %s %s may hold text class labels (%d categories otherwise: give --%s numeric)", role, strings.Join(QuoteAll(targets), ", "), divergence.MaxCategories, typeFlag)
 		}
 		return fmt.Errorf("%w: column %q is read as categories (its cells are text), and a category column holds at most %d distinct labels%s: leave it out, or recode it", err, pe.Column, bound, why)
 	}

@@ -136,7 +136,7 @@ func TestInputCatalogue(t *testing.T) {
 		{"plot is a directory", []string{"rank", "--target", "y", "--plot", filepath.Join(dir, "d.png"), good}, exitData, []string{"d.png", "directory"}},
 		// The default columns: an empty cell is missing, not text.
 		{"late numeric feature, drop missing", []string{"rank", "--target", "y", "--drop-missing", "--k", "10", "--m", "50", "--format", "csv", lateA}, exitOK,
-			[]string{"dropped 1 rows", `column "name" left out: its first value, on line 2, is "n0", not a number`}},
+			[]string{"dropped 1 rows", `column "name" left out: its cells are text with more than 20 distinct labels`}},
 		{"late numeric feature", []string{"rank", "--target", "y", lateA}, exitData, []string{"late.csv", "line 2", `column "a"`, "empty cell", `on line 3, is "1.5"`}},
 		{"group column of many values", []string{"pe", "--group", "g", manyGroups}, exitUsage, []string{`"g"`, "more than 102 values", `"value-9", ... and more`, "--numerator"}},
 		{"group column of twelve values", []string{"pe", "--group", "g", file("twelve.csv", rows("g,x", 30, func(i int) string { return fmt.Sprintf("v%d,%d", i%12, i) }))}, exitUsage, []string{"has 12 values", `"v9", ... and 2 more)`}},

@@ -6,6 +6,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/sublinear/pearson/dataset"
 	"github.com/sublinear/pearson/divergence"
@@ -41,8 +42,8 @@ func featureLabels(label string, maxLabels int) int {
 }
 
 // categoryHint is tabular.CategoryHint.
-func categoryHint(err error, bound int, targets ...string) error {
-	return tabular.CategoryHint(err, bound, targets...)
+func categoryHint(err error, bound int, typeFlag string, targets ...string) error {
+	return tabular.CategoryHint(err, bound, typeFlag, targets...)
 }
 
 // The default selection (no --columns, no --features) takes the columns
@@ -67,7 +68,13 @@ func (r *reader) readDefault(path string, exclude []string, flag string, bound i
 		t, err = r.noted(path, t, nil)
 		return t, nil, nil, err
 	}
-	t, warnings, err := tabular.ReadText(text, flag, bound, read)
+	// A column ReadText leaves out gets its warning, not also the note
+	// of a column that is not numeric.
+	t, warnings, err := tabular.ReadText(text, flag, bound, func(cur []string) (*dataset.Table, error) {
+		r.told = slices.DeleteFunc(slices.Clone(text), func(s string) bool { return slices.Contains(cur, s) })
+		defer func() { r.told = nil }()
+		return read(cur)
+	})
 	return t, text, warnings, err
 }
 

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sublinear/pearson/dataset/datasettest"
 	"github.com/sublinear/pearson/internal/testtier"
 	"github.com/sublinear/pearson/tabular"
 )
@@ -58,7 +59,7 @@ func writePeople(t *testing.T, name string, rows []personRow) (csvPath, parquetP
 	if err := os.WriteFile(csvPath, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	return csvPath, writeRowGroups(t, name+".parquet", rows, len(rows))
+	return csvPath, datasettest.WriteParquet(t, name+".parquet", datasettest.Groups(rows, len(rows)))
 }
 
 // TestCategoricalFeatures: rank, mi and divergence take text and boolean

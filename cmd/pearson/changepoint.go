@@ -40,10 +40,13 @@ func changepointCommand() *cli.Command {
 			"trend, a season or a random walk does not read as changes; a change point is a calibrated score\n" +
 			"above --penalty (default 2·ln T) that is the highest within --min-distance rows (a third of\n" +
 			"the window), placed by re-scoring its neighbourhood with windows that stop at the neighbouring\n" +
-			"changes. --changes K asks for the K highest instead. Two rules over whole segments then find\n" +
-			"changes of spread and of level that windows of √T rows see weakly (a step is tested against each\n" +
-			"segment's own long-run variance, with a trend in the model when the segment has one, and is not\n" +
-			"sought in a random walk); the rule column says which found each change. The output lists the change points, what\n" +
+			"changes. --changes K asks for the K highest instead. Three rules over whole segments then find\n" +
+			"changes of spread, dense or small changes of level (the steps rule: penalised least squares at\n" +
+			"the noise's long-run variance, estimated from differences and residuals, beside a smooth trend,\n" +
+			"several per segment) and single changes of level that windows of √T rows see weakly (a step is\n" +
+			"tested against each segment's own long-run variance, with a trend in the model when the segment\n" +
+			"has one; neither level rule speaks in a random walk); the rule column says which found each\n" +
+			"change. The output lists the change points, what\n" +
 			"changed at each (level, spread, dependence between columns, or shape), and the segments. The\n" +
 			"series is held in memory (refused beyond --max-memory). A missing value (an empty cell or line)\n" +
 			"is an error naming its row; --drop-missing leaves such rows out, and times keep their row numbers.\n" +
@@ -53,7 +56,10 @@ func changepointCommand() *cli.Command {
 			"Output: text prints the run's details, a table of the change points and one of the segments;\n" +
 			"json one object with \"scores\", \"change_points\", \"segments\" and the details; csv and jsonl a\n" +
 			"line per score, change point and segment, with a kind column or key (jsonl ends with a summary\n" +
-			"line). Times are rows counted from 0 (the first data row), or the values of --time.\n" +
+			"line). Times are rows counted from 0 (the first data row), or the values of --time. A change\n" +
+			"point's time is the first row of the new segment; a segment's start and end are its first and\n" +
+			"last rows (end inclusive). --scores none leaves the score of every row out (auto, the default,\n" +
+			"does so beyond 100000 rows); with --drop-missing the summary counts the rows left out.\n" +
 			"\n" +
 			"With --stream (or any of --threshold, --step, --retune, --exact, --k, --m, --draws, --sigma,\n" +
 			"--lambda) each time is scored as the rows arrive, in memory that does not grow with the series,\n" +
@@ -94,6 +100,7 @@ func changepointCommand() *cli.Command {
 			delimFlag(),
 			progressFlag(),
 			&cli.StringFlag{Name: "format", Value: changepointFormats[0], Usage: "output format: " + strings.Join(changepointFormats, ", ")},
+			&cli.StringFlag{Name: "scores", Value: "auto", Usage: "write the score of every row when segmenting: all, none, or auto (all up to 100000 rows)"},
 			&cli.StringFlag{Name: "plot", Usage: "draw the series, the score and the change points to `FILE`.png or FILE.svg"},
 		},
 		Action: runChangepoint,
@@ -128,9 +135,10 @@ type cpJob struct {
 	// the warning about columns like row identifiers (idSeriesWarnings).
 	first []float64
 
-	seg      *cpSegment // nil when streaming
-	lastLine int        // line of the last row read, 0 before the first
-	rowNum   int        // row number of the next row, missing rows counted
+	seg       *cpSegment // nil when streaming
+	lastLine  int        // line of the last row read, 0 before the first
+	firstLine int        // line of the first row read
+	rowNum    int        // row number of the next row, missing rows counted
 
 	ctx        context.Context
 	cliContext *cli.Context
@@ -192,6 +200,16 @@ func runChangepoint(c *cli.Context) error {
 	t, err := r.scan(j.path, q, j.row)
 	if err != nil {
 		return libraryError(c, err)
+	}
+	// Blank lines right after the header are missing rows too, which row
+	// could not see: the header's line is known only now.
+	if t.HeaderLine > 0 && j.firstLine > t.HeaderLine+1 {
+		if !j.drop {
+			return fmt.Errorf("%s: line %d: row 0 is missing (an empty line): a missing value is not skipped silently; --drop-missing leaves such rows out, and times keep their row numbers", displayPath(j.path), t.HeaderLine+1)
+		}
+		if j.timeCol == "" {
+			return fmt.Errorf("%s: line %d: row 0 is missing (an empty line right after the header): the rows' times would shift; remove the empty lines, or give a --time column", displayPath(j.path), t.HeaderLine+1)
+		}
 	}
 	cols := t.Columns
 	if j.timeCol != "" || len(j.exclude) > 0 {
@@ -322,6 +340,9 @@ func (j *cpJob) row(_ string, line int, v []float64) error {
 			return fmt.Errorf("%s: line %d: row %d is missing (an empty line): a missing value is not skipped silently; --drop-missing leaves such rows out, and times keep their row numbers", displayPath(j.path), j.lastLine+1, j.rowNum)
 		}
 		j.rowNum += line - j.lastLine - 1
+	}
+	if j.lastLine == 0 {
+		j.firstLine = line
 	}
 	j.lastLine = line
 	label := float64(j.rowNum)

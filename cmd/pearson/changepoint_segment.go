@@ -18,11 +18,14 @@ import (
 var streamOnlyFlags = []string{"stream", "threshold", "step", "retune", "exact", "k", "m", "draws", "sigma", "lambda"}
 
 // segmentRowBytes is the memory a row of a segmented series takes per
-// column, and per row besides: the values as read and rescaled, the
-// whole-segment rules' working arrays (the spread rule's prefix sums, the
-// level rule's values and their prefix sums; one rule's at a time), and the
-// label, the score and its two terms and the scratch of the detection.
-const segmentRowBytes, segmentRowOverhead = 4 * 8, 8 * 8
+// column, and segmentRowOverhead per row besides: the values as read and
+// rescaled, the steps rule's working arrays (values, weights, trend, three
+// prefix sums, residuals and the noise's scratch: some ten values a row),
+// the spread and level rules' (one at a time, fewer), and the label, the
+// optimal costs and last changes of PELT and the scores of the first scan.
+// Measured (issue 36): 10⁶ rows of one column peak at 200 MB of resident
+// memory, which baseMemory + 10⁶·(104 + 32) B = 203 MB matches.
+const segmentRowBytes, segmentRowOverhead = 13 * 8, 4 * 8
 
 // cpSegment is the state of a segmentation run: the rows kept until the end
 // of the input, and the budget they must fit in.
@@ -32,14 +35,19 @@ type cpSegment struct {
 	dim    int
 	labels []float64 // the time of each row kept
 	budget float64
+	scores string // --scores: all, none or auto
 }
+
+// autoScoreRows is the most rows whose scores --scores auto writes: the
+// JSON of a million rows' scores is some 100 MB.
+const autoScoreRows = 100000
 
 // segmentMode reports whether the run segments the whole series (no
 // streaming-only flag set), and checks the flags of that mode.
 func segmentMode(c *cli.Context) (bool, error) {
 	for _, name := range streamOnlyFlags {
 		if c.IsSet(name) {
-			for _, seg := range []string{"changes", "penalty"} {
+			for _, seg := range []string{"changes", "penalty", "scores"} {
 				if c.IsSet(seg) {
 					return false, usagef(c, "--%s and --%s: --%s is an option of the segmentation (the default), --%s of the streaming detector", seg, name, seg, name)
 				}
@@ -53,7 +61,12 @@ func segmentMode(c *cli.Context) (bool, error) {
 // newCPSegment reads the segmentation's settings: --embed, --window and
 // --min-distance adapt to the series unless set.
 func newCPSegment(c *cli.Context) (*cpSegment, error) {
-	g := &cpSegment{s: changepoint.SegmentSettings{Changes: c.Int("changes"), Penalty: c.Float64("penalty")}}
+	g := &cpSegment{s: changepoint.SegmentSettings{Changes: c.Int("changes"), Penalty: c.Float64("penalty")}, scores: c.String("scores")}
+	switch g.scores {
+	case "all", "none", "auto":
+	default:
+		return nil, usagef(c, "--scores %q: want all, none or auto", g.scores)
+	}
 	for name, v := range map[string]*int{"embed": &g.s.Embed, "window": &g.s.Window, "min-distance": &g.s.MinDistance} {
 		if c.IsSet(name) {
 			*v = c.Int(name)
@@ -131,7 +144,11 @@ func (j *cpJob) segment(c *cli.Context, name string, columns []string, seed uint
 	j.addColumnNotes(summary, columns)
 	summary.add("time", timeName).
 		add("rows", j.rows).
-		add("rows_used", len(g.labels)).
+		add("rows_used", len(g.labels))
+	if j.drop {
+		summary.add("rows_dropped", j.rowNum-j.rows)
+	}
+	summary.
 		add("method", "segmentation").
 		add("embed", p.Embed).
 		add("window", p.Window).
@@ -151,8 +168,12 @@ func (j *cpJob) segment(c *cli.Context, name string, columns []string, seed uint
 	for _, sp := range res.Segments {
 		segments = append(segments, new(record).add("start", g.labels[sp.Start]).add("end", g.labels[sp.End-1]).add("rows", sp.End-sp.Start))
 	}
-	for _, s := range res.Scores {
-		scores = append(scores, new(record).add("time", g.labels[s.Time]).add("score", s.Value).add("before", s.Before).add("after", s.After))
+	if g.scores == "all" || (g.scores == "auto" && len(g.labels) <= autoScoreRows) {
+		for _, s := range res.Scores {
+			scores = append(scores, new(record).add("time", g.labels[s.Time]).add("score", s.Value).add("before", s.Before).add("after", s.After))
+		}
+	} else {
+		summary.add("scores", fmt.Sprintf("left out (--scores %s, %d rows): --scores all writes them", g.scores, len(g.labels)))
 	}
 	if j.plot != nil {
 		j.plot.segmented = true
@@ -185,6 +206,6 @@ var segmentLayout = &layout{
 	kinds:   []string{"score", "change_point", "segment"},
 	quiet:   []string{"score"},
 	none:    "no change point: no calibrated score above the penalty is the highest within min_distance rows",
-	columns: []string{"time", "end", "score", "before", "after", "calibrated", "what", "strength"},
+	columns: []string{"time", "end", "score", "before", "after", "calibrated", "what", "strength", "rule"},
 	alias:   map[string]string{"start": "time", "rows": ""},
 }

@@ -529,7 +529,7 @@ func TestChangepointSegment(t *testing.T) {
 		if f == "text" && (!regexp.MustCompile(`(?m)^detected +2$`).MatchString(out) || !strings.Contains(out, "start") || !strings.Contains(out, "what")) {
 			t.Errorf("text:\n%s", out)
 		}
-		if f == "csv" && !strings.HasPrefix(out, "kind,time,end,score,before,after,calibrated,what,strength\n") {
+		if f == "csv" && !strings.HasPrefix(out, "kind,time,end,score,before,after,calibrated,what,strength,rule\n") {
 			t.Errorf("csv header: %q", out[:80])
 		}
 	}

@@ -8,14 +8,11 @@ import (
 	"cmp"
 	"math"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"testing"
 
-	"github.com/parquet-go/parquet-go"
-
+	"github.com/sublinear/pearson/dataset/datasettest"
 	"github.com/sublinear/pearson/internal/testtier"
 )
 
@@ -37,33 +34,7 @@ func writeSorted(t *testing.T, name string, n, rg int, mean float64, rnd *rand.R
 	for i, v := range x {
 		rows[i] = sortedRow{v}
 	}
-	return writeRowGroups(t, name, rows, rg)
-}
-
-// writeRowGroups writes rows as a Parquet file in row groups of rg rows.
-func writeRowGroups[T any](t *testing.T, name string, rows []T, rg int) string {
-	t.Helper()
-	path := filepath.Join(t.TempDir(), name)
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := parquet.NewGenericWriter[T](f)
-	for start := 0; start < len(rows); start += rg {
-		if _, err := w.Write(rows[start:min(len(rows), start+rg)]); err != nil {
-			t.Fatal(err)
-		}
-		if err := w.Flush(); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return path
+	return datasettest.WriteParquet(t, name, datasettest.Groups(rows, rg))
 }
 
 // TestUnitErrorSorted checks the error bar of a divergence estimated from
@@ -157,7 +128,7 @@ func writePairs(t *testing.T, name string, n, rg int, rho float64, sorted bool, 
 	if sorted {
 		slices.SortFunc(rows, func(a, b pairRow) int { return cmp.Compare(a.X, b.X) })
 	}
-	return writeRowGroups(t, name, rows, rg)
+	return datasettest.WriteParquet(t, name, datasettest.Groups(rows, rg))
 }
 
 // TestMIDesignEffectKeys checks, cheaply, that mi and rank report the

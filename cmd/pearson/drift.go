@@ -79,7 +79,7 @@ func driftCommand() *cli.Command {
 			&cli.BoolFlag{Name: "no-joint", Usage: "leave out the joint row over all numeric columns"},
 			countFlag("k", divergence.DefaultK, "centres per draw"),
 			&cli.IntFlag{Name: "m", Usage: "points averaged per draw of the estimates and by every test",
-				DefaultText: fmt.Sprintf("0, the library's rule: %d for the estimates and the joint row's test, every present value of both tables up to %d together for each column's test", divergence.DefaultM, divergence.TestPointsCap)},
+				DefaultText: fmt.Sprintf("0, the library's rule: %d for the estimates and the joint row's test, every present value of both tables up to %d together for each column's test", divergence.DefaultM, divergence.TwoSamplePointsCap)},
 			countFlag("draws", divergence.DefaultDraws, "independent draws; their spread gives the standard error"),
 			countFlag("folds", divergence.DefaultFolds, "cross-validation folds"),
 			&cli.Float64Flag{Name: "lambda", Usage: "all-centre regularisation λ (0: cross-validate)"},
@@ -168,6 +168,10 @@ func runDrift(c *cli.Context) error {
 		for _, res := range results {
 			if why := res.res.CannotJudge(d.gate); why != "" {
 				return fmt.Errorf("%s: cannot judge drift: %s; --fail-on-drift fails a batch it cannot judge", res.cur, why)
+			}
+			if len(res.res.Absent) > 0 {
+				return fmt.Errorf("%s: cannot judge drift: it lacks the reference's column(s) %s; --fail-on-drift fails a batch it cannot judge",
+					res.cur, strings.Join(quoteAll(res.res.Absent), ", "))
 			}
 			if fails, why := res.res.Fails(d.gate); fails {
 				drifted = append(drifted, fmt.Sprintf("%s: %s", res.cur, why))

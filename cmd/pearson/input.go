@@ -104,8 +104,9 @@ type reader struct {
 	// scanBytes bounds the bytes of the objects a scan of a URL reads
 	// whole (0: no bound); see remote.
 	scanBytes float64
-	whole     bool // the reads are scans: every byte in order
-	quiet     bool // read leaves the notes of a read to its caller (readDefault)
+	whole     bool     // the reads are scans: every byte in order
+	quiet     bool     // read leaves the notes of a read to its caller (readDefault)
+	told      []string // columns left out whose warning says so: no note of their own
 	prog      *progress.Bars
 	stderr    io.Writer
 }
@@ -142,13 +143,13 @@ func newReader(c *cli.Context, prog *progress.Bars, s *divergence.Settings) (*re
 }
 
 // defaultReservoir is divergence.SampleRows, what the estimate uses, or
-// divergence.TestRows, what a two-sample test averages over, if more: a
+// divergence.TwoSampleRows, what a two-sample test averages over, if more: a
 // file sampled by seeking reads about that many rows; a file read in full
 // keeps them all the same, so that a scan and a sample of the same data draw
 // the estimate from the same number of rows. Zero (every row) when that does
 // not fit an int32.
 func defaultReservoir(s *divergence.Settings) int {
-	r := max(divergence.SampleRows(s), divergence.TestRows(s.M))
+	r := max(divergence.SampleRows(s), divergence.TwoSampleRows(s.M))
 	if r > math.MaxInt32 {
 		return 0
 	}
@@ -238,7 +239,7 @@ func (r *reader) noted(path string, t *dataset.Table, err error) (*dataset.Table
 	case t.Dropped > 0:
 		fmt.Fprintf(r.stderr, "pearson: %s: dropped %d rows with empty cells\n", name, t.Dropped)
 	}
-	noteSkipped(r.stderr, name, t.Skipped)
+	noteSkipped(r.stderr, name, slices.DeleteFunc(slices.Clone(t.Skipped), func(s dataset.Skipped) bool { return slices.Contains(r.told, s.Column) }))
 	return t, nil
 }
 

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/sublinear/pearson/dataset/datasettest"
 	"github.com/sublinear/pearson/internal/progress"
 )
 
@@ -44,7 +45,7 @@ func TestParquetTextLabelsDropMissing(t *testing.T) {
 			present++
 		}
 	}
-	path := writeRowGroups(t, "labels.parquet", rows, 100)
+	path := datasettest.WriteParquet(t, "labels.parquet", datasettest.Groups(rows, 100))
 	for _, seek := range []bool{false, true} {
 		r := &reader{ctx: context.Background(), delim: ',', reservoir: 600, seek: seek, drop: true, seed: 1, prog: &progress.Bars{}, stderr: io.Discard}
 		ti, si, err := readColumns(r, path, []string{"x", "yi"}, "yi", 20)

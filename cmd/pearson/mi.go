@@ -7,6 +7,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"math"
 	"slices"
 	"strings"
@@ -15,6 +16,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/sublinear/pearson/divergence"
+	"github.com/sublinear/pearson/internal/progress"
 )
 
 // miCommand is pearson mi (alias smi): the squared-loss mutual information
@@ -48,6 +50,8 @@ type miCmd struct {
 	in     sample // the input's rows, for how it was read
 	res    *divergence.LSMIResult
 	test   *divergence.IndependenceResult // with --permutations
+	stderr io.Writer                      // for the clock of --exact
+	prog   *progress.Bars
 }
 
 func (m *miCmd) parse(c *cli.Context) ([]string, []output, error) {
@@ -55,6 +59,13 @@ func (m *miCmd) parse(c *cli.Context) ([]string, []output, error) {
 		return nil, nil, err
 	}
 	m.joint = true
+	m.stderr = c.App.ErrWriter
+	if c.Bool("exact") {
+		var err error
+		if m.prog, err = newProgress(c); err != nil {
+			return nil, nil, err
+		}
+	}
 	m.xs, m.ys = splitList(c.String("x")), splitList(c.String("y"))
 	switch {
 	case len(m.xs) == 0:
@@ -76,7 +87,7 @@ func (m *miCmd) parse(c *cli.Context) ([]string, []output, error) {
 func (m *miCmd) read(c *cli.Context, r *reader) (mat.Matrix, mat.Matrix, error) {
 	t, all, err := readColumns(r, m.path, append(slices.Clone(m.xs), m.ys...), m.label(m.ys), m.maxLabels(r), m.xs...)
 	if err != nil {
-		return nil, nil, categoryHint(m.textHint(err, m.ys, "y-type", r), featureLabels(m.label(m.ys), m.maxLabels(r)), m.ys...)
+		return nil, nil, categoryHint(m.textHint(err, m.ys, "y-type", r), featureLabels(m.label(m.ys), m.maxLabels(r)), "y-type", m.ys...)
 	}
 	x, y, err := m.split(c, "y-type", t, &all, m.xs, m.ys)
 	m.in = all
@@ -92,6 +103,13 @@ func (m *miCmd) steps() string {
 
 func (m *miCmd) estimate(ctx context.Context, s divergence.Settings, x, y mat.Matrix) (err error) {
 	ls := m.settings(s)
+	if ls.Exact {
+		stop, err := exactClock(ctx, m.stderr, m.prog, x, y, ls)
+		if err != nil {
+			return err
+		}
+		defer stop()
+	}
 	x, y = withDesign(x, m.in), withDesign(y, m.in)
 	if m.permutations == 0 {
 		m.res, err = divergence.LSMI(ctx, x, y, &ls)

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"runtime"
 
 	"github.com/urfave/cli/v2"
 	"gonum.org/v1/gonum/mat"
@@ -102,6 +103,9 @@ func runQmin(c *cli.Context) error {
 		Box:                c.Float64("box"),
 		Src:                seedSource(c.Uint64("seed")),
 	}
+	if err := checkMachine(qminMemory(rows, s), "", processMemory(), "--draws or --k"); err != nil {
+		return usagef(c, "%v", err)
+	}
 	// The library checks the settings; the one error mapper
 	// (libraryError) names the flag of a setting out of range.
 	res, err := qmin.EstimateContext(c.Context, p, s)
@@ -148,4 +152,20 @@ func openVector(stdin io.Reader, path string, delim rune) ([]float64, error) {
 		return dataset.ReadVector(stdin, "-", delim)
 	}
 	return dataset.OpenVector(path, delim)
+}
+
+// qminMemory bounds the bytes of an estimate on an n×n problem: the base,
+// A read (8n²), the draws kept (16 bytes an index and minimiser, as
+// qmin.MaxDrawEntries counts them) and, on each core, a restricted k×k
+// problem and the few copies its solver holds (five in all).
+func qminMemory(n int, s *qmin.Settings) float64 {
+	k, draws := float64(s.K), float64(s.Draws)
+	if k == 0 {
+		k = qmin.DefaultK
+	}
+	if draws == 0 {
+		draws = qmin.DefaultDraws
+	}
+	k = min(k, float64(n))
+	return baseMemory + 8*float64(n)*float64(n) + 16*draws*k + 5*8*k*k*float64(runtime.GOMAXPROCS(0))
 }

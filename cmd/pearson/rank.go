@@ -101,7 +101,7 @@ func (k *rankCmd) read(c *cli.Context, r *reader) (mat.Matrix, mat.Matrix, error
 		t, text, warnings, err = r.readDefault(k.path, append(slices.Clone(k.exclude), k.target), "features", featureLabels(k.label([]string{k.target}), k.maxLabels(r)), read)
 	}
 	if err != nil {
-		return nil, nil, categoryHint(k.textHint(err, []string{k.target}, "target-type", r), featureLabels(k.label([]string{k.target}), k.maxLabels(r)), k.target)
+		return nil, nil, categoryHint(k.textHint(err, []string{k.target}, "target-type", r), featureLabels(k.label([]string{k.target}), k.maxLabels(r)), "target-type", k.target)
 	}
 	if k.features == nil {
 		ids, w := idText(t, text, "features")

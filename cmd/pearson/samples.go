@@ -76,13 +76,13 @@ func readTwoSamples(c *cli.Context, r *reader) (*twoSamples, error) {
 	if len(args) == 2 {
 		tp, err := first(func(text []string) (*dataset.Table, error) { return r.read(args[0], query(text)) })
 		if err != nil {
-			return nil, categoryHint(err, divergence.MaxCategories)
+			return nil, categoryHint(err, divergence.MaxCategories, "")
 		}
 		q := query(tabular.NamesOf(tp.Columns, tabular.CategoryColumns(tp, tp.Columns)))
 		q.Columns = tp.Columns
 		tq, err := r.read(args[1], q)
 		if err != nil {
-			return nil, categoryHint(err, divergence.MaxCategories)
+			return nil, categoryHint(err, divergence.MaxCategories, "")
 		}
 		ts.columns, skipped = tp.Columns, tp.Skipped
 		ts.p = groupSample(displayPath(args[0]), tp, tp.Groups[0])
@@ -104,7 +104,7 @@ func readTwoSamples(c *cli.Context, r *reader) (*twoSamples, error) {
 			return r.read(args[0], q)
 		})
 		if err != nil {
-			return nil, categoryHint(err, divergence.MaxCategories)
+			return nil, categoryHint(err, divergence.MaxCategories, "")
 		}
 		ts.columns, skipped = t.Columns, t.Skipped
 		ts.cats = tabular.CategoryColumns(t, t.Columns)

@@ -25,7 +25,7 @@ func testCommand() *cli.Command {
 			"P = Q on a relative Pearson divergence statistic, whose kernel width and λ do not depend on the\n" +
 			"labels (1, 2 and 4 times the median heuristic, and kλ/n = 0.01, unless --sigma or --lambda fix\n" +
 			"them), combined with the distance between the means (mean_shift, in pooled sds). Unless --m is\n" +
-			fmt.Sprintf("set, the test averages over every row of both samples up to %d together: beyond that cap its\n", divergence.TestPointsCap) +
+			fmt.Sprintf("set, the test averages over every row of both samples up to %d together: beyond that cap its\n", divergence.TwoSamplePointsCap) +
 			"cost stays flat and its power is that of samples of that size.\n" +
 			"The verdict is in the output (p_value), not in the exit code. The inputs are\n" + twoSampleInputs,
 		Flags:  append(sampleFlags(), estimatorFlags(kindPE, divergence.DefaultPermutations)...),
@@ -39,7 +39,7 @@ type testCmd struct {
 	noOutputs
 	permutations int
 	// budgetSet is --m given: otherwise the test averages by its own rule
-	// (divergence.TestPoints: every row up to TestPointsCap), not over
+	// (divergence.TwoSamplePoints: every row up to TwoSamplePointsCap), not over
 	// the flag's default, the estimate's 4000.
 	budgetSet bool
 	res       *divergence.TwoSampleResult
@@ -54,7 +54,7 @@ func (t *testCmd) steps() string { return "permutations" }
 
 func (t *testCmd) estimate(ctx context.Context, s divergence.Settings, p, q mat.Matrix) (err error) {
 	if !t.budgetSet {
-		s.M = 0 // the estimate's default (DefaultM) and the test's rule (TestPoints)
+		s.M = 0 // the estimate's default (DefaultM) and the test's rule (TwoSamplePoints)
 	}
 	t.res, err = divergence.TwoSampleTest(ctx, p, q, t.alpha, &divergence.TwoSampleSettings{PESettings: t.settings(s), Permutations: t.permutations})
 	return err

@@ -8,7 +8,10 @@
 // entry points use it to refuse such an argument with an error instead.
 package isnil
 
-import "reflect"
+import (
+	"context"
+	"reflect"
+)
 
 // Is reports whether x is nil or holds a nil pointer, map, slice, function,
 // channel or interface.
@@ -21,4 +24,16 @@ func Is(x any) bool {
 		return v.IsNil()
 	}
 	return false
+}
+
+// Context panics when ctx is nil, saying that fn was given a nil context.
+// A nil context is a programmer's error, which the library reports as the
+// context package does, by a panic; but the panic must happen in the
+// caller's goroutine, where a recover can catch it, and not later in a
+// worker goroutine, where it would end the process. Every exported function
+// that takes a context calls Context first.
+func Context(ctx context.Context, fn string) {
+	if ctx == nil {
+		panic(fn + ": nil context (use context.Background())")
+	}
 }
