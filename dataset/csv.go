@@ -720,7 +720,7 @@ func notParquet(in io.Reader, name string) error {
 	if !ok {
 		return nil
 	}
-	if head, _ := p.Peek(len(pqMagic)); string(head) == pqMagic {
+	if head, _ := p.Peek(len(pqMagic)); isParquetMagic(head) {
 		return fmt.Errorf("dataset: %s: is a Parquet file, which cannot be read from a stream (its footer is at its end): give its path instead", name)
 	}
 	return nil

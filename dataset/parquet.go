@@ -162,7 +162,7 @@ func OpenParquet(path string, opts Options) (*Parquet, error) {
 			}
 			return nil
 		}
-		if !d.IsDir() && strings.HasSuffix(base, ".parquet") {
+		if !d.IsDir() && isParquetName(base) {
 			paths = append(paths, q)
 		}
 		return nil

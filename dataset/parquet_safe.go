@@ -54,9 +54,6 @@ var limits = pqLimits{
 // beyond the limits of the reader, a page that does not decode).
 var ErrCorrupt = errors.New("dataset: corrupt Parquet file")
 
-// pqMagic is the 4 bytes that start and end a Parquet file.
-const pqMagic = "PAR1"
-
 // checkFooter reads the end of the Parquet file r of size bytes and checks
 // its magic bytes and footer before the library reads them: the footer
 // length must fit in the file and in limits.footer, and the footer must be
@@ -77,7 +74,7 @@ func checkFooter(r io.ReaderAt, size int64, name string, head bool) (int64, erro
 		if _, err := r.ReadAt(magic[:], 0); err != nil {
 			return 0, fmt.Errorf("dataset: %s: reading: %w", name, err)
 		}
-		if string(magic[:]) != pqMagic {
+		if !isParquetMagic(magic[:]) {
 			return corrupt("it does not start with %q", pqMagic)
 		}
 	}
@@ -85,7 +82,7 @@ func checkFooter(r io.ReaderAt, size int64, name string, head bool) (int64, erro
 	if _, err := r.ReadAt(tail[:], size-8); err != nil {
 		return 0, fmt.Errorf("dataset: %s: reading: %w", name, err)
 	}
-	if string(tail[4:]) != pqMagic {
+	if !isParquetMagic(tail[4:]) {
 		return corrupt("it does not end with %q (a truncated file?)", pqMagic)
 	}
 	n := int64(binary.LittleEndian.Uint32(tail[:4]))

@@ -10,7 +10,6 @@ import (
 	"io"
 	"path/filepath"
 	"slices"
-	"strings"
 
 	"github.com/sublinear/pearson/internal/isnil"
 )
@@ -81,22 +80,22 @@ func OpenObjects(name string, objs []Object, opts Options) (Source, error) {
 	}
 	if len(objs) == 1 && objs[0].Key == "" {
 		o := objs[0]
-		if strings.HasSuffix(o.Path, ".parquet") {
-			return openParquetObjects(name, objs, opts)
+		var head []byte
+		if !isParquetName(o.Path) { // a Parquet object's head costs a request of its own
+			head = make([]byte, len(pqMagic))
+			n, err := o.R.ReadAt(head, 0)
+			if err != nil && err != io.EOF {
+				return nil, fmt.Errorf("dataset: %s: reading: %w", o.Path, err)
+			}
+			head = head[:n]
 		}
-		head := make([]byte, 4)
-		n, err := o.R.ReadAt(head, 0)
-		if err != nil && err != io.EOF {
-			return nil, fmt.Errorf("dataset: %s: reading: %w", o.Path, err)
-		}
-		if string(head[:n]) == pqMagic {
-			return openParquetObjects(name, objs, opts)
-		}
-		k, err := checkCompression(o.Path, head[:n])
-		if err != nil {
+		f, _, err := detect(o.Path, head)
+		switch {
+		case err != nil:
 			return nil, err
-		}
-		if k != uncompressed {
+		case f == FormatParquet:
+			return openParquetObjects(name, objs, opts)
+		case f != FormatCSV:
 			return nil, fmt.Errorf("dataset: %s: a compressed CSV object cannot be sampled by byte ranges and would be downloaded whole: store it uncompressed, or as Parquet, or download it and give its local path", o.Path)
 		}
 		return NewCSVBlocks(o.R, o.Size, o.Path, opts), nil
@@ -127,7 +126,7 @@ func OpenObjects(name string, objs []Object, opts Options) (Source, error) {
 // Parquet dataset: its name does not end in ".parquet", or a segment of
 // its key starts with "_" or ".".
 func ignoredKey(key string) bool {
-	return !strings.HasSuffix(key, ".parquet") || hiddenKey(key)
+	return !isParquetName(key) || hiddenKey(key)
 }
 
 // keyPartitions returns the key=value segments of the folders of key, a
@@ -159,7 +158,7 @@ func openParquetObjects(name string, objs []Object, opts Options) (*Parquet, err
 		}
 		// A length out of bounds is left to checkFooter to refuse.
 		n := int64(binary.LittleEndian.Uint32(tail[:4]))
-		if string(tail[4:]) == pqMagic && n+8 > remoteTail && n <= min(limits.footer, o.Size-12) {
+		if isParquetMagic(tail[4:]) && n+8 > remoteTail && n <= min(limits.footer, o.Size-12) {
 			pf.Prefetch([][2]int64{{o.Size - 8 - n, o.Size - remoteTail}}, true)
 		}
 	}

@@ -12,7 +12,6 @@ import (
 	"io"
 	"math/rand/v2"
 	"os"
-	"strings"
 
 	"github.com/sublinear/pearson/internal/redact"
 )
@@ -338,7 +337,7 @@ func Open(path string, opts Options) (Source, error) {
 	if err != nil || !fi.Mode().IsRegular() {
 		return openStream(f, path, opts, f)
 	}
-	head := make([]byte, 4)
+	head := make([]byte, len(pqMagic))
 	n, err := f.ReadAt(head, 0)
 	if err != nil && err != io.EOF {
 		f.Close()
@@ -347,14 +346,14 @@ func Open(path string, opts Options) (Source, error) {
 	if isNPZ(path, head[:n]) { // a NumPy archive, from the Python package (npz.go)
 		return openNPZ(f, fi.Size(), path, opts)
 	}
-	if strings.HasSuffix(path, ".parquet") || string(head[:n]) == pqMagic {
-		f.Close()
-		return OpenParquet(path, opts)
-	}
-	k, err := checkCompression(path, head[:n])
-	if err != nil {
+	format, k, err := detect(path, head[:n])
+	switch {
+	case err != nil:
 		f.Close()
 		return nil, err
+	case format == FormatParquet:
+		f.Close()
+		return OpenParquet(path, opts)
 	}
 	if k == uncompressed {
 		c := NewCSVBlocks(f, fi.Size(), path, opts)

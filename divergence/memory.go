@@ -35,7 +35,8 @@ import (
 // cross-validation's per-width caches; a permutation test adds its design,
 // |PermutationSigmaScales|·(2k·m + 3k²), w·(k·m + 3k²) of scratch (k there is
 // IndependenceTest's ⌈√K⌉ centres of each variable), and
-// B·(|PermutationSigmaScales| + 4) for the null distribution; Rank runs w features
+// B·(|PermutationSigmaScales| + 4) for the null distribution (a two-sample
+// test also 4d² + 3m·d for its mean part, see meanWords); Rank runs w features
 // at once, each an LSMI (with its test), and caches the target's kernel
 // values for every draw and the widths the features chose (at most 3),
 // 3D·(k·m/2 + k²).
@@ -114,8 +115,15 @@ func (s *TwoSampleSettings) Memory(np, nq, d int) float64 {
 	t, _, _, _ := s.PESettings.Settings.estimateWords(np, np+nq, d, s.Sigma == 0 || s.Lambda == 0)
 	k := float64(min(s.K, (np+nq)/2))
 	m := math.Min(float64(TwoSamplePoints(testM, np, nq)), float64(np+nq))
-	return words * (t + testWords(&s.Settings, k, m, s.Permutations))
+	return words * (t + testWords(&s.Settings, k, m, s.Permutations) + meanWords(m, float64(d)))
 }
+
+// meanWords is the mean part of a two-sample test on m averaging points of
+// d columns (groupSums.addMean): the centred copy of the points and their
+// whitened features (m·d each, and m·d in the permutation rows), the d×d
+// covariance, its eigenvectors, the decomposition's copy and the
+// whitening matrix: 4d² + 3md words, which at d = 10⁴ columns is 3.2 GB.
+func meanWords(m, d float64) float64 { return 4*d*d + 3*m*d }
 
 // testWords is a permutation test's share: its design at each width, each
 // worker's scratch and the null distribution.

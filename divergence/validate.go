@@ -63,3 +63,22 @@ func ValidateAlpha(alpha float64) error { return checkAlpha(alpha) }
 // smallestNormal is the smallest positive normal float64, 2⁻¹⁰²²: the least
 // kernel width or regularisation the settings accept.
 const smallestNormal = 0x1p-1022
+
+// Work is the kernel arithmetic of one estimate: in each of Draws draws,
+// Points points averaged against Centres centres.
+type Work struct {
+	Points, Centres, Draws int
+}
+
+// Work returns the work of one estimate with settings s (nil: the
+// defaults) on samples of n rows together: M points and K centres (their
+// defaults for zeros), each at most n (and at least 1), in Draws draws. A
+// caller bounds the time of a run by it before any work.
+func (s *Settings) Work(n int) Work {
+	if s == nil {
+		s = &Settings{}
+	}
+	r := s.resolved()
+	n = max(n, 1)
+	return Work{Points: min(r.M, n), Centres: min(r.K, n), Draws: r.Draws}
+}

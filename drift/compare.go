@@ -631,7 +631,7 @@ func estimate(ctx context.Context, p, q mat.Matrix, s *params, k int, rnd *rand.
 func compareJoint(ctx context.Context, ref, cur mat.Matrix, s *params, rnd *rand.Rand) (ColumnResult, error) {
 	nr, _ := ref.Dims()
 	nc, _ := cur.Dims()
-	c := ColumnResult{Name: "(joint)", Kind: Numeric, Divergence: math.NaN(), StdErr: math.NaN(), PValue: math.NaN(),
+	c := ColumnResult{Name: JointName, Kind: Numeric, Divergence: math.NaN(), StdErr: math.NaN(), PValue: math.NaN(),
 		MissingPValue: math.NaN(), MissingQValue: math.NaN(), SampledRef: nr, SampledCur: nc,
 		Shift: math.NaN(), SDRatio: math.NaN(), TotalVariation: math.NaN(), Wasserstein: math.NaN()}
 	if sr, ok := ref.(divergence.Subsample); ok {

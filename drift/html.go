@@ -50,7 +50,7 @@ func WriteHTML(w io.Writer, res *Result, title string) error {
 // apart" for the joint row, "" when there is none.
 func (c *ColumnResult) Effect() string {
 	switch {
-	case c.Name == "(joint)" && !math.IsNaN(c.Shift):
+	case c.Name == JointName && !math.IsNaN(c.Shift):
 		return fmt.Sprintf("means %.2g sd apart", c.Shift)
 	case !math.IsNaN(c.TotalVariation):
 		return fmt.Sprintf("TV %.2g", c.TotalVariation)

@@ -15,11 +15,9 @@ import (
 	"strings"
 	"testing"
 
-	"gonum.org/v1/gonum/mat"
-
-	"github.com/sublinear/pearson/dataset"
 	"github.com/sublinear/pearson/dataset/datasettest"
 	"github.com/sublinear/pearson/internal/testtier"
+	"github.com/sublinear/pearson/tabular"
 )
 
 // personRow is a row of the mixed tables of the categorical-feature tests:
@@ -159,26 +157,6 @@ func TestCategoricalBound(t *testing.T) {
 	}
 }
 
-// TestUnifyCategories: the same label has the same code in both files of a
-// divergence, whatever order each file meets the labels in.
-func TestUnifyCategories(t *testing.T) {
-	t.Parallel()
-	tp := &dataset.Table{Name: "p", Columns: []string{"c", "x"}, Categories: [][]string{{"FR", "DE"}, nil}}
-	tq := &dataset.Table{Name: "q", Columns: []string{"c", "x"}, Categories: [][]string{{"IT", "FR", "DE"}, nil}}
-	xq := mat.NewDense(3, 2, []float64{0, 1, 1, 2, 2, 3})
-	cats, err := unifyCategories(tp, tq, xq)
-	if err != nil || !slices.Equal(cats, []int{0}) {
-		t.Fatalf("cats %v, %v", cats, err)
-	}
-	if want := []float64{2, 0, 1}; !slices.Equal(mat.Col(nil, 0, xq), want) {
-		t.Errorf("codes %v, want %v (IT new, FR 0, DE 1)", mat.Col(nil, 0, xq), want)
-	}
-	tq.Categories = nil
-	if _, err := unifyCategories(tp, tq, xq); err == nil || !strings.Contains(err.Error(), `"c"`) {
-		t.Errorf("text in p, numbers in q: %v", err)
-	}
-}
-
 // withoutJSONTiming returns a JSON output without its "timing" member.
 func withoutJSONTiming(s string) string {
 	i := strings.Index(s, `"timing":{`)
@@ -279,7 +257,7 @@ func TestDefaultTakesText(t *testing.T) {
 	if code != 0 || json.Unmarshal([]byte(out), &r) != nil {
 		t.Fatalf("seven identifiers: exit %d: %s", code, stderr)
 	}
-	if !slices.Equal(r.Columns, []string{"x"}) || len(r.Warnings) != maxTextRereads+1 || !strings.Contains(r.Warnings[maxTextRereads], `columns "e", "f", "g" left out`) {
+	if !slices.Equal(r.Columns, []string{"x"}) || len(r.Warnings) != tabular.MaxTextRereads+1 || !strings.Contains(r.Warnings[tabular.MaxTextRereads], `columns "e", "f", "g" left out`) {
 		t.Errorf("seven identifiers: columns %v, warnings %q", r.Columns, r.Warnings)
 	}
 }

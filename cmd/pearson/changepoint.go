@@ -19,7 +19,6 @@ import (
 	"github.com/sublinear/pearson/dataset"
 	"github.com/sublinear/pearson/divergence"
 	"github.com/sublinear/pearson/internal/plots"
-	"github.com/sublinear/pearson/internal/resolve"
 )
 
 // changepointFormats are the output formats of changepoint, in the order
@@ -319,8 +318,7 @@ func newCPJob(c *cli.Context) (*cpJob, error) {
 		}
 		return j, nil
 	}
-	// A detector for one column checks the settings.
-	if _, err := changepoint.NewDetector(1, j.alpha, &j.s); err != nil {
+	if err := j.s.Validate(j.alpha); err != nil {
 		return nil, libraryError(c, err)
 	}
 	if err := j.checkStreamMemory(c, 1); err != nil {
@@ -393,8 +391,8 @@ func (j *cpJob) row(_ string, line int, v []float64) error {
 			// A change point is confirmed at most MinDistance + Step rows
 			// after its time, which is at most MinRows rows before the
 			// row that completes its score.
-			window := resolve.OrDefault(j.s.Window, changepoint.DefaultWindow)
-			j.labels = make([]float64, j.d.MinRows()+resolve.OrDefault(j.s.MinDistance, window)+resolve.OrDefault(j.s.Step, 1)+1)
+			r := j.s.Resolved()
+			j.labels = make([]float64, j.d.MinRows()+r.MinDistance+r.Step+1)
 		}
 	}
 	if j.labels != nil {
@@ -445,24 +443,20 @@ func (j *cpJob) summary(name string, columns []string, seed uint64) *record {
 	if timeName == "" {
 		timeName = "row"
 	}
-	window := resolve.OrDefault(j.s.Window, changepoint.DefaultWindow)
-	threshold := j.s.Threshold
-	if threshold == 0 {
-		threshold = changepoint.DefaultThreshold
-	}
+	s := j.s.Resolved()
 	r := new(record).
 		add("input", name).
 		add("columns", columns)
 	j.addColumnNotes(r, columns)
 	return r.add("time", timeName).
 		add("rows", j.rows).
-		add("embed", resolve.OrDefault(j.s.Embed, changepoint.DefaultEmbed)).
-		add("window", window).
-		add("step", resolve.OrDefault(j.s.Step, 1)).
+		add("embed", s.Embed).
+		add("window", s.Window).
+		add("step", s.Step).
 		add("alpha", j.alpha).
 		add("retune", j.s.Retune).
-		add("threshold", threshold).
-		add("min_distance", resolve.OrDefault(j.s.MinDistance, window)).
+		add("threshold", s.Threshold).
+		add("min_distance", s.MinDistance).
 		add("seed", seed).
 		add("detected", j.found)
 }
@@ -557,7 +551,7 @@ func (p *cpPlot) write(path string, j *cpJob, columns []string) error {
 		timeName = "row"
 	}
 	title := fmt.Sprintf("change points: %d detected (window %d, embed %d, α = %g)",
-		len(p.points), resolve.OrDefault(j.s.Window, changepoint.DefaultWindow), resolve.OrDefault(j.s.Embed, changepoint.DefaultEmbed), j.alpha)
+		len(p.points), j.s.Resolved().Window, j.s.Resolved().Embed, j.alpha)
 	if p.series.stride > 1 {
 		timeName += fmt.Sprintf(" (1 row in %d drawn)", p.series.stride)
 	}
@@ -744,14 +738,11 @@ func (j *cpJob) checkStreamMemory(c *cli.Context, dim int) error {
 	if err != nil {
 		return err
 	}
-	n := float64(resolve.OrDefault(j.s.Window, changepoint.DefaultWindow))
-	k := float64(resolve.OrDefault(j.s.Embed, changepoint.DefaultEmbed))
-	dist := float64(resolve.OrDefault(j.s.MinDistance, int(n)))
-	d := float64(dim)
-	need := float64(baseMemory) + 8*((2*n+k-1)*d+6*k*d) + 64*dist + 8*(2*n+k+dist)
+	r := j.s.Resolved()
+	need := float64(baseMemory) + j.s.StreamMemory(dim)
 	if need <= budget {
 		return nil
 	}
 	return usagef(c, "--window %d, --embed %d and --min-distance %d on %d columns would need about %s of memory, more than the budget of %s: lower them, or raise --max-memory",
-		int(n), int(k), int(dist), dim, formatSize(need), formatSize(budget))
+		r.Window, r.Embed, r.MinDistance, dim, formatSize(need), formatSize(budget))
 }

@@ -5,7 +5,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/urfave/cli/v2"
@@ -73,7 +72,7 @@ func newCPSegment(c *cli.Context) (*cpSegment, error) {
 			*v = c.Int(name)
 		}
 	}
-	if _, err := changepoint.Segment(c.Context, nil, c.Float64("alpha"), &g.s); err != nil && !isTooFew(err) {
+	if err := g.s.Validate(c.Float64("alpha")); err != nil {
 		return nil, libraryError(c, err)
 	}
 	budget, err := memoryBudget(c)
@@ -119,9 +118,6 @@ func (g *cpSegment) add(c *cli.Context, label float64, v []float64) error {
 	}
 	return nil
 }
-
-// isTooFew reports whether err says the series is too short (or nil).
-func isTooFew(err error) bool { return errors.Is(err, changepoint.ErrTooFew) }
 
 // segment segments the rows kept and writes the outcome in the format
 // asked for.

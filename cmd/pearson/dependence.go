@@ -14,6 +14,7 @@ import (
 
 	"github.com/sublinear/pearson/dataset"
 	"github.com/sublinear/pearson/divergence"
+	"github.com/sublinear/pearson/tabular"
 )
 
 // oneInput returns the single input file of mi and rank.
@@ -41,7 +42,7 @@ type pairedCmd struct {
 	// a time (rank): --standardize then applies to them by default.
 	joint bool
 	// scaleX and scaleY are the standardisations done, or nil.
-	scaleX, scaleY *affine
+	scaleX, scaleY *tabular.Scaling
 	// catsX are the x columns read as categories (text or booleans).
 	catsX []int
 	// warnings are about the x columns: those that look like row
@@ -165,19 +166,19 @@ func (p *pairedCmd) split(c *cli.Context, typeName string, t *dataset.Table, all
 			}
 		}
 	}
-	p.catsX = categoryColumns(t, xs)
+	p.catsX = tabular.CategoryColumns(t, xs)
 	for _, j := range p.catsX {
 		if labels := t.Categories[slices.Index(t.Columns, xs[j])]; len(labels) > divergence.MaxCategories {
 			return nil, nil, fmt.Errorf("%s: column %q holds %d distinct labels, more than the %d a category column may hold: leave it out, or recode it", t.Name, xs[j], len(labels), divergence.MaxCategories)
 		}
 	}
-	p.warnings = idWarnings(xs, sample{x: x, rows: all.rows})
+	p.warnings = tabular.IDWarnings(xs, []*mat.Dense{x}, []int{all.rows})
 	_, dx := x.Dims()
 	if p.joint && standardizes(c, dx) || !p.joint && standardizes(c, 1) {
-		p.scaleX = standardizeExcept(p.catsX, x)
+		p.scaleX = tabular.Standardize(p.catsX, x)
 	}
 	if _, dy := y.Dims(); !p.classes && standardizes(c, dy) {
-		p.scaleY = standardize(y)
+		p.scaleY = tabular.Standardize(nil, y)
 	}
 	return sample{x: x, rows: all.rows, cats: p.catsX}.matrix(), sample{x: y, rows: all.rows}.matrix(), nil
 }
@@ -187,13 +188,13 @@ func (p *pairedCmd) split(c *cli.Context, typeName string, t *dataset.Table, all
 // "spreads_y" what a standardised unit is worth in each column.
 func (p *pairedCmd) addStandardized(out *record, xs, ys []string) *record {
 	if len(p.catsX) > 0 { // only then, so that numeric outputs keep their keys
-		out.add("categorical_x", namesOf(xs, p.catsX))
+		out.add("categorical_x", tabular.NamesOf(xs, p.catsX))
 	}
 	if p.scaleX != nil {
-		out.add("scaled_x", p.scaleX.describe(xs)).add("spreads_x", p.scaleX.spreads())
+		out.add("scaled_x", p.scaleX.Describe(xs)).add("spreads_x", p.scaleX.Spreads())
 	}
 	if p.scaleY != nil {
-		out.add("scaled_y", p.scaleY.describe(ys)).add("spreads_y", p.scaleY.spreads())
+		out.add("scaled_y", p.scaleY.Describe(ys)).add("spreads_y", p.scaleY.Spreads())
 	}
 	return out
 }

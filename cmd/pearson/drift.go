@@ -5,7 +5,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -15,11 +14,11 @@ import (
 	"time"
 
 	"github.com/urfave/cli/v2"
-	"gonum.org/v1/gonum/mat"
 
 	"github.com/sublinear/pearson/dataset"
 	"github.com/sublinear/pearson/divergence"
 	"github.com/sublinear/pearson/drift"
+	"github.com/sublinear/pearson/tabular"
 )
 
 // exitDrift is the exit code of a run with --fail-on-drift whose verdict is
@@ -92,7 +91,7 @@ func driftCommand() *cli.Command {
 			&cli.StringFlag{Name: "html", Usage: "write the report as one self-contained HTML page to `FILE`"},
 			&cli.BoolFlag{Name: "fail-on-drift", Usage: fmt.Sprintf("exit with code %d when drift is found by --fail-rule, and with 1 when a column cannot be judged (too few values)", exitDrift)},
 			&cli.StringFlag{Name: "fail-rule", Value: drift.AnyColumn.String(), Usage: "with --fail-on-drift: column (any compared column drifted, by its values or its missing share; the joint row is reported, not gated) or share (the share of drifted columns reaches --drift-share)"},
-			progressFlag(), formatFlag(),
+			maxMemoryFlag(), progressFlag(), formatFlag(),
 		},
 		Action: runDrift,
 	}
@@ -208,6 +207,9 @@ func (d *driftCmd) parse(c *cli.Context) ([]string, error) {
 			return nil, err
 		}
 	}
+	if _, err := selectionUsage(c)(nil, tabular.Selection{Exclude: d.exclude, Group: group}.CheckGroup()); err != nil {
+		return nil, err
+	}
 	if len(d.columns) > 0 && len(d.exclude) > 0 {
 		var err error
 		if d.columns, err = excludeListed(c, d.columns, d.exclude, "columns"); err != nil {
@@ -253,23 +255,10 @@ func (d *driftCmd) parse(c *cli.Context) ([]string, error) {
 	return inputs, nil
 }
 
-// checkSettings has the libraries check the settings before any input is
-// read: drift its own (a comparison with no column fails on a setting out
-// of range, otherwise on the missing columns), divergence the estimator's
-// (a test of empty samples fails on a setting, otherwise on the samples).
+// checkSettings has drift check the settings before any input is read
+// (drift.Settings.Validate: its own fields, then the estimator's).
 func (d *driftCmd) checkSettings(c *cli.Context) error {
-	s := d.settings
-	s.Src = nil
-	ref, err := drift.NewReference([]drift.Column{{Name: "x", Values: []float64{0, 1}}}, &s)
-	if err == nil {
-		_, err = ref.Compare(c.Context, nil, &s)
-	}
-	if errors.Is(err, divergence.ErrSettings) {
-		return libraryError(c, err)
-	}
-	none := &mat.Dense{}
-	_, err = divergence.TwoSampleTest(c.Context, none, none, drift.Alpha, &divergence.TwoSampleSettings{PESettings: divergence.PESettings{Settings: s.Settings}, Permutations: s.Permutations})
-	if errors.Is(err, divergence.ErrSettings) {
+	if err := d.settings.Validate(); err != nil {
 		return libraryError(c, err)
 	}
 	return nil
@@ -290,37 +279,6 @@ func (d *driftCmd) read(path string, q dataset.Query) (*dataset.Table, error) {
 	return r.noted(path, t, err)
 }
 
-// tableColumns returns group g of table t as drift's columns.
-func tableColumns(t *dataset.Table, g dataset.Group) []drift.Column {
-	c, n := len(t.Columns), g.Len()
-	cols := make([]drift.Column, c)
-	for j, name := range t.Columns {
-		col := drift.Column{Name: name, Rows: g.Rows}
-		if g.Missing != nil {
-			col.Missing = g.Missing[j]
-		}
-		var labels []string
-		if t.Categories != nil {
-			labels = t.Categories[j]
-		}
-		if labels != nil {
-			col.Categories = make([]string, n)
-			for i := range n {
-				if v := g.Data[i*c+j]; !math.IsNaN(v) {
-					col.Categories[i] = labels[int(v)]
-				}
-			}
-		} else {
-			col.Values = make([]float64, n)
-			for i := range n {
-				col.Values[i] = g.Data[i*c+j]
-			}
-		}
-		cols[j] = col
-	}
-	return cols
-}
-
 // readOne reads the table at path as drift's columns, with the rows read
 // and kept, less those of --exclude.
 func (d *driftCmd) readOne(path string) ([]drift.Column, *dataset.Table, error) {
@@ -328,7 +286,7 @@ func (d *driftCmd) readOne(path string) ([]drift.Column, *dataset.Table, error) 
 	if err != nil {
 		return nil, nil, err
 	}
-	return d.excluded(tableColumns(t, t.Groups[0])), t, nil
+	return d.excluded(tabular.DriftColumns(t, t.Groups[0])), t, nil
 }
 
 // excluded returns cols less the columns of --exclude.
@@ -353,11 +311,32 @@ func (d *driftCmd) checkExclude(file string, t *dataset.Table, others []string) 
 	return err
 }
 
+// checkMemory refuses, before the comparison, one that would need more
+// than --max-memory or the machine gives (drift.Settings.Memory of the
+// columns cur: the joint row's test over d numeric columns holds d×d
+// matrices).
+func (d *driftCmd) checkMemory(c *cli.Context, cur []drift.Column) error {
+	rows, numeric := 0, 0
+	for _, col := range cur {
+		if col.Categories == nil {
+			numeric++
+			rows = max(rows, len(col.Values))
+		} else {
+			rows = max(rows, len(col.Categories))
+		}
+	}
+	need := d.settings.Memory(d.settings.SampleSize(), rows, len(cur), numeric)
+	return checkNeed(c, need, d.j.budget, fmt.Sprintf(" to compare %d columns (%d numeric, in the joint row)", len(cur), numeric), "--reservoir or --columns, or give --no-joint")
+}
+
 // compare runs the comparison with the reference, with a progress bar of
 // the columns.
 func (d *driftCmd) compare(c *cli.Context, ref *drift.Reference, cur []drift.Column) (*drift.Result, error) {
 	if len(cur) > maxColumns { // see bounds.go
 		return nil, usagef(c, "drift compares %d columns one by one, more than the %d it takes: name fewer with --columns", len(cur), maxColumns)
+	}
+	if err := d.checkMemory(c, cur); err != nil {
+		return nil, err
 	}
 	s := d.settings
 	var done func()
@@ -407,7 +386,7 @@ func (d *driftCmd) raw(c *cli.Context, start time.Time) (*driftResult, error) {
 		if err := d.checkExclude(displayPath(args[0]), t, nil); err != nil {
 			return nil, err
 		}
-		curCols, refCols = d.excluded(tableColumns(t, t.Groups[ci])), d.excluded(tableColumns(t, t.Groups[ri]))
+		curCols, refCols = d.excluded(tabular.DriftColumns(t, t.Groups[ci])), d.excluded(tabular.DriftColumns(t, t.Groups[ri]))
 		out.cur, out.ref = group+"="+t.Groups[ci].Key, group+"="+t.Groups[ri].Key
 		out.refRead, out.curRead = t.RowsRead, t.RowsRead
 	}
@@ -534,11 +513,11 @@ func idColumn(col drift.Column) bool {
 			labels[s] = true
 		}
 	}
-	return len(col.Categories) >= minIDRows && 2*len(labels) > len(col.Categories)
+	return len(col.Categories) >= minIDRows && tabular.TextLikeID(len(labels), len(col.Categories))
 }
 
 // jointName names the joint row in the table of columns.
-const jointName = "(joint)"
+const jointName = drift.JointName
 
 // number returns v, or notComputed when it is not finite (a p-value of a
 // column not tested, no threshold): JSON has no NaN.

@@ -10,7 +10,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/sublinear/pearson/divergence"
-	"github.com/sublinear/pearson/internal/resolve"
 )
 
 // estimatorSettings are the settings an estimating command hands its
@@ -40,13 +39,8 @@ type estimateWork struct {
 // drawWork is the work of one estimate with settings s on samples of rows
 // rows together.
 func drawWork(s divergence.Settings, rows int) estimateWork {
-	rows = max(rows, 1)
-	return estimateWork{
-		points:    float64(min(resolve.OrDefault(s.M, divergence.DefaultM), rows)),
-		centres:   float64(min(resolve.OrDefault(s.K, divergence.DefaultK), rows)),
-		draws:     float64(resolve.OrDefault(s.Draws, divergence.DefaultDraws)),
-		estimates: 1,
-	}
+	w := s.Work(rows)
+	return estimateWork{points: float64(w.Points), centres: float64(w.Centres), draws: float64(w.Draws), estimates: 1}
 }
 
 // peSettings are the settings of RelativePE with its α.

@@ -299,3 +299,76 @@ func readFile(t *testing.T, path string) string {
 	}
 	return string(b)
 }
+
+// TestExcludeLeavesNothing: an --exclude that removes every named column
+// is refused by every command that takes one, with the message of package
+// tabular and a non-zero exit, instead of widening the selection to every
+// column (or, in rank, a panic); an --exclude naming the --group column
+// says so.
+func TestExcludeLeavesNothing(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "xy.csv")
+	var b strings.Builder
+	b.WriteString("g,x,y\n")
+	for i := range 60 {
+		fmt.Fprintf(&b, "%c,%d.5,%d.25\n", 'a'+i%2, i%7, i%5)
+	}
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"divergence", "--columns", "x", "--exclude", "x", path, path}, "--exclude leaves no column: it names every column of --columns"},
+		{[]string{"test", "--columns", "x", "--exclude", "x", path, path}, "--exclude leaves no column"},
+		{[]string{"drift", "--columns", "x", "--exclude", "x", path, path}, "--exclude leaves no column"},
+		{[]string{"changepoint", "--columns", "x", "--exclude", "x", path}, "--exclude leaves no column"},
+		{[]string{"rank", "--target", "y", "--features", "x", "--exclude", "x", path}, "every column of --features"},
+		{[]string{"divergence", "--group", "g", "--exclude", "g", path}, `--exclude "g": it is the --group column`},
+		{[]string{"divergence", "--group", "g", "--columns", "x", "--exclude", "g", path}, `--exclude "g": it is the --group column`},
+		{[]string{"drift", "--group", "g", "--exclude", "g", path}, `--exclude "g": it is the --group column`},
+	} {
+		code, _, stderr := run(t, c.args...)
+		if code == 0 || !strings.Contains(stderr, c.want) || strings.Contains(stderr, "panic") {
+			t.Errorf("%s: exit %d, stderr %q; want a refusal saying %q", strings.Join(c.args[:len(c.args)-1], " "), code, stderr, c.want)
+		}
+	}
+}
+
+// TestDriftMemoryRefused: drift goes through the same memory estimate and
+// refusal as the other commands (#33 item 4): a comparison whose
+// drift.Settings.Memory exceeds --max-memory is refused with the figure,
+// before any column is compared, and not with a runtime trace; the joint
+// row's d×d matrices make 400 columns need more than with --no-joint.
+func TestDriftMemoryRefused(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	var b strings.Builder
+	for j := range 400 {
+		if j > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, "c%d", j)
+	}
+	b.WriteByte('\n')
+	rnd := rand.New(rand.NewPCG(9, 9))
+	for range 30 {
+		for j := range 400 {
+			if j > 0 {
+				b.WriteByte(',')
+			}
+			fmt.Fprintf(&b, "%.3f", rnd.NormFloat64())
+		}
+		b.WriteByte('\n')
+	}
+	path := filepath.Join(dir, "wide.csv")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := run(t, "drift", "--max-memory", "70M", path, path)
+	if code != 2 || !strings.Contains(stderr, "the run would need about") || !strings.Contains(stderr, "to compare 400 columns (400 numeric, in the joint row)") || strings.Contains(stderr, "goroutine") {
+		t.Errorf("drift past --max-memory: exit %d, %s", code, stderr)
+	}
+}

@@ -13,10 +13,8 @@ import (
 	"math/rand/v2"
 	"net/url"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/urfave/cli/v2"
 	"gonum.org/v1/gonum/mat"
@@ -26,6 +24,7 @@ import (
 	"github.com/sublinear/pearson/internal/progress"
 	"github.com/sublinear/pearson/internal/redact"
 	"github.com/sublinear/pearson/objstore"
+	"github.com/sublinear/pearson/tabular"
 )
 
 // inputFlags are the flags of the commands that read tables.
@@ -282,18 +281,8 @@ func noteSkipped(w io.Writer, name string, skipped []dataset.Skipped) {
 	}
 }
 
-// quoteShort quotes s, cut to about 40 bytes.
-func quoteShort(s string) string {
-	const most = 40
-	if len(s) <= most {
-		return strconv.Quote(s)
-	}
-	cut := most
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return strconv.Quote(s[:cut]) + fmt.Sprintf("... (%d bytes)", len(s))
-}
+// quoteShort quotes s, cut to about 40 bytes (tabular.Quote).
+func quoteShort(s string) string { return tabular.Quote(s) }
 
 // groupSample turns a group of the table t into a sample.
 func groupSample(name string, t *dataset.Table, g dataset.Group) sample {
@@ -364,14 +353,8 @@ func columnsOf(x *mat.Dense, all, names []string) *mat.Dense {
 	return out
 }
 
-// quoteAll quotes each of s.
-func quoteAll(s []string) []string {
-	q := make([]string, len(s))
-	for i, v := range s {
-		q[i] = fmt.Sprintf("%q", v)
-	}
-	return q
-}
+// quoteAll quotes each of s (tabular.QuoteAll).
+func quoteAll(s []string) []string { return tabular.QuoteAll(s) }
 
 // displayPath names a file in messages and outputs: a URL without its
 // userinfo and query string (redact.URL), which may hold secrets.

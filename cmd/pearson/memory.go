@@ -6,10 +6,8 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"os"
 	"strconv"
@@ -188,6 +186,14 @@ func checkMemory(c *cli.Context, cmd command, s divergence.Settings, sh shape, b
 	if v := sampleBytes(cmd, sh); v > saved {
 		best = "--reservoir" // the rows kept, not the estimate's
 	}
+	return refuseMemory(c, need, budget, when, machine, best)
+}
+
+// refuseMemory returns the usage error of a run that would need need bytes
+// (when: at which point), more than the budget or what the machine gives
+// this process (machine): the one refusal of every command, naming the
+// flag best to lower when there is one.
+func refuseMemory(c *cli.Context, need, budget float64, when string, machine machineMemory, best string) error {
 	if machine.bytes > 0 && machine.bytes < budget { // the machine binds first
 		if err := checkMachine(need, when, machine, best); err != nil {
 			return usagef(c, "%v", err)
@@ -200,6 +206,18 @@ func checkMemory(c *cli.Context, cmd command, s divergence.Settings, sh shape, b
 	return usagef(c, "the run would need about %s of memory%s, more than the budget of %s: %s", formatSize(need), when, formatSize(budget), advice)
 }
 
+// checkNeed returns refuseMemory's error when need bytes (with baseMemory
+// added) exceed the budget or what the machine gives, and nil otherwise:
+// the check of a command whose library reports its own need (drift).
+func checkNeed(c *cli.Context, need, budget float64, when, best string) error {
+	need += baseMemory
+	machine := processMemory()
+	if need <= budget && checkMachine(need, when, machine, "") == nil {
+		return nil
+	}
+	return refuseMemory(c, need, budget, when, machine, best)
+}
+
 // fileShape is the largest shape samples of ca and cb columns, paired or
 // two samples (of two files, or of the groups of one), may take before
 // they are read: the rows a file of its size may hold (two bytes a value at
@@ -207,14 +225,19 @@ func checkMemory(c *cli.Context, cmd command, s divergence.Settings, sh shape, b
 // reservoir keeps.
 func fileShape(inputs []string, reservoir, ca, cb int, paired, exact bool) shape {
 	rows := func(path string, cols int) int {
-		most := unknownRows
-		if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() && !dataset.IsCompressed(path) {
-			most = int(min(float64(fi.Size())/float64(2*cols), unknownRows))
+		most, info := unknownRows, dataset.Inspect(path)
+		switch info.Format {
+		case dataset.FormatCSV:
+			most = int(min(float64(info.Size)/float64(2*cols), unknownRows))
+		case dataset.FormatParquet:
+			if info.Rows >= 0 {
+				most = int(min(float64(info.Rows), unknownRows))
+			}
 		}
 		switch {
 		case exact:
 			// More is refused by the estimator, before its work.
-			if n, ok := estimateRows(path); ok {
+			if n := int(info.Rows); n >= 0 {
 				return min(n+n/4, divergence.MaxExact)
 			}
 			return min(most, divergence.MaxExact)
@@ -243,41 +266,6 @@ func exactSample(cmd command, inputs []string) string {
 	return ""
 }
 
-// headBytes is how much of a file estimateRows reads.
-const headBytes = 64 << 10
-
-// estimateRows estimates the data rows of a plain file from the lines in
-// its first headBytes and its size (exact for a smaller file), and reports
-// false when it cannot: a stream, a compressed file, no line end in the
-// head.
-func estimateRows(path string) (int, bool) {
-	if n, ok := parquetRows(path); ok {
-		return int(n), true
-	}
-	if path == "-" || dataset.IsCompressed(path) {
-		return 0, false
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return 0, false
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil || !fi.Mode().IsRegular() {
-		return 0, false
-	}
-	buf := make([]byte, headBytes)
-	n, _ := io.ReadFull(f, buf)
-	lines := bytes.Count(buf[:n], []byte{'\n'})
-	if lines == 0 {
-		return 0, false
-	}
-	if int64(n) == fi.Size() {
-		return lines - 1, true // less the header
-	}
-	return int(float64(fi.Size()) * float64(lines) / float64(n)), true
-}
-
 // checkExact refuses --exact before reading when the file of the centres
 // clearly holds more rows than the exact solution takes (its estimate
 // above 1.25·MaxExact); the estimator checks the rows read too.
@@ -286,8 +274,9 @@ func checkExact(c *cli.Context, cmd command, inputs []string) error {
 	if path == "" {
 		return nil
 	}
-	if rows, ok := parquetRows(path); ok {
-		return checkExactParquet(c, path, rows)
+	info := dataset.Inspect(path)
+	if info.Format == dataset.FormatParquet && info.Rows >= 0 {
+		return checkExactParquet(c, path, info.Rows)
 	}
 	if rows, ok, err := remoteParquetRows(c, path); err != nil || ok {
 		if err != nil {
@@ -295,7 +284,7 @@ func checkExact(c *cli.Context, cmd command, inputs []string) error {
 		}
 		return checkExactParquet(c, path, rows)
 	}
-	if rows, ok := estimateRows(path); ok && float64(rows) > 1.25*divergence.MaxExact {
+	if rows := info.Rows; rows >= 0 && float64(rows) > 1.25*divergence.MaxExact {
 		return usagef(c, "--exact: %s holds about %d rows (from its size and the lines of its start); the exact solution takes at most %d: leave --exact out", displayPath(path), rows, divergence.MaxExact)
 	}
 	return nil
@@ -309,25 +298,9 @@ func diagnoseRead(err error, inputs []string) error {
 		return err
 	}
 	for _, path := range inputs {
-		if crOnly(path) {
+		if dataset.Inspect(path).CROnly {
 			return fmt.Errorf("%w; %s ends its lines with a carriage return alone (CR, classic Mac OS): convert them to LF or CRLF", err, displayPath(path))
 		}
 	}
 	return err
-}
-
-// crOnly reports whether the start of the plain file at path holds
-// carriage returns and no line feed.
-func crOnly(path string) bool {
-	if path == "-" || dataset.IsCompressed(path) {
-		return false
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	buf := make([]byte, headBytes)
-	n, _ := io.ReadFull(f, buf)
-	return bytes.IndexByte(buf[:n], '\r') >= 0 && bytes.IndexByte(buf[:n], '\n') < 0
 }

@@ -39,7 +39,7 @@ func writeRatio(f io.Writer, r *divergence.Ratio, in *twoSamples, rd *reader) er
 		}
 		for i := range pending {
 			copy(scaled.RawRowView(i), buf.RawRowView(i))
-			in.scale.apply(scaled.RawRowView(i))
+			in.scale.Apply(scaled.RawRowView(i))
 		}
 		v, err := r.Eval(scaled.Slice(0, len(pending), 0, dim))
 		if err != nil {

@@ -10,9 +10,11 @@ import (
 	"strings"
 
 	"github.com/urfave/cli/v2"
+	"gonum.org/v1/gonum/mat"
 
 	"github.com/sublinear/pearson/dataset"
 	"github.com/sublinear/pearson/divergence"
+	"github.com/sublinear/pearson/tabular"
 )
 
 // twoSamples are the numerator and denominator samples of the divergence
@@ -20,9 +22,9 @@ import (
 type twoSamples struct {
 	p, q    sample
 	columns []string
-	paths   []string // the files read, for --ratio-out
-	group   string   // the group column, in one-file mode
-	scale   *affine  // --standardize's transform, or nil
+	paths   []string         // the files read, for --ratio-out
+	group   string           // the group column, in one-file mode
+	scale   *tabular.Scaling // --standardize's transform, or nil
 	// warnings are about the columns, for the output: those that look
 	// like row identifiers.
 	warnings []string
@@ -38,12 +40,13 @@ func readTwoSamples(c *cli.Context, r *reader) (*twoSamples, error) {
 	args := c.Args().Slice()
 	group := c.String("group")
 	num, den := c.String("numerator"), c.String("denominator")
-	columns, exclude := splitList(c.String("columns")), splitList(c.String("exclude"))
-	if len(columns) > 0 && len(exclude) > 0 {
-		var err error
-		if columns, err = excludeListed(c, columns, exclude, "columns"); err != nil {
-			return nil, err
-		}
+	sel := tabular.Selection{Columns: splitList(c.String("columns")), Exclude: splitList(c.String("exclude")), Group: group}
+	columns, err := selectionUsage(c)(sel.Named())
+	if err != nil {
+		return nil, err
+	}
+	exclude := sel.Exclude
+	if len(columns) > 0 {
 		exclude = nil
 	}
 	ts := &twoSamples{paths: args, group: group}
@@ -75,7 +78,7 @@ func readTwoSamples(c *cli.Context, r *reader) (*twoSamples, error) {
 		if err != nil {
 			return nil, categoryHint(err, divergence.MaxCategories, "")
 		}
-		q := query(namesOf(tp.Columns, categoryColumns(tp, tp.Columns)))
+		q := query(tabular.NamesOf(tp.Columns, tabular.CategoryColumns(tp, tp.Columns)))
 		q.Columns = tp.Columns
 		tq, err := r.read(args[1], q)
 		if err != nil {
@@ -84,10 +87,10 @@ func readTwoSamples(c *cli.Context, r *reader) (*twoSamples, error) {
 		ts.columns, skipped = tp.Columns, tp.Skipped
 		ts.p = groupSample(displayPath(args[0]), tp, tp.Groups[0])
 		ts.q = groupSample(displayPath(args[1]), tq, tq.Groups[0])
-		if ts.cats, err = unifyCategories(tp, tq, ts.q.x); err != nil {
+		if ts.cats, err = tabular.Unify(tp, tq, ts.q.x); err != nil {
 			return nil, err
 		}
-		ids, w := idText(tp, text, "columns")
+		ids, w := tabular.TextIDs(tp, text, "columns")
 		exclude, warnings = append(exclude, ids...), append(warnings, w...)
 	} else {
 		// Only the rows of two values are kept: the two named, or the first
@@ -104,8 +107,8 @@ func readTwoSamples(c *cli.Context, r *reader) (*twoSamples, error) {
 			return nil, categoryHint(err, divergence.MaxCategories, "")
 		}
 		ts.columns, skipped = t.Columns, t.Skipped
-		ts.cats = categoryColumns(t, t.Columns)
-		ids, w := idText(t, text, "columns")
+		ts.cats = tabular.CategoryColumns(t, t.Columns)
+		ids, w := tabular.TextIDs(t, text, "columns")
 		exclude, warnings = append(exclude, ids...), append(warnings, w...)
 		pi, qi, err := chooseGroups(c, t, group, num, den)
 		if err != nil {
@@ -115,11 +118,11 @@ func readTwoSamples(c *cli.Context, r *reader) (*twoSamples, error) {
 		ts.q = groupSample(group+"="+t.Groups[qi].Key, t, t.Groups[qi])
 	}
 	if len(exclude) > 0 {
-		keep, err := keptColumns(displayPath(args[0]), ts.columns, exclude, skipped)
+		keep, err := tabular.Selection{Exclude: exclude, Group: group}.Kept(displayPath(args[0]), ts.columns, skipped)
 		if err != nil {
 			return nil, err
 		}
-		cats := namesOf(ts.columns, ts.cats)
+		cats := tabular.NamesOf(ts.columns, ts.cats)
 		ts.p.x, ts.q.x = columnsOf(ts.p.x, ts.columns, keep), columnsOf(ts.q.x, ts.columns, keep)
 		ts.columns, ts.cats = keep, nil
 		for j, name := range keep {
@@ -129,12 +132,12 @@ func readTwoSamples(c *cli.Context, r *reader) (*twoSamples, error) {
 		}
 	}
 	if len(ts.cats) > 0 && c.String("ratio-out") != "" {
-		return nil, usagef(c, "--ratio-out reads numeric columns only, and %s holds text (categories): leave --ratio-out out, or the column", strings.Join(quoteAll(namesOf(ts.columns, ts.cats)), ", "))
+		return nil, usagef(c, "--ratio-out reads numeric columns only, and %s holds text (categories): leave --ratio-out out, or the column", strings.Join(quoteAll(tabular.NamesOf(ts.columns, ts.cats)), ", "))
 	}
 	ts.p.cats, ts.q.cats = ts.cats, ts.cats
-	ts.warnings = append(idWarnings(ts.columns, ts.p, ts.q), warnings...)
+	ts.warnings = append(tabular.IDWarnings(ts.columns, []*mat.Dense{ts.p.x, ts.q.x}, []int{ts.p.rows, ts.q.rows}), warnings...)
 	if standardizes(c, len(ts.columns)) {
-		ts.scale = standardizeExcept(ts.cats, ts.p.x, ts.q.x)
+		ts.scale = tabular.Standardize(ts.cats, ts.p.x, ts.q.x)
 	}
 	return ts, nil
 }

@@ -11,6 +11,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/sublinear/pearson/divergence"
+	"github.com/sublinear/pearson/tabular"
 )
 
 // sampleFlags are the flags that say which rows form the two samples.
@@ -81,11 +82,11 @@ func (t *twoSampleCmd) record(res *divergence.PEResult, seed uint64, more ...str
 		add("denominator", t.in.q.name).
 		add("columns", t.in.columns)
 	if len(t.in.cats) > 0 { // only then, so that numeric outputs keep their keys
-		r.add("categorical", namesOf(t.in.columns, t.in.cats))
+		r.add("categorical", tabular.NamesOf(t.in.columns, t.in.cats))
 	}
 	if t.in.scale != nil {
 		// Only when done, so that single-column outputs keep their keys.
-		r.add("scaled", t.in.scale.describe(t.in.columns)).add("spreads", t.in.scale.spreads())
+		r.add("scaled", t.in.scale.Describe(t.in.columns)).add("spreads", t.in.scale.Spreads())
 	}
 	return r.add("exact", res.Exact).
 		add("seed", seed).

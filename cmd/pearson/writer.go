@@ -334,13 +334,20 @@ func (csvWriter) table(w io.Writer, t *table) error {
 	if t.total != nil {
 		rows = append(slices.Clip(rows), t.total)
 	}
+	var header []string
 	for i, r := range rows {
 		keys, vals := r.stable()
 		if t.caption.key != "" {
 			keys, vals = append([]string{t.caption.key}, keys...), append([]any{t.caption.value}, vals...)
 		}
-		if i == 0 {
+		switch {
+		case i == 0:
+			header = keys
 			cw.Write(keys)
+		case !slices.Equal(keys, header):
+			// A row whose keys are not the header's would put its
+			// values under other columns.
+			return fmt.Errorf("pearson: CSV output: row %d has the columns %q, not the header's %q", i+1, keys, header)
 		}
 		cells := make([]string, len(vals))
 		for j, v := range vals {

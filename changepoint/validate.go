@@ -1,0 +1,54 @@
+// Copyright ©2026 The pearson Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package changepoint
+
+// Validate returns a *SettingsError for the first field of s, or for α,
+// out of range, as NewDetector does before any work, or nil: a caller can
+// check settings that come from a user before reading data. A nil s is
+// the defaults.
+func (s *Settings) Validate(alpha float64) error {
+	_, err := s.resolve(alpha)
+	return err
+}
+
+// Resolved returns a copy of s with every zero that asks for a default
+// filled in (Embed, Window, Step, K, M, Draws, Threshold, MinDistance),
+// as the detector runs them: for a caller that reports the settings used.
+// Fields out of range are left as they are (see Validate).
+func (s *Settings) Resolved() Settings {
+	if s == nil {
+		s = &Settings{}
+	}
+	r := *s
+	p, err := s.resolve(0)
+	if err != nil {
+		return r
+	}
+	r.Embed, r.Window, r.Step = p.embed, p.window, p.step
+	r.K, r.M, r.Draws = p.k, p.m, p.draws
+	r.Threshold, r.MinDistance = p.threshold, p.minDistance
+	return r
+}
+
+// StreamMemory returns a bound, in bytes, of what a Detector of these
+// settings holds for a series of dim columns, beyond the runtime: the last
+// 2n + k − 1 rows, the running sums of the k·dim coordinates, and the
+// scores of the last MinDistance rows with a time label for each (n the
+// Window, k the Embed). Settings out of range give the bound of their
+// resolved values as far as they go.
+func (s *Settings) StreamMemory(dim int) float64 {
+	r := s.Resolved()
+	n, k, dist, d := float64(r.Window), float64(r.Embed), float64(r.MinDistance), float64(dim)
+	return 8*((2*n+k-1)*d+6*k*d) + 64*dist + 8*(2*n+k+dist)
+}
+
+// Validate returns a *SettingsError for the first field of s, or for α,
+// out of range, as Segment does before any work, or nil.
+func (s *SegmentSettings) Validate(alpha float64) error {
+	if s == nil {
+		s = &SegmentSettings{}
+	}
+	return s.validate(alpha)
+}
