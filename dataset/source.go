@@ -236,7 +236,7 @@ type Table struct {
 	BlockBytes int64
 
 	// HeaderLine is the line of a CSV input's header, counted from 1 (after
-	// any blank lines before it); 0 for Parquet. With the lines that
+	// any blank lines before it); 0 for Parquet and NumPy archives. With the lines that
 	// RowFunc is given, it tells a caller whose rows are times that blank
 	// lines came right after the header (blank lines are not rows).
 	HeaderLine int
