@@ -928,8 +928,8 @@ func TestSegmentBenchmarkColumns(t *testing.T) {
 	}
 	// On stationary noise, the ground of PELT and BinSeg, the defaults
 	// come within 0.045 F1 and 0.034 covering of the better of them on
-	// seeds 100–119 (docs/results/cpcols.md; 0.105 and 0.125 before the
-	// level rule). The per-series F1 has a standard deviation of about
+	// seeds 100–119 (docs/RESULTS.md, "The segmentation: several
+	// columns"). The per-series F1 has a standard deviation of about
 	// 0.2, so a mean over 180 series about 0.015 and a paired difference
 	// of means at most 0.02: 0.07 is the gap measured and a little over
 	// one such difference's two standard errors.

@@ -72,7 +72,7 @@
 // do not read as changes, and a change is a calibrated score above a
 // penalty of 2·ln T that is a local maximum, refined with windows that stop
 // at its neighbours. On the package's benchmark of annotated series
-// (benchmark_test.go, docs/results/changepoint.md) it beats the empty
+// (benchmark_test.go; docs/RESULTS.md, "Change points") it beats the empty
 // answer, PELT and binary segmentation on mean F1 and covering. With d > 1
 // columns each column is also scored on its own, so that a change in one
 // column is not diluted by the others, and the largest of the d + 1

@@ -19,7 +19,7 @@ const (
 	// exceed: levelPenaltyPerParam·(d + 1)·ln T summed over d columns, and
 	// 2·levelPenaltyPerParam·ln T + 2·ln d for one column of several, as
 	// the spread rule's. Chosen on the tuning seeds (see
-	// docs/results/cpcols.md).
+	// docs/RESULTS.md, "The segmentation: several columns").
 	levelPenaltyPerParam = 2.0
 	// levelClip is the clipping of each column of a segment, in robust
 	// standard deviations about its median, before the level rule reads

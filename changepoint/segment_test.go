@@ -224,7 +224,7 @@ func TestSegmentScaleFree(t *testing.T) {
 // TestSegmentWhat: what changed is named by the moment that differs. (A
 // change of the correlation alone between two columns is not found at the
 // defaults: the benchmark's correlation family scores as the empty answer,
-// docs/results/changepoint.md.)
+// docs/RESULTS.md, "Change points".)
 func TestSegmentWhat(t *testing.T) {
 	t.Parallel()
 	rnd := rand.New(rand.NewPCG(3, 29))

@@ -69,7 +69,7 @@ func dropCache(t *testing.T, path string) {
 // row (Sampling.Seek) and in blocks (Sampling.Blocks), with the files'
 // pages evicted from the cache (cold) and not (warm). It runs only with
 // PEARSON_COLD_BENCH set to a directory for the files (2 × 2 GB); see
-// docs/results/s3.md.
+// docs/RESULTS.md, "End to end" (CSV in blocks).
 func TestColdCSVBench(t *testing.T) {
 	dir := os.Getenv("PEARSON_COLD_BENCH")
 	if dir == "" {

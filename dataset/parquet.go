@@ -261,7 +261,7 @@ func OpenParquet(path string, opts Options) (*Parquet, error) {
 // row group), so the row groups, not the units, are the clusters. A
 // caller that reports an error bar must use them; with d/2 degrees of
 // freedom (one per pair), Student's t gives the interval
-// (docs/results/s3.md measures its coverage).
+// (docs/RESULTS.md, "The design effect", measures its coverage).
 //
 // The row counts are exact without grouping (Group.Rows is the footer's
 // count, less Table.Dropped); with a group column, they are estimated as

@@ -341,7 +341,7 @@ func TestParquetGroupDrawsPECoverage(t *testing.T) {
 			t.Logf("%-6s D = %2d %-20s PE mean %.4f, spread %.4f (%.2f× D = 64 independent), StdErr rms %.4f (StdErr/spread %.2f), design effect mean %.1f, coverage ±2·StdErr %.3f, ±t(%d)·StdErr %.3f (%d samples)",
 				kind, d, rgDesignName[ds.kind], mu, spread, spread/base, rms, rms/spread, deff, float64(cover2)/reps, df, cT, reps)
 			if d != groupDraws(units) || ds.kind != defaultDesign {
-				continue // measured, for comparison; see docs/results/s3.md
+				continue // measured, for comparison; see docs/RESULTS.md, "The design effect"
 			}
 			if kind == "normal" {
 				continue // P and Q alike: TestParquetPENearZero checks PE near its bound 0
@@ -489,7 +489,7 @@ func TestParquetGroupDrawsCounts(t *testing.T) {
 			t.Errorf("%s: mean estimate %.0f, true count %d", rgDesignName[ds.kind], m, trueA)
 		}
 		if ds.kind != defaultDesign {
-			continue // measured, for comparison; see docs/results/s3.md
+			continue // measured, for comparison; see docs/RESULTS.md, "The design effect"
 		}
 		// The collapsed strata's estimator adds, in expectation, N² times
 		// collapsedExcess of the rows' indicators of "a".

@@ -192,7 +192,7 @@ func (p *Parquet) locate(x int64) (k, g int, first int64) {
 }
 
 // The designs of the row-group draws (Parquet.rgDesign, for the tests;
-// docs/results/s3.md compares them).
+// docs/RESULTS.md, "The design effect", compares them).
 const (
 	designPPS       = iota + 1 // d independent draws of a uniform row of the dataset
 	designStrata               // one uniform row of each of d strata of equal rows, in file order
@@ -228,7 +228,8 @@ const (
 // three together when d is odd; d < 4 draws one group), which is
 // conservative by the squared differences of paired strata's means.
 // (designStrataTwo, two draws in each of d/2 strata, is unbiased, and
-// designPPS the independent draws: docs/results/s3.md compares them.)
+// designPPS the independent draws: docs/RESULTS.md, "The design
+// effect", compares them.)
 func (p *Parquet) drawRows(rng *rand.Rand, n, d int) (rows []int64, cluster []int, strata []int) {
 	design := p.rgDesign
 	if design == 0 {

@@ -117,8 +117,9 @@ func studyIrrelevant(t *testing.T, c irrelevantCase, model string, seeds int) ir
 // TestLSMIIrrelevantColumnsStudy measures issue 24's targets for LSMI with
 // irrelevant columns of x (irrelevantCases), 20 seeds each at n = 10⁴, new
 // data and new draws on every seed, with the default model choice
-// (docs/results/lsmibias.md has the numbers, and those of the kernel model
-// alone, measured with this test at commit 11686c2).
+// (docs/RESULTS.md, "LSMI: accuracy, error bar and speed", has the numbers,
+// and those of the kernel model alone, measured with this test at commit
+// 11686c2).
 //
 // The issue's targets — the mean within 10% of the truth and the truth
 // within 2·StdErr in at least 18 of 20 runs — are asserted where they
@@ -126,7 +127,7 @@ func studyIrrelevant(t *testing.T, c irrelevantCase, model string, seeds int) ir
 // +1.9%; 18, 18 and 20 of 20). They do not hold for the sine case (−22%,
 // 0 of 20): the kernel model's basis of k² = 10⁴ functions, fitted on
 // M/2 = 2000 pairs, cannot follow a ridge of width 0.4 over two relevant
-// columns (docs/results/lsmibias.md: at no setting of σx, σy and λ does
+// columns (docs/RESULTS.md, LSMI section: at no setting of σx, σy and λ does
 // its noise-free value come within 14% of the truth). There the test
 // asserts what holds, as a guard against regressions: the irrelevant
 // column found (factor 64) in at least 18 of 20 runs and the mean error
@@ -148,7 +149,7 @@ func TestLSMIIrrelevantColumnsStudy(t *testing.T) {
 	}
 }
 
-// TestLSMISineBiasSources is the study behind docs/results/lsmibias.md's
+// TestLSMISineBiasSources is the study behind docs/RESULTS.md's LSMI
 // account of the kernel model's bias on the issue's sine case (x₃ dropped,
 // x₂ halved so that one width σx stands for the factors [½, 1] the
 // cross-validation chooses; SMI is unchanged by either). On one data set
@@ -169,7 +170,7 @@ func TestLSMISineBiasSources(t *testing.T) {
 		x.Set(i, 1, x.At(i, 1)/2)
 	}
 	// The k = 300 basis with exact averages costs about 3 s a setting:
-	// only the two settings docs/results/lsmibias.md reports for it are
+	// only the two settings docs/RESULTS.md (LSMI) reports for it are
 	// run (the narrow widths that reach the truth), not the whole grid.
 	grid := func(k, m int) (sxs, sys, lambdas []float64) {
 		if k == 300 && m == AllPoints {

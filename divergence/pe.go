@@ -279,7 +279,7 @@ func (m *peModel) addDataError(res *PEResult, rnd *rand.Rand) error {
 // held-out score is within one standard error of the best (the opposite
 // of the usual one-standard-error rule, which shrinks more). PE = ½hᵀθ − ½
 // shrinks with λ, and noisy held-out scores favoured λ 10 to 100 times too
-// large on small divergences (docs/results/multicol.md; drift's column
+// large on small divergences (docs/RESULTS.md, "The divergence"; drift's column
 // estimates: RMSE 0.029 without the rule, 0.017 with it). One standard
 // error, not the smallest λ: with too little regularisation the noise of
 // the averages biases ½hᵀθ upwards. The whole-budget search of tunedDraws,

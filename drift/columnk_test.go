@@ -28,7 +28,7 @@ func normalDensity(x, mu, sd float64) float64 {
 	return math.Exp(-z*z/2) / (sd * math.Sqrt(2*math.Pi))
 }
 
-// columnCases are drift's single-column changes of docs/results/power.md.
+// columnCases are drift's single-column changes (docs/RESULTS.md, "drift").
 func columnCases() []columnCase {
 	b := 1 / math.Sqrt2 // the Laplace scale of unit variance
 	return []columnCase{
@@ -79,7 +79,7 @@ func pe12(p func(float64) float64) float64 {
 // out the variability of drift's one shared tuning). Both K share one bias,
 // which is the estimator's, not the centres': normal against Laplace is
 // about 25% low at either K (a Gaussian kernel smooths the Laplace's cusp;
-// docs/results/power.md). Long tier.
+// docs/RESULTS.md, "drift"). Long tier.
 func TestColumnEstimateAccuracy(t *testing.T) {
 	t.Parallel()
 	testtier.Long(t, "120 estimates of a column at n = 10⁴")

@@ -573,7 +573,7 @@ func twoStage(ctx context.Context, p, q mat.Matrix, s *params, k, b, testM int, 
 // Laplace and against a bimodal mixture, truths by quadrature), tuning at
 // K/2 halved the estimate's CPU (195 to 105 ms) with root mean square
 // errors within ±40% of those of tuning at K, in both directions, which is
-// the spread of the measurement itself: docs/results/power.md.
+// the spread of the measurement itself (docs/RESULTS.md, "drift").
 const (
 	tuneShare  = 4
 	tuneMinM   = 1000

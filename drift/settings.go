@@ -21,7 +21,7 @@ const (
 	DefaultLevel = 0.05
 	// DefaultThreshold is 0: no effect threshold, every column whose
 	// q-value is below Level drifts, as with KS and Benjamini–Hochberg.
-	// The power study (docs/results/power.md) measured that the former
+	// The power study (docs/RESULTS.md, "drift"; its history in git) measured that the former
 	// default, PE_½ > 0.01 (a shift of 0.28 standard deviations, since
 	// PE_½ ≈ δ²/8 for a normal shift δ), hid most of the changes the test
 	// found at 10⁴ rows. A positive Threshold asks that a significant column

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""The reference of drift's speed measurement (docs/results/power.md): what a
+"""The reference of drift's speed measurement (docs/RESULTS.md, "drift"): what a
 user would run instead of `pearson drift REF CUR`. Reads REF and CUR with
 pandas, runs scipy's two-sample Kolmogorov-Smirnov test (ks_2samp, method
 'auto') on every numeric column the two tables share, adjusts the p-values by
