@@ -283,22 +283,7 @@ func Segment(ctx context.Context, series mat.Matrix, alpha float64, s *SegmentSe
 	}
 	rows, dim := series.Dims()
 	p := SegmentParamsFor(rows, s)
-	if s.Penalty == 0 && dim > 1 {
-		// The calibrated score of several columns is the largest of d + 1
-		// (the joint score and each column's): the penalty grows as the
-		// largest of (d + 1)·T calibrated scores does.
-		p.Penalty = PenaltyPerLogRow * math.Log(float64(rows)*float64(dim+1))
-	}
-	// A Penalty of the caller's scales the whole-segment rules' penalties
-	// as it does the windows' (wholeScale: 1 at the default).
-	wholeScale := 1.0
-	if s.Penalty > 0 {
-		def := PenaltyPerLogRow * math.Log(float64(rows))
-		if dim > 1 {
-			def = PenaltyPerLogRow * math.Log(float64(rows)*float64(dim+1))
-		}
-		wholeScale = s.Penalty / def
-	}
+	wholeScale := scalePenalties(&p, s, rows, dim)
 	if rows < MinSegmentRows || rows < 2*(minSide+p.Embed-1)+1 {
 		return nil, fmt.Errorf("changepoint: %w: the series has %d rows; segmenting it (Embed %d) needs at least %d", ErrTooFew, rows, p.Embed, max(MinSegmentRows, 2*(minSide+p.Embed-1)+1))
 	}
@@ -318,27 +303,79 @@ func Segment(ctx context.Context, series mat.Matrix, alpha float64, s *SegmentSe
 	// on every candidate, each smaller size of the ladder (used near the
 	// edges and between close changes) on up to calibrationPoints
 	// candidates spread over the series.
-	// With several columns each column is also scored on its own
-	// (component 1 + j, the joint score component 0), and calibrated on
-	// its own scores.
-	sizes := ladder(p.Window)
-	parts := 1
-	if dim > 1 {
-		parts += dim
-	}
-	cal := make(map[int][][2]float64, len(sizes))
 	lo, hi := minSide+p.Embed-1, rows-minSide-p.Embed+1 // candidates b in [lo, hi]
-	full := make([][]float64, parts)
-	var candCols [][]float64
-	// A long series is scanned every stride rows (the windows of n rows
-	// see a change from n rows away; refine places it row by row), so
-	// that the scan costs at most about segmentScanRows scores.
-	stride := p.Stride
-	for b := lo; b <= hi; b += stride {
-		nb := sg.size(b, 0, rows)
+	full, candCols, err := sg.scan(ctx, res, p, lo, hi)
+	if err != nil {
+		return nil, err
+	}
+	cal, err := sg.calibration(ctx, p, full)
+	if err != nil {
+		return nil, err
+	}
+	res.Median, res.Spread = floorSpreads(cal, ladder(p.Window), p.Window)
+	z := calibrator(cal)
+	calibrated := make([]Score, len(res.Scores))
+	res.Calibrated = make([]float64, len(res.Scores))
+	for i, sc := range res.Scores {
+		res.Calibrated[i] = z(sc.Value, candCols[i], sg.size(sc.Time, 0, rows))
+		calibrated[i] = Score{Time: sc.Time, Value: res.Calibrated[i]}
+	}
+	keep := strongestPeaks(res.Scores, calibrated, p, lo)
+	if keep, err = sg.refineAll(ctx, keep, p, z); err != nil {
+		return nil, err
+	}
+	for i := range keep {
+		keep[i].Rule = RuleDivergence
+	}
+	if p.Changes == 0 {
+		if keep, err = sg.wholeSegmentChanges(ctx, keep, res, p, wholeScale, lo, hi); err != nil {
+			return nil, err
+		}
+	}
+	sg.segments(res, keep, p)
+	return res, nil
+}
+
+// scalePenalties sets p's Penalty for a series of rows rows and dim
+// columns when s leaves it at the default, and returns wholeScale, the
+// factor a Penalty of the caller's applies to the whole-segment rules'
+// penalties as it does to the windows' (1 at the default).
+func scalePenalties(p *SegmentParams, s *SegmentSettings, rows, dim int) float64 {
+	if s.Penalty == 0 && dim > 1 {
+		// The calibrated score of several columns is the largest of d + 1
+		// (the joint score and each column's): the penalty grows as the
+		// largest of (d + 1)·T calibrated scores does.
+		p.Penalty = PenaltyPerLogRow * math.Log(float64(rows)*float64(dim+1))
+	}
+	wholeScale := 1.0
+	if s.Penalty > 0 {
+		def := PenaltyPerLogRow * math.Log(float64(rows))
+		if dim > 1 {
+			def = PenaltyPerLogRow * math.Log(float64(rows)*float64(dim+1))
+		}
+		wholeScale = s.Penalty / def
+	}
+	return wholeScale
+}
+
+// scan scores the candidates b in [lo, hi], every p.Stride rows, into
+// res.Scores: a long series is scanned every stride rows (the windows of n
+// rows see a change from n rows away; refine places it row by row), so
+// that the scan costs at most about segmentScanRows scores. It returns the
+// scores of the full-size windows, a slice per component (with several
+// columns each column is also scored on its own: component 1 + j, the
+// joint score component 0), and each candidate's columns' scores.
+func (sg *segmenter) scan(ctx context.Context, res *Segmentation, p SegmentParams, lo, hi int) (full, candCols [][]float64, err error) {
+	parts := 1
+	if sg.dim > 1 {
+		parts += sg.dim
+	}
+	full = make([][]float64, parts)
+	for b := lo; b <= hi; b += p.Stride {
+		nb := sg.size(b, 0, sg.rows)
 		sc, cols, err := sg.score(ctx, b, nb)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		res.Scores = append(res.Scores, sc)
 		candCols = append(candCols, cols)
@@ -349,17 +386,21 @@ func Segment(ctx context.Context, series mat.Matrix, alpha float64, s *SegmentSe
 			}
 		}
 	}
-	calibrateAll := func(vals [][]float64) [][2]float64 {
-		c := make([][2]float64, len(vals))
-		for i, v := range vals {
-			med, spread := medianSpread(v)
-			c[i] = [2]float64{med, spread}
-		}
-		return c
-	}
+	return full, candCols, nil
+}
+
+// calibration returns the median and spread of each component's scores
+// (each column calibrated on its own scores) for every window size of the
+// ladder in use: the full size's from full, the scores of scan, each
+// smaller size's from up to calibrationPoints candidates spread over the
+// series.
+func (sg *segmenter) calibration(ctx context.Context, p SegmentParams, full [][]float64) (map[int][][2]float64, error) {
+	sizes := ladder(p.Window)
+	rows := sg.rows
+	cal := make(map[int][][2]float64, len(sizes))
 	for _, m := range sizes {
 		if m == p.Window && len(full[0]) > 0 {
-			cal[m] = calibrateAll(full)
+			cal[m] = medianSpreads(full)
 			continue
 		}
 		first, last := m+p.Embed-1, rows-m-p.Embed+1
@@ -367,7 +408,7 @@ func Segment(ctx context.Context, series mat.Matrix, alpha float64, s *SegmentSe
 			continue
 		}
 		count := min(calibrationPoints, last-first+1)
-		v := make([][]float64, parts)
+		v := make([][]float64, len(full))
 		for i := range count {
 			b := first + i*(last-first)/max(count-1, 1)
 			sc, cols, err := sg.score(ctx, b, m)
@@ -379,30 +420,53 @@ func Segment(ctx context.Context, series mat.Matrix, alpha float64, s *SegmentSe
 				v[1+j] = append(v[1+j], u)
 			}
 		}
-		cal[m] = calibrateAll(v)
+		cal[m] = medianSpreads(v)
 	}
-	if c, ok := cal[p.Window]; ok {
-		res.Median, res.Spread = c[0][0], c[0][1]
-		// A smaller size's 32 scores can have almost no spread (a sparse
-		// series whose short windows are mostly zeros): no size m is
-		// calibrated on less spread than m/n of the full windows'.
-		for _, m := range sizes {
-			cm, ok := cal[m]
-			if !ok || m == p.Window {
-				continue
-			}
-			for i := range cm {
-				if floor := c[i][1] * float64(m) / float64(p.Window); cm[i][1] < floor {
-					cm[i][1] = floor
-				}
+	return cal, nil
+}
+
+// medianSpreads returns the median and spread (medianSpread) of each
+// component's scores.
+func medianSpreads(vals [][]float64) [][2]float64 {
+	c := make([][2]float64, len(vals))
+	for i, v := range vals {
+		med, spread := medianSpread(v)
+		c[i] = [2]float64{med, spread}
+	}
+	return c
+}
+
+// floorSpreads returns the joint score's median and spread at the full
+// window size n (or, when it is not calibrated, at the smallest size of
+// sizes), and raises the spreads of the smaller sizes in cal: a smaller
+// size's 32 scores can have almost no spread (a sparse series whose short
+// windows are mostly zeros), so no size m is calibrated on less spread
+// than m/n of the full windows'.
+func floorSpreads(cal map[int][][2]float64, sizes []int, n int) (median, spread float64) {
+	c, ok := cal[n]
+	if !ok {
+		return cal[sizes[0]][0][0], cal[sizes[0]][0][1]
+	}
+	for _, m := range sizes {
+		cm, ok := cal[m]
+		if !ok || m == n {
+			continue
+		}
+		for i := range cm {
+			if floor := c[i][1] * float64(m) / float64(n); cm[i][1] < floor {
+				cm[i][1] = floor
 			}
 		}
-	} else {
-		res.Median, res.Spread = cal[sizes[0]][0][0], cal[sizes[0]][0][1]
 	}
-	// z calibrates a score from windows of nb subsequences: the largest of
-	// the joint score's and each column's, each in units of its own spread.
-	z := func(v float64, cols []float64, nb int) float64 {
+	return c[0][0], c[0][1]
+}
+
+// calibrator returns the zFunc of the calibration cal: it calibrates a
+// score from windows of nb subsequences as the largest of the joint
+// score's and each column's, each in units of its own spread (0 for a
+// size not calibrated).
+func calibrator(cal map[int][][2]float64) zFunc {
+	return func(v float64, cols []float64, nb int) float64 {
 		c, ok := cal[nb]
 		if !ok {
 			return 0
@@ -413,17 +477,18 @@ func Segment(ctx context.Context, series mat.Matrix, alpha float64, s *SegmentSe
 		}
 		return best
 	}
-	calibrated := make([]Score, len(res.Scores))
-	res.Calibrated = make([]float64, len(res.Scores))
-	for i, sc := range res.Scores {
-		res.Calibrated[i] = z(sc.Value, candCols[i], sg.size(sc.Time, 0, rows))
-		calibrated[i] = Score{Time: sc.Time, Value: res.Calibrated[i]}
-	}
+}
 
+// strongestPeaks returns the local maxima of the calibrated scores
+// calibrated (of the candidates scores, from lo every p.Stride rows), in
+// time order: the p.Changes highest, or, with p.Changes zero, those above
+// p.Penalty.
+func strongestPeaks(scores, calibrated []Score, p SegmentParams, lo int) []Change {
+	stride := p.Stride
 	// Local maxima of the calibrated score, highest first.
 	var peaks []Change
 	for _, c := range Detect(calibrated, math.Inf(-1), max(p.MinDistance, stride)) {
-		peaks = append(peaks, Change{Time: c.Time, Score: res.Scores[(c.Time-lo)/stride].Value, Calibrated: c.Value})
+		peaks = append(peaks, Change{Time: c.Time, Score: scores[(c.Time-lo)/stride].Value, Calibrated: c.Value})
 	}
 	sort.SliceStable(peaks, func(i, j int) bool { return peaks[i].Calibrated > peaks[j].Calibrated })
 	var keep []Change
@@ -438,14 +503,18 @@ func Segment(ctx context.Context, series mat.Matrix, alpha float64, s *SegmentSe
 		keep = append(keep, c)
 	}
 	slices.SortFunc(keep, func(a, b Change) int { return a.Time - b.Time })
+	return keep
+}
 
-	// Refine each change with windows that stop at its neighbours; then
-	// look again near each change, where the full windows straddled it,
-	// with windows that stop at the changes found, so that a change closer
-	// than a window to another is seen by its own rows; repeat until
-	// nothing is added.
+// refineAll refines each change of keep with windows that stop at its
+// neighbours; then, with p.Changes zero, looks again near each change,
+// where the full windows straddled it, with windows that stop at the
+// changes found, so that a change closer than a window to another is seen
+// by its own rows; and repeats until nothing is added (at most maxRounds
+// times). It returns the changes in time order.
+func (sg *segmenter) refineAll(ctx context.Context, keep []Change, p SegmentParams, z zFunc) ([]Change, error) {
 	for round := 0; ; round++ {
-		if err := sg.refine(ctx, keep, max(p.MinDistance, min(stride, 2*p.Window)), z); err != nil {
+		if err := sg.refine(ctx, keep, max(p.MinDistance, min(p.Stride, 2*p.Window)), z); err != nil {
 			return nil, err
 		}
 		if p.Changes > 0 || round == maxRounds {
@@ -461,35 +530,46 @@ func Segment(ctx context.Context, series mat.Matrix, alpha float64, s *SegmentSe
 		keep = append(keep, add...)
 		slices.SortFunc(keep, func(a, b Change) int { return a.Time - b.Time })
 	}
-	for i := range keep {
-		keep[i].Rule = RuleDivergence
-	}
-	if p.Changes == 0 {
-		// Changes of spread and of level the windows are too short to
-		// see: searched over whole segments, on differences
-		// (spreadChanges), then likewise between all the changes found
-		// (levelChanges).
-		logT := math.Log(float64(rows))
-		minLen := max(p.Window, spreadMinSide)
-		rules := []struct {
-			changes  func(context.Context, []Change, int, float64, float64) ([]Change, error)
-			perParam float64
-		}{{sg.spreadChanges, spreadPenaltyPerParam}, {sg.stepChanges, stepsPenaltyPerParam}, {sg.levelChanges, levelPenaltyPerParam}}
-		for _, r := range rules {
-			add, err := r.changes(ctx, keep, minLen, wholeScale*r.perParam*float64(dim+1)*logT, wholeScale*(2*r.perParam*logT+2*math.Log(float64(dim))))
-			if err != nil {
-				return nil, err
-			}
-			for i := range add {
-				if b := add[i].Time; b >= lo && b <= hi {
-					j := min(len(res.Scores)-1, (b-lo+stride/2)/stride)
-					add[i].Score, add[i].Calibrated = res.Scores[j].Value, res.Calibrated[j]
-				}
-			}
-			keep = append(keep, add...)
-			slices.SortFunc(keep, func(a, b Change) int { return a.Time - b.Time })
+	return keep, nil
+}
+
+// wholeSegmentChanges adds to keep, in time order, the changes of spread
+// and of level the windows are too short to see: searched over whole
+// segments, on differences (spreadChanges), then likewise between all the
+// changes found (stepChanges, levelChanges), at penalties scaled by
+// wholeScale. A change among the candidates [lo, hi] of res.Scores takes
+// the scores of the nearest one.
+func (sg *segmenter) wholeSegmentChanges(ctx context.Context, keep []Change, res *Segmentation, p SegmentParams, wholeScale float64, lo, hi int) ([]Change, error) {
+	stride, dim := p.Stride, sg.dim
+	logT := math.Log(float64(sg.rows))
+	minLen := max(p.Window, spreadMinSide)
+	rules := []struct {
+		changes  func(context.Context, []Change, int, float64, float64) ([]Change, error)
+		perParam float64
+	}{{sg.spreadChanges, spreadPenaltyPerParam}, {sg.stepChanges, stepsPenaltyPerParam}, {sg.levelChanges, levelPenaltyPerParam}}
+	for _, r := range rules {
+		add, err := r.changes(ctx, keep, minLen, wholeScale*r.perParam*float64(dim+1)*logT, wholeScale*(2*r.perParam*logT+2*math.Log(float64(dim))))
+		if err != nil {
+			return nil, err
 		}
+		for i := range add {
+			if b := add[i].Time; b >= lo && b <= hi {
+				j := min(len(res.Scores)-1, (b-lo+stride/2)/stride)
+				add[i].Score, add[i].Calibrated = res.Scores[j].Value, res.Calibrated[j]
+			}
+		}
+		keep = append(keep, add...)
+		slices.SortFunc(keep, func(a, b Change) int { return a.Time - b.Time })
 	}
+	return keep, nil
+}
+
+// segments sets res's Changes, Segments and what changed at each from
+// keep, in time order: a change at or before the previous one is
+// skipped, as is, with p.Changes zero, a divergence change at or below
+// p.Penalty. What changed is read between the neighbouring changes.
+func (sg *segmenter) segments(res *Segmentation, keep []Change, p SegmentParams) {
+	rows := sg.rows
 	start := 0
 	for _, c := range keep {
 		if c.Time <= start || (p.Changes == 0 && c.Rule == RuleDivergence && !(c.Calibrated > p.Penalty)) {
@@ -499,7 +579,6 @@ func Segment(ctx context.Context, series mat.Matrix, alpha float64, s *SegmentSe
 		res.Segments = append(res.Segments, Span{Start: start, End: c.Time})
 		start = c.Time
 	}
-	// What changed is read between the neighbouring changes.
 	for i := range res.Changes {
 		end := rows
 		if i+1 < len(res.Changes) {
@@ -508,7 +587,6 @@ func Segment(ctx context.Context, series mat.Matrix, alpha float64, s *SegmentSe
 		res.Changes[i].What, res.Changes[i].Strength = sg.what(res.Segments[i].Start, res.Changes[i].Time, end)
 	}
 	res.Segments = append(res.Segments, Span{Start: start, End: rows})
-	return res, nil
 }
 
 // validate checks the settings and α.

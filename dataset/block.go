@@ -196,25 +196,10 @@ func (c *CSV) newSeeker(ctx context.Context, q Query, s Sampling) *seeker {
 func (sk *seeker) blocks(n int, size int64, meanLen float64) (*Table, string, error) {
 	rd := sk.rd
 	span := sk.end - sk.h
-	starts := make([]int64, n)
-	for j := range starts {
-		starts[j] = sk.h - (size - 1) + sk.rng.Int64N(span+size-1)
-	}
+	starts := sk.blockStarts(n, size)
 	margin := int64(4*meanLen) + 2
-	if pf, ok := sk.ra.(Prefetcher); ok {
-		rs := make([][2]int64, n)
-		for j, u := range starts {
-			// As lineAt reads them: in blocks aligned to seekBlock.
-			lo, hi := max(sk.h, u-1), u+size+margin
-			lo -= lo % seekBlock
-			hi += seekBlock - hi%seekBlock
-			rs[j] = [2]int64{max(sk.h, lo), min(sk.size, hi)}
-		}
-		pf.Prefetch(rs, false)
-	}
-	groups := make(map[string]*blockGroup)
-	taken := make(map[int64]bool)
-	dropped := make([]int, n)
+	sk.prefetchBlocks(starts, size, margin)
+	st := &blockState{n: n, groups: make(map[string]*blockGroup), taken: make(map[int64]bool), dropped: make([]int, n)}
 	for j, u := range starts {
 		if err := rd.ctx.Err(); err != nil {
 			return nil, "", fmt.Errorf("dataset: %s: after %d blocks: %w", rd.name, j, err)
@@ -223,77 +208,164 @@ func (sk *seeker) blocks(n int, size int64, meanLen float64) (*Table, string, er
 		if lo >= hi {
 			continue
 		}
-		// The first row start at or after lo.
-		pos := lo
-		if lo > sk.h {
-			if err := sk.window(lo-1, min(sk.size, hi+margin)); err != nil {
-				return nil, "", err
-			}
-			i := bytes.IndexByte(sk.buf, '\n')
-			for i < 0 && sk.we < sk.size && sk.we-sk.ws <= sk.maxLine+size {
-				if err := sk.window(sk.ws, min(sk.size, sk.we+max(minBlock, sk.we-sk.ws))); err != nil {
-					return nil, "", err
-				}
-				i = bytes.IndexByte(sk.buf, '\n')
-			}
-			if i < 0 {
-				if sk.we < sk.size {
-					return nil, "", sk.tooLong(lo)
-				}
-				continue // no row starts after lo
-			}
-			pos = sk.ws + int64(i) + 1
+		pos, ok, err := sk.firstRowFrom(lo, hi, size, margin)
+		if err != nil {
+			return nil, "", err
 		}
-		for pos < hi && pos < sk.size {
-			start, ln, text, err := sk.lineAt(pos)
-			if err != nil {
-				return nil, "", err
-			}
-			next := start + ln
-			if isBlankLine(text, len(rd.header), rd.delim) || taken[start] {
-				pos = next
-				continue
-			}
-			taken[start] = true
-			rec, err := sk.fields(text)
-			if err != nil || len(rec) != len(rd.header) {
-				return nil, "", fallback("the line at byte %d is not one row of %d fields (a quoted field spanning lines?): random access needs one row per line",
-					start, len(rd.header))
-			}
-			key, missing, err := rd.parseRow(rec, func(i int, kind error) error {
-				return &ParseError{File: rd.name, Offset: start, Column: rd.header[i], Index: i + 1, Err: kind,
-					msg: cellMessage(kind, rec[i], rd.delim)}
-			})
-			if err != nil {
-				return nil, "", err
-			}
-			sk.rows++
-			pos = next
-			if missing {
-				dropped[j]++
-				continue
-			}
-			if rd.gcol >= 0 && len(rd.q.Groups) > 0 && !slices.Contains(rd.q.Groups, key) {
-				rd.other(key)
-				continue
-			}
-			g := groups[key]
-			if g == nil {
-				if len(groups) == maxSeekGroups {
-					return nil, "", fallback("more than %d group values", maxSeekGroups)
-				}
-				g = &blockGroup{key: strings.Clone(key), earliest: start, hits: make([]int, n)}
-				if f, ok := sk.first[key]; ok {
-					g.earliest = min(f, start)
-				}
-				groups[g.key] = g
-			}
-			g.earliest = min(g.earliest, start)
-			g.hits[j]++
-			g.rows = append(g.rows, blockRow{off: start, draw: j, at: len(g.data)})
-			g.data = append(g.data, rd.row...)
+		if !ok {
+			continue // no row starts after lo
+		}
+		if err := sk.readBlockRows(st, j, pos, hi); err != nil {
+			return nil, "", err
 		}
 	}
+	groups := st.groups
+	kept := keptBlockGroups(rd, groups)
+	if short := sk.blockShortfall(groups, kept, n, size); short != "" {
+		return nil, short, nil
+	}
+	scale := float64(span+size-1) / float64(size)
+	t := &rd.table
+	t.Sampled, t.Draws, t.Units, t.RowsRead, t.BlockBytes = true, n, n, sk.rows, size
+	d, _ := blockEstimate(st.dropped, scale)
+	t.Dropped = int(math.Round(d))
+	c := len(rd.cols)
+	for _, g := range kept {
+		gr := g.sample(sk.rng, sk.want, c, scale)
+		if rd.mixed != nil {
+			rd.mixed.estimate(&gr, c)
+		}
+		t.Groups = append(t.Groups, gr)
+	}
+	rd.complete(t)
+	return t, "", nil
+}
+
+// blockState is what blocks collects over its n draws.
+type blockState struct {
+	n       int
+	groups  map[string]*blockGroup
+	taken   map[int64]bool // the rows taken, by the offset of their start
+	dropped []int          // per draw: the rows dropped for a missing value
+}
+
+// blockStarts draws from sk.rng the starts of n blocks of size bytes, each
+// overlapping the data rows.
+func (sk *seeker) blockStarts(n int, size int64) []int64 {
+	span := sk.end - sk.h
+	starts := make([]int64, n)
+	for j := range starts {
+		starts[j] = sk.h - (size - 1) + sk.rng.Int64N(span+size-1)
+	}
+	return starts
+}
+
+// prefetchBlocks asks a Prefetcher, when sk reads from one, for the bytes
+// of the blocks of size bytes at starts, margin bytes past each for the
+// row that crosses its end, as lineAt reads them: in blocks aligned to
+// seekBlock.
+func (sk *seeker) prefetchBlocks(starts []int64, size, margin int64) {
+	pf, ok := sk.ra.(Prefetcher)
+	if !ok {
+		return
+	}
+	rs := make([][2]int64, len(starts))
+	for j, u := range starts {
+		lo, hi := max(sk.h, u-1), u+size+margin
+		lo -= lo % seekBlock
+		hi += seekBlock - hi%seekBlock
+		rs[j] = [2]int64{max(sk.h, lo), min(sk.size, hi)}
+	}
+	pf.Prefetch(rs, false)
+}
+
+// firstRowFrom returns the start of the first row at or after lo, in a
+// block of size bytes that ends at hi, or false when no row starts after
+// lo; an error when the line there is longer than sk.maxLine.
+func (sk *seeker) firstRowFrom(lo, hi, size, margin int64) (int64, bool, error) {
+	if lo <= sk.h {
+		return lo, true, nil
+	}
+	if err := sk.window(lo-1, min(sk.size, hi+margin)); err != nil {
+		return 0, false, err
+	}
+	i := bytes.IndexByte(sk.buf, '\n')
+	for i < 0 && sk.we < sk.size && sk.we-sk.ws <= sk.maxLine+size {
+		if err := sk.window(sk.ws, min(sk.size, sk.we+max(minBlock, sk.we-sk.ws))); err != nil {
+			return 0, false, err
+		}
+		i = bytes.IndexByte(sk.buf, '\n')
+	}
+	if i < 0 {
+		if sk.we < sk.size {
+			return 0, false, sk.tooLong(lo)
+		}
+		return 0, false, nil
+	}
+	return sk.ws + int64(i) + 1, true, nil
+}
+
+// readBlockRows reads the rows of draw j that start in [pos, hi), skipping
+// blank lines and rows taken already, into st: a row with a missing value
+// counts as dropped, one of a group not wanted goes to rd.other, the others
+// to their group.
+func (sk *seeker) readBlockRows(st *blockState, j int, pos, hi int64) error {
+	rd := sk.rd
+	for pos < hi && pos < sk.size {
+		start, ln, text, err := sk.lineAt(pos)
+		if err != nil {
+			return err
+		}
+		next := start + ln
+		if isBlankLine(text, len(rd.header), rd.delim) || st.taken[start] {
+			pos = next
+			continue
+		}
+		st.taken[start] = true
+		rec, err := sk.fields(text)
+		if err != nil || len(rec) != len(rd.header) {
+			return fallback("the line at byte %d is not one row of %d fields (a quoted field spanning lines?): random access needs one row per line",
+				start, len(rd.header))
+		}
+		key, missing, err := rd.parseRow(rec, func(i int, kind error) error {
+			return &ParseError{File: rd.name, Offset: start, Column: rd.header[i], Index: i + 1, Err: kind,
+				msg: cellMessage(kind, rec[i], rd.delim)}
+		})
+		if err != nil {
+			return err
+		}
+		sk.rows++
+		pos = next
+		if missing {
+			st.dropped[j]++
+			continue
+		}
+		if rd.gcol >= 0 && len(rd.q.Groups) > 0 && !slices.Contains(rd.q.Groups, key) {
+			rd.other(key)
+			continue
+		}
+		g := st.groups[key]
+		if g == nil {
+			if len(st.groups) == maxSeekGroups {
+				return fallback("more than %d group values", maxSeekGroups)
+			}
+			g = &blockGroup{key: strings.Clone(key), earliest: start, hits: make([]int, st.n)}
+			if f, ok := sk.first[key]; ok {
+				g.earliest = min(f, start)
+			}
+			st.groups[g.key] = g
+		}
+		g.earliest = min(g.earliest, start)
+		g.hits[j]++
+		g.rows = append(g.rows, blockRow{off: start, draw: j, at: len(g.data)})
+		g.data = append(g.data, rd.row...)
+	}
+	return nil
+}
+
+// keptBlockGroups returns the groups met, in the order of their earliest
+// rows, at most Query.MaxGroups of them; the others go to rd.other.
+func keptBlockGroups(rd *reader, groups map[string]*blockGroup) []*blockGroup {
 	all := make([]*blockGroup, 0, len(groups))
 	for _, g := range groups {
 		all = append(all, g)
@@ -307,21 +379,28 @@ func (sk *seeker) blocks(n int, size int64, meanLen float64) (*Table, string, er
 		}
 		kept = append(kept, g)
 	}
-	// Every group wanted must be met, with sk.want rows.
+	return kept
+}
+
+// blockShortfall returns why the groups kept from n blocks of size bytes
+// do not make the sample, or "": every group wanted must be met, with
+// sk.want rows.
+func (sk *seeker) blockShortfall(groups map[string]*blockGroup, kept []*blockGroup, n int, size int64) string {
+	rd := sk.rd
 	for _, k := range rd.q.Groups {
 		if groups[k] == nil && (rd.q.MaxGroups == 0 || len(kept) < rd.q.MaxGroups) {
-			return nil, fmt.Sprintf("group %s was not met in %d blocks of %d bytes", quote(k), n, size), nil
+			return fmt.Sprintf("group %s was not met in %d blocks of %d bytes", quote(k), n, size)
 		}
 	}
 	if len(rd.q.Groups) == 0 {
 		for k := range sk.first {
 			if groups[k] == nil && (rd.q.MaxGroups == 0 || len(kept) < rd.q.MaxGroups) {
-				return nil, fmt.Sprintf("group %s was not met in %d blocks of %d bytes", quote(k), n, size), nil
+				return fmt.Sprintf("group %s was not met in %d blocks of %d bytes", quote(k), n, size)
 			}
 		}
 	}
 	if len(kept) == 0 {
-		return nil, fmt.Sprintf("no row kept in %d blocks of %d bytes", n, size), nil
+		return fmt.Sprintf("no row kept in %d blocks of %d bytes", n, size)
 	}
 	for _, g := range kept {
 		if len(g.rows) < sk.want {
@@ -329,49 +408,46 @@ func (sk *seeker) blocks(n int, size int64, meanLen float64) (*Table, string, er
 			if rd.gcol >= 0 {
 				what = "group " + quote(g.key)
 			}
-			return nil, fmt.Sprintf("%s: %d rows of it in %d blocks of %d bytes, fewer than %d", what, len(g.rows), n, size, sk.want), nil
+			return fmt.Sprintf("%s: %d rows of it in %d blocks of %d bytes, fewer than %d", what, len(g.rows), n, size, sk.want)
 		}
 	}
-	scale := float64(span+size-1) / float64(size)
-	estimate := func(k []int) (float64, float64) {
-		m, v := 0.0, 0.0
-		for _, x := range k {
-			m += float64(x)
-		}
-		m /= float64(len(k))
-		for _, x := range k {
-			v += (float64(x) - m) * (float64(x) - m)
-		}
-		if len(k) > 1 {
-			v /= float64(len(k) - 1)
-		}
-		return scale * m, scale * math.Sqrt(v/float64(len(k)))
+	return ""
+}
+
+// blockEstimate returns scale times the mean of k, a count per block, and
+// its standard error.
+func blockEstimate(k []int, scale float64) (float64, float64) {
+	m, v := 0.0, 0.0
+	for _, x := range k {
+		m += float64(x)
 	}
-	t := &rd.table
-	t.Sampled, t.Draws, t.Units, t.RowsRead, t.BlockBytes = true, n, n, sk.rows, size
-	d, _ := estimate(dropped)
-	t.Dropped = int(math.Round(d))
-	c := len(rd.cols)
-	for _, g := range kept {
-		rows := g.rows
-		for i := range sk.want { // a uniform subsample of sk.want rows
-			k := i + sk.rng.IntN(len(rows)-i)
-			rows[i], rows[k] = rows[k], rows[i]
-		}
-		rows = rows[:sk.want]
-		slices.SortFunc(rows, func(a, b blockRow) int { return cmp.Compare(a.off, b.off) })
-		est, se := estimate(g.hits)
-		gr := Group{Key: g.key, Rows: max(int(math.Round(est)), len(rows)), RowsStdErr: se,
-			Data: make([]float64, 0, len(rows)*c), Lines: make([]int, len(rows)), Offsets: make([]int64, len(rows)), Units: make([]int, len(rows))}
-		for i, r := range rows {
-			gr.Data = append(gr.Data, g.data[r.at:r.at+c]...)
-			gr.Offsets[i], gr.Units[i] = r.off, r.draw
-		}
-		if rd.mixed != nil {
-			rd.mixed.estimate(&gr, c)
-		}
-		t.Groups = append(t.Groups, gr)
+	m /= float64(len(k))
+	for _, x := range k {
+		v += (float64(x) - m) * (float64(x) - m)
 	}
-	rd.complete(t)
-	return t, "", nil
+	if len(k) > 1 {
+		v /= float64(len(k) - 1)
+	}
+	return scale * m, scale * math.Sqrt(v/float64(len(k)))
+}
+
+// sample returns the group's Group: a uniform subsample of want of its
+// rows drawn from rng, in the order of their offsets, with c values each,
+// and its rows estimated from its hits per block (blockEstimate, scale).
+func (g *blockGroup) sample(rng *rand.Rand, want, c int, scale float64) Group {
+	rows := g.rows
+	for i := range want { // a uniform subsample of want rows
+		k := i + rng.IntN(len(rows)-i)
+		rows[i], rows[k] = rows[k], rows[i]
+	}
+	rows = rows[:want]
+	slices.SortFunc(rows, func(a, b blockRow) int { return cmp.Compare(a.off, b.off) })
+	est, se := blockEstimate(g.hits, scale)
+	gr := Group{Key: g.key, Rows: max(int(math.Round(est)), len(rows)), RowsStdErr: se,
+		Data: make([]float64, 0, len(rows)*c), Lines: make([]int, len(rows)), Offsets: make([]int64, len(rows)), Units: make([]int, len(rows))}
+	for i, r := range rows {
+		gr.Data = append(gr.Data, g.data[r.at:r.at+c]...)
+		gr.Offsets[i], gr.Units[i] = r.off, r.draw
+	}
+	return gr
 }

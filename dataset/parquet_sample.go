@@ -459,63 +459,18 @@ func (p *Parquet) takeRows(ctx context.Context, pl *pqPlan, rng *rand.Rand, size
 	cluster []int, d int, strata []int, keys []string, boost float64) (*Table, shortGroup, error) {
 	n := len(draws)
 	kept := keptGroups(pl.q, keys)
-	// r: rows per draw.
-	r := int64(math.Ceil(boost * float64(size) / float64(n)))
-	for _, k := range kept {
-		share := 0.0
-		for _, u := range draws {
-			share += float64(u.counts[k]) / float64(u.rows())
-		}
-		r = max(r, int64(math.Ceil(boost*groupMargin*float64(size)/share)))
-	}
+	r := rowsPerDraw(kept, draws, size, boost)
 	rd := pl.newReader(p.name, nil, nil)
 	c := len(pl.cols)
-	groups := make(map[string]*unitGroup)
-	var order []*unitGroup
-	if pl.gname == "" {
-		g := &unitGroup{hits: make([]int, n)}
-		groups[""] = g
-		order = append(order, g)
-	}
-	for _, k := range kept {
-		g := &unitGroup{key: k, hits: make([]int, n)}
-		groups[k] = g
-		order = append(order, g)
-	}
+	groups, order := newUnitGroups(pl, kept, n)
 	taken := make([]int, n)   // rows taken per draw
 	dropped := make([]int, n) // of them, with a missing value
 	read, distinct := 0, 0
-	// The rows of each unit are drawn first, in order, from rng, then
-	// read through readUnits.
-	labels := make([][]int, len(units)) // the draw of each row of wants
-	wants := make([][]int64, len(units))
-	var reads []unitRead
-	var unitOf []int // the index in units of reads[i]
-	for k, u := range units {
-		m := min(int64(len(u.draws))*r, u.rows())
-		pick := pickRows(rng, u.rows(), m)
-		// The i-th row picked goes to draw u.draws[i/r]; the rows are
-		// read in increasing order.
-		byRow := make([]int, len(pick))
-		for i := range byRow {
-			byRow[i] = i
-		}
-		slices.SortFunc(byRow, func(a, b int) int { return cmp.Compare(pick[a], pick[b]) })
-		label, want := make([]int, len(pick)), make([]int64, len(pick))
-		for i, x := range byRow {
-			label[i], want[i] = u.draws[int64(x)/r], u.start+pick[x]
-		}
-		labels[k], wants[k] = label, want
-		if len(want) > 0 {
-			reads = append(reads, unitRead{shard: u.shard, g: u.rg, cols: pl.readCols(u.shard, true),
-				from: u.start, to: want[len(want)-1] + 1, useIndex: true})
-			unitOf = append(unitOf, k)
-		}
-	}
+	plan := planUnitReads(pl, rng, units, r)
 	distinct = len(units)
-	err := p.readUnits(ctx, reads, func(i int, o *pqOpen, curs []*pqCursor) error {
-		k := unitOf[i]
-		u, label, want, cols := units[k], labels[k], wants[k], reads[i].cols
+	err := p.readUnits(ctx, plan.reads, func(i int, o *pqOpen, curs []*pqCursor) error {
+		k := plan.unitOf[i]
+		u, label, want, cols := units[k], plan.labels[k], plan.wants[k], plan.reads[i].cols
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("dataset: %s: row group %d: %w", u.shard.path, u.rg, err)
 		}
@@ -546,21 +501,7 @@ func (p *Parquet) takeRows(ctx context.Context, pl *pqPlan, rng *rand.Rand, size
 	t := &rd.table
 	t.Sampled, t.Draws, t.UnitDraws, t.Units, t.RowsRead = true, d, n, distinct, read
 	t.DrawStrata = strata
-	// mean returns the mean of x, a value per draw, and its standard
-	// error with the row-group draws as the observations: the variance of
-	// internal/summary (StrataVariance) over the sums, per row-group draw,
-	// of (xⱼ − x̄)/n.
-	mean := func(x []float64) (float64, float64) {
-		m := 0.0
-		for _, a := range x {
-			m += a
-		}
-		m /= float64(len(x))
-		e := summary.Centre(slices.Clone(x))
-		z := make([]float64, d)
-		summary.AddByCluster(z, e, cluster)
-		return m, math.Sqrt(summary.StrataVariance(z, strata))
-	}
+	mean := func(x []float64) (float64, float64) { return drawMean(x, d, cluster, strata) }
 	frac := make([]float64, n)
 	N := float64(p.rows)
 	for j := range frac {
@@ -577,42 +518,11 @@ func (p *Parquet) takeRows(ctx context.Context, pl *pqPlan, rng *rand.Rand, size
 			return nil, shortGroup{what: what, rows: len(g.rows), whole: wholeUnits(units, r)}, nil
 		}
 		gr := Group{Key: g.key}
-		switch {
-		case pl.gname == "" && !pl.q.DropMissing:
-			gr.Rows = int(p.rows)
-		case pl.byPart && !pl.q.DropMissing:
-			gr.Rows = int(partRows(p, pl, g.key))
-		default:
-			for j, u := range draws {
-				if pl.gname != "" && !pl.q.DropMissing {
-					frac[j] = float64(u.counts[g.key]) / float64(u.rows())
-				} else {
-					frac[j] = float64(g.hits[j]) / float64(max(taken[j], 1))
-				}
-			}
-			m, se := mean(frac)
-			gr.Rows, gr.RowsStdErr = int(math.Round(N*m)), N*se
-		}
+		gr.Rows, gr.RowsStdErr = p.groupRows(pl, g, draws, taken, mean)
 		if len(g.rows) == 0 {
 			continue
 		}
-		rows := g.rows
-		if len(rows) > size { // a uniform subsample of size of them
-			for i := range size {
-				k := i + rng.IntN(len(rows)-i)
-				rows[i], rows[k] = rows[k], rows[i]
-			}
-			rows = rows[:size]
-		}
-		slices.SortFunc(rows, func(a, b unitRow) int { return cmp.Compare(a.line, b.line) })
-		gr.Rows = max(gr.Rows, len(rows))
-		gr.Data = make([]float64, 0, len(rows)*c)
-		gr.Lines = make([]int, len(rows))
-		gr.Units = make([]int, len(rows))
-		for i, x := range rows {
-			gr.Data = append(gr.Data, g.data[x.off:x.off+c]...)
-			gr.Lines[i], gr.Units[i] = x.line, cluster[x.draw]
-		}
+		g.sample(&gr, rng, size, c, cluster)
 		if rd.mixed != nil {
 			rd.mixed.estimate(&gr, c)
 		}
@@ -623,6 +533,141 @@ func (p *Parquet) takeRows(ctx context.Context, pl *pqPlan, rng *rand.Rand, size
 	}
 	rd.complete(t)
 	return t, shortGroup{}, nil
+}
+
+// rowsPerDraw returns r, the rows takeRows takes per draw: boost·size/n
+// over the n draws, or more so that the rarest kept group is expected to
+// have groupMargin times size rows.
+func rowsPerDraw(kept []string, draws []*pqUnit, size int, boost float64) int64 {
+	r := int64(math.Ceil(boost * float64(size) / float64(len(draws))))
+	for _, k := range kept {
+		share := 0.0
+		for _, u := range draws {
+			share += float64(u.counts[k]) / float64(u.rows())
+		}
+		r = max(r, int64(math.Ceil(boost*groupMargin*float64(size)/share)))
+	}
+	return r
+}
+
+// newUnitGroups returns takeRows' groups by value, each with a count of
+// hits for each of the n draws, and in order: the whole table's first when
+// pl has no group column, then the kept groups.
+func newUnitGroups(pl *pqPlan, kept []string, n int) (map[string]*unitGroup, []*unitGroup) {
+	groups := make(map[string]*unitGroup)
+	var order []*unitGroup
+	if pl.gname == "" {
+		g := &unitGroup{hits: make([]int, n)}
+		groups[""] = g
+		order = append(order, g)
+	}
+	for _, k := range kept {
+		g := &unitGroup{key: k, hits: make([]int, n)}
+		groups[k] = g
+		order = append(order, g)
+	}
+	return groups, order
+}
+
+// unitReads is the plan of takeRows' second stage: the rows of each unit
+// to read and the draw each goes to.
+type unitReads struct {
+	labels [][]int   // per unit: the draw of each row of wants
+	wants  [][]int64 // per unit: the rows to read, in increasing order
+	reads  []unitRead
+	unitOf []int // the index in units of reads[i]
+}
+
+// planUnitReads draws the rows of each unit, r per draw that chose it (or
+// every row), first, in the order of units, from rng; they are then read
+// through readUnits.
+func planUnitReads(pl *pqPlan, rng *rand.Rand, units []*pqUnit, r int64) *unitReads {
+	plan := &unitReads{labels: make([][]int, len(units)), wants: make([][]int64, len(units))}
+	for k, u := range units {
+		m := min(int64(len(u.draws))*r, u.rows())
+		pick := pickRows(rng, u.rows(), m)
+		// The i-th row picked goes to draw u.draws[i/r]; the rows are
+		// read in increasing order.
+		byRow := make([]int, len(pick))
+		for i := range byRow {
+			byRow[i] = i
+		}
+		slices.SortFunc(byRow, func(a, b int) int { return cmp.Compare(pick[a], pick[b]) })
+		label, want := make([]int, len(pick)), make([]int64, len(pick))
+		for i, x := range byRow {
+			label[i], want[i] = u.draws[int64(x)/r], u.start+pick[x]
+		}
+		plan.labels[k], plan.wants[k] = label, want
+		if len(want) > 0 {
+			plan.reads = append(plan.reads, unitRead{shard: u.shard, g: u.rg, cols: pl.readCols(u.shard, true),
+				from: u.start, to: want[len(want)-1] + 1, useIndex: true})
+			plan.unitOf = append(plan.unitOf, k)
+		}
+	}
+	return plan
+}
+
+// drawMean returns the mean of x, a value per draw, and its standard
+// error with the d row-group draws (cluster gives each draw's) as the
+// observations: the variance of internal/summary (StrataVariance, in the
+// strata strata) over the sums, per row-group draw, of (xⱼ − x̄)/n.
+func drawMean(x []float64, d int, cluster, strata []int) (float64, float64) {
+	m := 0.0
+	for _, a := range x {
+		m += a
+	}
+	m /= float64(len(x))
+	e := summary.Centre(slices.Clone(x))
+	z := make([]float64, d)
+	summary.AddByCluster(z, e, cluster)
+	return m, math.Sqrt(summary.StrataVariance(z, strata))
+}
+
+// groupRows returns the rows of the group g in the dataset and their
+// standard error (0 for a count): a count when the dataset or its
+// partition has them, otherwise an estimate, by mean (a mean over the
+// draws and its standard error), from the draws' counts of the group or
+// from the share of its rows among those taken per draw (taken).
+func (p *Parquet) groupRows(pl *pqPlan, g *unitGroup, draws []*pqUnit, taken []int, mean func([]float64) (float64, float64)) (int, float64) {
+	switch {
+	case pl.gname == "" && !pl.q.DropMissing:
+		return int(p.rows), 0
+	case pl.byPart && !pl.q.DropMissing:
+		return int(partRows(p, pl, g.key)), 0
+	}
+	frac := make([]float64, len(draws))
+	for j, u := range draws {
+		if pl.gname != "" && !pl.q.DropMissing {
+			frac[j] = float64(u.counts[g.key]) / float64(u.rows())
+		} else {
+			frac[j] = float64(g.hits[j]) / float64(max(taken[j], 1))
+		}
+	}
+	m, se := mean(frac)
+	return int(math.Round(float64(p.rows) * m)), float64(p.rows) * se
+}
+
+// sample fills gr's rows from the group's: a uniform subsample of size of
+// them drawn from rng when it has more, in the order of their lines, with
+// c values each and the row-group draw (cluster) of each as its unit.
+func (g *unitGroup) sample(gr *Group, rng *rand.Rand, size, c int, cluster []int) {
+	rows := g.rows
+	if len(rows) > size { // a uniform subsample of size of them
+		for i := range size {
+			k := i + rng.IntN(len(rows)-i)
+			rows[i], rows[k] = rows[k], rows[i]
+		}
+		rows = rows[:size]
+	}
+	slices.SortFunc(rows, func(a, b unitRow) int { return cmp.Compare(a.line, b.line) })
+	gr.Rows = max(gr.Rows, len(rows))
+	gr.Data = make([]float64, 0, len(rows)*c)
+	gr.Lines = make([]int, len(rows))
+	gr.Units = make([]int, len(rows))
+	for i, x := range rows {
+		gr.Data = append(gr.Data, g.data[x.off:x.off+c]...)
+		gr.Lines[i], gr.Units[i] = x.line, cluster[x.draw]
+	}
 }
 
 // partRows returns the rows of the shards whose partition key is key.

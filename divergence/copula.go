@@ -75,17 +75,74 @@ func fitCopula(ctx context.Context, px, py *points, rnd *rand.Rand) (f copulaFit
 	}
 	rows := indices.Sample(px.n, min(px.n, copulaRows), false, rnd)
 	slices.Sort(rows)
-	xr, err := px.rows(rows)
+	z, refusal, err := copulaScores(px, py, rows)
+	if err != nil || refusal != "" {
+		f.refusal = refusal
+		return f, false, err
+	}
+	if err := ctx.Err(); err != nil {
+		return f, false, err
+	}
+	prec, logc, ok := copulaDensity(z, px.dim)
+	if !ok {
+		f.refusal = "the normal scores' correlation matrix is singular: a column repeats another, or is a monotone function of another"
+		return f, false, nil
+	}
+	m := len(rows)
+	logg := copulaLogRatio(z, px.dim, prec, logc)
+	g := make([]float64, m)
+	var hp float64
+	for i := range m {
+		g[i] = math.Exp(logg(i, i))
+		hp += g[i]
+	}
+	hp /= float64(m)
+	q, err := copulaPairings(ctx, logg, m, rnd)
 	if err != nil {
 		return f, false, err
+	}
+	ns := float64(q.shifts)
+	hq := q.sum
+	f.ess, f.pairs = hq*hq/q.sumSq, q.shifts*m
+	hq /= ns * float64(m)
+	if !(hq > 0) || math.IsInf(hq, 0) || math.IsInf(hp, 0) {
+		f.refusal = fmt.Sprintf("its averages E_p[g] = %v and E_q[g²] = %v are out of range", hp, hq)
+		return f, false, nil
+	}
+	f.smi, f.rows = hp*hp/hq/2-0.5, m
+	// T = ½ hp²/hq − ½ has dT = (hp/hq) dhp − (hp²/(2hq²)) dhq; the
+	// influence of row i on hp is gᵢ − hp, on the two-sample average hq
+	// E_Y[g(xᵢ, Y)²] + E_X[g(X, yᵢ)²] − 2hq.
+	a, b := hp/hq, hp*hp/(2*hq*hq)
+	psi := make([]float64, m)
+	for i := range m {
+		psi[i] = a*(g[i]-hp) - b*(q.ex[i]/ns+q.ey[i]/ns-2*hq)
+	}
+	var v float64
+	v, f.designEffect = copulaVariance(px, py, rows, psi)
+	f.stderr = math.Sqrt(v)
+	if math.IsNaN(f.smi) || math.IsInf(f.smi, 0) || math.IsNaN(f.stderr) || math.IsInf(f.stderr, 0) {
+		f.refusal = fmt.Sprintf("its estimate is %v ± %v", f.smi, f.stderr)
+		return f, false, nil
+	}
+	return f, true, nil
+}
+
+// copulaScores returns fitCopula's normal scores of the rows rows of px and
+// py, an m × (dx+dy) matrix with px's columns first, or, when a column holds
+// MaxClasses or fewer distinct values, a refusal saying which.
+func copulaScores(px, py *points, rows []int) (z *mat.Dense, refusal string, err error) {
+	xr, err := px.rows(rows)
+	if err != nil {
+		return nil, "", err
 	}
 	yr, err := py.rows(rows)
 	if err != nil {
-		return f, false, err
+		return nil, "", err
 	}
 	m, dx, dy := len(rows), px.dim, py.dim
 	d := dx + dy
-	z := mat.NewDense(m, d, nil)
+	z = mat.NewDense(m, d, nil)
 	col := make([]float64, m)
 	for c := range d {
 		p, pc := px, c
@@ -96,19 +153,19 @@ func fitCopula(ctx context.Context, px, py *points, rnd *rand.Rand) (f copulaFit
 			mat.Col(col, pc, yr)
 		}
 		if !normalScores(col) {
-			f.refusal = fmt.Sprintf("%s column %d holds %d or fewer distinct values", p.name, pc, MaxClasses)
-			return f, false, nil
+			return nil, fmt.Sprintf("%s column %d holds %d or fewer distinct values", p.name, pc, MaxClasses), nil
 		}
 		z.SetCol(c, col)
 	}
-	if err := ctx.Err(); err != nil {
-		return f, false, err
-	}
-	prec, logc, ok := copulaDensity(z, dx)
-	if !ok {
-		f.refusal = "the normal scores' correlation matrix is singular: a column repeats another, or is a monotone function of another"
-		return f, false, nil
-	}
+	return z, "", nil
+}
+
+// copulaLogRatio returns log g(xᵢ, yⱼ), the log of the fitted copula ratio
+// at the x of row i and the y of row j of the normal scores z (dx columns
+// of x first), from the precision matrix prec and log constant logc of
+// copulaDensity.
+func copulaLogRatio(z *mat.Dense, dx int, prec *mat.Dense, logc float64) func(i, j int) float64 {
+	m, d := z.Dims()
 	zx := z.Slice(0, m, 0, dx).(*mat.Dense)
 	zy := z.Slice(0, m, dx, d).(*mat.Dense)
 	// zᵀPz = zxᵀP_xx zx + 2 zxᵀ(P_xy zy) + zyᵀP_yy zy: the two quadratic
@@ -136,33 +193,41 @@ func fitCopula(ctx context.Context, px, py *points, rnd *rand.Rand) (f copulaFit
 		copy(zxf[i*dx:], zx.RawRowView(i))
 		copy(wyf[i*dx:], wy.RawRowView(i))
 	}
-	logg := func(i, j int) float64 {
+	return func(i, j int) float64 {
 		if dx == 1 {
 			return ax[i] + ay[j] - zxf[i]*wyf[j]
 		}
 		return ax[i] + ay[j] - floats.Dot(zxf[i*dx:(i+1)*dx], wyf[j*dx:(j+1)*dx])
 	}
-	g := make([]float64, m)
-	var hp float64
-	for i := range m {
-		g[i] = math.Exp(logg(i, i))
-		hp += g[i]
-	}
-	hp /= float64(m)
-	// E_q[g²] over copulaShifts pairings of the rows in a random order,
-	// o(k) ↦ o((k + sₜ) mod m), shifts drawn without repeats from 1…m−1;
-	// ex and ey collect each row's share as the x and as the y of a pair,
-	// for the influence function below. The order is random because the
-	// rows are in the data's: in a file sorted by x, a small shift of the
-	// row indices would pair each x with the y of a row of nearly the same
-	// x, a sample of the joint rather than of the product of marginals.
+}
+
+// copulaPairs holds the sums of g² over fitCopula's pairings of x-values
+// with other rows' y-values.
+type copulaPairs struct {
+	// ex and ey are each row's share as the x and as the y of a pair.
+	ex, ey []float64
+	// sum and sumSq are the sums of the values v = g² and of v².
+	sum, sumSq float64
+	// shifts is the number of pairings of the m rows.
+	shifts int
+}
+
+// copulaPairings sums g² = exp(2 logg) for E_q[g²] over copulaShifts
+// pairings of the m rows in a random order, o(k) ↦ o((k + sₜ) mod m),
+// shifts drawn from rnd without repeats from 1…m−1, then the order; ex
+// and ey collect each row's share as the x and as the y of a pair, for
+// the influence function. The order is random because the rows are in the
+// data's: in a file sorted by x, a small shift of the row indices would
+// pair each x with the y of a row of nearly the same x, a sample of the
+// joint rather than of the product of marginals. It checks ctx before
+// each pairing.
+func copulaPairings(ctx context.Context, logg func(i, j int) float64, m int, rnd *rand.Rand) (copulaPairs, error) {
 	shifts := indices.Sample(m-1, min(copulaShifts, m-1), false, rnd)
 	order := rnd.Perm(m)
-	ex, ey := make([]float64, m), make([]float64, m)
-	var hq, hq2 float64
+	q := copulaPairs{ex: make([]float64, m), ey: make([]float64, m), shifts: len(shifts)}
 	for _, s := range shifts {
 		if err := ctx.Err(); err != nil {
-			return f, false, err
+			return copulaPairs{}, err
 		}
 		for k, i := range order {
 			l := k + s + 1
@@ -171,46 +236,33 @@ func fitCopula(ctx context.Context, px, py *points, rnd *rand.Rand) (f copulaFit
 			}
 			j := order[l]
 			v := math.Exp(2 * logg(i, j))
-			ex[i] += v
-			ey[j] += v
-			hq += v
-			hq2 += v * v
+			q.ex[i] += v
+			q.ey[j] += v
+			q.sum += v
+			q.sumSq += v * v
 		}
 	}
-	ns := float64(len(shifts))
-	f.ess, f.pairs = hq*hq/hq2, len(shifts)*m
-	hq /= ns * float64(m)
-	if !(hq > 0) || math.IsInf(hq, 0) || math.IsInf(hp, 0) {
-		f.refusal = fmt.Sprintf("its averages E_p[g] = %v and E_q[g²] = %v are out of range", hp, hq)
-		return f, false, nil
-	}
-	f.smi, f.rows = hp*hp/hq/2-0.5, m
-	// T = ½ hp²/hq − ½ has dT = (hp/hq) dhp − (hp²/(2hq²)) dhq; the
-	// influence of row i on hp is gᵢ − hp, on the two-sample average hq
-	// E_Y[g(xᵢ, Y)²] + E_X[g(X, yᵢ)²] − 2hq.
-	a, b := hp/hq, hp*hp/(2*hq*hq)
-	psi := make([]float64, m)
-	for i := range m {
-		psi[i] = a*(g[i]-hp) - b*(ex[i]/ns+ey[i]/ns-2*hq)
-	}
+	return q, nil
+}
+
+// copulaVariance returns the variance of fitCopula's estimate from its
+// influence values psi on the rows rows, Var(ψ)/m plus the excess of the
+// sampling design of px and py when it has one (pairDesign), and that
+// design's effect (zero for rows drawn independently).
+func copulaVariance(px, py *points, rows []int, psi []float64) (v, designEffect float64) {
 	_, se := summary.MeanStdErr(psi)
-	v := se * se // Var(ψ)/m
+	v = se * se // Var(ψ)/m
 	if units, draws, strata := pairDesign(px, py); units != nil {
-		u := make([]int, m)
+		u := make([]int, len(psi))
 		for i, r := range rows {
 			u[i] = units[r]
 		}
 		vIID, vUnits := summary.Design(summary.Centre(psi), u, draws, strata)
 		var excess float64
-		f.designEffect, excess = designExcess(vIID, vUnits, u)
+		designEffect, excess = designExcess(vIID, vUnits, u)
 		v += excess
 	}
-	f.stderr = math.Sqrt(v)
-	if math.IsNaN(f.smi) || math.IsInf(f.smi, 0) || math.IsNaN(f.stderr) || math.IsInf(f.stderr, 0) {
-		f.refusal = fmt.Sprintf("its estimate is %v ± %v", f.smi, f.stderr)
-		return f, false, nil
-	}
-	return f, true, nil
+	return v, designEffect
 }
 
 // normalScores replaces the values v by their normal scores

@@ -234,33 +234,12 @@ func twoSample(ctx context.Context, pp, qq *points, alpha float64, s *TwoSampleS
 	scale := s.Sigma
 	np, nq := pp.n, qq.n
 	mp, mq := testBudget(TwoSamplePoints(testM, np, nq), np, nq, alpha)
-	// pick returns cnt rows of the pooled sample (rows n_P… are Q's) chosen
-	// whatever their labels: at random, or, for one column averaged over
-	// every row, at evenly spaced ranks of the pooled values (sorted
-	// design), a function of the pooled sample as a set that no seed
-	// moves, so that a rerun gives the same design.
-	pick := func(cnt int) []int { return indices.Sample(np+nq, cnt, false, rnd) }
-	var order []int // the pooled rows in increasing order, for one column and every row
-	if pp.dim == 1 && mp == np && mq == nq {
-		var err error
-		if order, err = pooledOrder(pp, qq); err != nil {
-			return nil, err
-		}
-		pick = func(cnt int) []int { return evenlyRanked(order, cnt) }
+	pick, order, err := pooledPicker(pp, qq, mp, mq, rnd)
+	if err != nil {
+		return nil, err
 	}
 	if scale == 0 {
-		// The width's rows are drawn uniformly from the pooled sample,
-		// whatever their labels, as the centres are (see TwoSampleTest).
-		pooled := pick(min(pp.n+qq.n, testMedianPoints))
-		var pr, qr []int
-		for _, r := range pooled {
-			if r < pp.n {
-				pr = append(pr, r)
-			} else {
-				qr = append(qr, r-pp.n)
-			}
-		}
-		sc, err := medianScaleOf(rnd, []*points{pp, qq}, [][]int{pr, qr})
+		sc, err := pooledMedianScale(rnd, pick, pp, qq)
 		if err != nil {
 			return nil, err
 		}
@@ -301,27 +280,10 @@ func twoSample(ctx context.Context, pp, qq *points, alpha float64, s *TwoSampleS
 	// width is its own statistic, with the mean component beside them.
 	sums := &groupSums{mp: len(ep), mq: len(eq)}
 	var stats []permStats
-	// The features' points: with one column (α > 0), the bins (testBins)
-	// of the averaging points' values, whose points share one row of
-	// features; otherwise the averaging points, P's first.
 	x := mat.NewDense(m, pp.dim, nil)
 	x.Slice(0, len(ep), 0, pp.dim).(*mat.Dense).Copy(xe)
 	x.Slice(len(ep), m, 0, pp.dim).(*mat.Dense).Copy(ye)
-	var gramRows []int
-	if alpha > 0 && pp.dim == 1 {
-		// The bins of the averaging points' values: with every row, order
-		// is theirs already.
-		if order == nil {
-			vals := x.RawMatrix().Data
-			order = indices.Range(m)
-			slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(vals[a], vals[b]) })
-		}
-		x = sums.binValues(x, order)
-	} else if alpha > 0 {
-		// H's points: up to testGramPoints of the averaging points, chosen
-		// whatever their labels, so that H is the same for every labelling.
-		gramRows = indices.AllOrSample(m, testGramPoints, rnd)
-	}
+	x, gramRows := featurePoints(x, order, sums, alpha, rnd)
 	dist := new(mat.Dense)
 	if alpha > 0 {
 		kernel.SqDistTo(dist, x, c)
@@ -330,39 +292,12 @@ func twoSample(ctx context.Context, pp, qq *points, alpha float64, s *TwoSampleS
 		g := kernel.Gaussian{Sigma: w}
 		res.Sigmas = append(res.Sigmas, w*scale)
 		if alpha == 0 {
-			// Kernel values of every averaging point, a column per point:
-			// P's first, then Q's.
-			phiT := mat.NewDense(k, m, nil)
-			g.MatrixTo(phiT.Slice(0, k, 0, len(ep)).(*mat.Dense), c, xe)
-			g.MatrixTo(phiT.Slice(0, k, len(ep), m).(*mat.Dense), c, ye)
-			gTot := mat.NewSymDense(k, nil)
-			kernel.AddGram(gTot, phiT)
-			stats = append(stats, oneStat{&twoSampleStat{phi: mat.DenseCopyOf(phiT.T()), phiT: phiT, gTot: gTot, mp: len(ep), mq: len(eq), alpha: alpha, ridge: ridge}})
+			stats = append(stats, oneStat{widthStat(g, c, xe, ye, len(ep), len(eq), alpha, ridge)})
 			continue
 		}
-		// With m_P : m_Q = α : 1−α, H = αG_P/m_P + (1−α)G_Q/m_Q = G/m
-		// for every labelling, from every point (bins weighted by their
-		// points) or from the rows gramRows: decompose it once and whiten
-		// (groupSums). (With rounding, the statistic is that of α′ = m_P/m.)
-		rows, _ := x.Dims()
-		phi := mat.NewDense(rows, k, nil)
-		g.FromSqDistTo(phi, dist)
-		var h *mat.SymDense
-		if gramRows == nil {
-			h = weightedCov(phi, sums.weights(rows))
-		} else {
-			sub := mat.NewDense(len(gramRows), k, nil)
-			for i, r := range gramRows {
-				copy(sub.RawRowView(i), phi.RawRowView(r))
-			}
-			h = mat.NewSymDense(k, nil)
-			h.SymRankK(h, 1/float64(len(gramRows)), sub.T())
+		if err := addWhitenedWidth(sums, g, dist, gramRows, ridge); err != nil {
+			return nil, err
 		}
-		psi, ok := whitened(phi, h, ridge, whitenFloor, whitenDirections)
-		if !ok {
-			return nil, fmt.Errorf("divergence: %w: the test's regularised matrix is not positive definite (kλ/n = %g)", ErrNonFinite, ridge)
-		}
-		sums.add(psi, true)
 	}
 	if err := sums.addMean(x); err != nil {
 		return nil, err
@@ -382,6 +317,110 @@ func twoSample(ctx context.Context, pp, qq *points, alpha float64, s *TwoSampleS
 	res.PValue = sequentialPValue(res.Statistic, res.Null, stop)
 	res.PValueLow, res.PValueHigh = pValueInterval(res.Statistic, res.Null)
 	return res, nil
+}
+
+// pooledPicker returns twoSample's way of picking rows of the pooled sample
+// (rows n_P… are Q's) whatever their labels, given the averaging budgets
+// mp and mq: pick(cnt) draws cnt of them at random from rnd, or, for one
+// column averaged over every row, takes them at evenly spaced ranks of the
+// pooled values (sorted design), a function of the pooled sample as a set
+// that no seed moves, so that a rerun gives the same design. order is then
+// the pooled rows in increasing order (nil otherwise).
+func pooledPicker(pp, qq *points, mp, mq int, rnd *rand.Rand) (pick func(cnt int) []int, order []int, err error) {
+	np, nq := pp.n, qq.n
+	pick = func(cnt int) []int { return indices.Sample(np+nq, cnt, false, rnd) }
+	if pp.dim == 1 && mp == np && mq == nq {
+		if order, err = pooledOrder(pp, qq); err != nil {
+			return nil, nil, err
+		}
+		pick = func(cnt int) []int { return evenlyRanked(order, cnt) }
+	}
+	return pick, order, nil
+}
+
+// pooledMedianScale is the median heuristic's width for twoSample: its
+// rows are picked from the pooled sample, whatever their labels, as the
+// centres are (see TwoSampleTest).
+func pooledMedianScale(rnd *rand.Rand, pick func(cnt int) []int, pp, qq *points) (float64, error) {
+	pooled := pick(min(pp.n+qq.n, testMedianPoints))
+	var pr, qr []int
+	for _, r := range pooled {
+		if r < pp.n {
+			pr = append(pr, r)
+		} else {
+			qr = append(qr, r-pp.n)
+		}
+	}
+	return medianScaleOf(rnd, []*points{pp, qq}, [][]int{pr, qr})
+}
+
+// featurePoints returns the points twoSample's features are computed at,
+// from x, the averaging points (P's first): with one column and α > 0, the
+// bins (testBins) of their values, whose points share one row of features
+// (sums learns the bins); otherwise x itself. With several columns and
+// α > 0, gramRows are H's points: up to testGramPoints of the averaging
+// points drawn from rnd whatever their labels, so that H is the same for
+// every labelling. order is the pooled rows in increasing order when every
+// row is averaged over, nil otherwise.
+func featurePoints(x *mat.Dense, order []int, sums *groupSums, alpha float64, rnd *rand.Rand) (*mat.Dense, []int) {
+	m, dim := x.Dims()
+	var gramRows []int
+	if alpha > 0 && dim == 1 {
+		// The bins of the averaging points' values: with every row, order
+		// is theirs already.
+		if order == nil {
+			vals := x.RawMatrix().Data
+			order = indices.Range(m)
+			slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(vals[a], vals[b]) })
+		}
+		x = sums.binValues(x, order)
+	} else if alpha > 0 {
+		gramRows = indices.AllOrSample(m, testGramPoints, rnd)
+	}
+	return x, gramRows
+}
+
+// widthStat is twoSample's statistic at one width for α = 0, from the
+// kernel values at the centres c of every averaging point, a column per
+// point: P's mp first (xe), then Q's mq (ye).
+func widthStat(g kernel.Gaussian, c, xe, ye *mat.Dense, mp, mq int, alpha, ridge float64) *twoSampleStat {
+	k, _ := c.Dims()
+	m := mp + mq
+	phiT := mat.NewDense(k, m, nil)
+	g.MatrixTo(phiT.Slice(0, k, 0, mp).(*mat.Dense), c, xe)
+	g.MatrixTo(phiT.Slice(0, k, mp, m).(*mat.Dense), c, ye)
+	gTot := mat.NewSymDense(k, nil)
+	kernel.AddGram(gTot, phiT)
+	return &twoSampleStat{phi: mat.DenseCopyOf(phiT.T()), phiT: phiT, gTot: gTot, mp: mp, mq: mq, alpha: alpha, ridge: ridge}
+}
+
+// addWhitenedWidth adds to sums twoSample's whitened features at one width
+// for α > 0, from dist, the squared distances of the feature points to the
+// centres. With m_P : m_Q = α : 1−α, H = αG_P/m_P + (1−α)G_Q/m_Q = G/m
+// for every labelling, from every point (bins weighted by their points)
+// or from the rows gramRows: decompose it once and whiten (groupSums).
+// (With rounding, the statistic is that of α′ = m_P/m.)
+func addWhitenedWidth(sums *groupSums, g kernel.Gaussian, dist *mat.Dense, gramRows []int, ridge float64) error {
+	rows, k := dist.Dims()
+	phi := mat.NewDense(rows, k, nil)
+	g.FromSqDistTo(phi, dist)
+	var h *mat.SymDense
+	if gramRows == nil {
+		h = weightedCov(phi, sums.weights(rows))
+	} else {
+		sub := mat.NewDense(len(gramRows), k, nil)
+		for i, r := range gramRows {
+			copy(sub.RawRowView(i), phi.RawRowView(r))
+		}
+		h = mat.NewSymDense(k, nil)
+		h.SymRankK(h, 1/float64(len(gramRows)), sub.T())
+	}
+	psi, ok := whitened(phi, h, ridge, whitenFloor, whitenDirections)
+	if !ok {
+		return fmt.Errorf("divergence: %w: the test's regularised matrix is not positive definite (kλ/n = %g)", ErrNonFinite, ridge)
+	}
+	sums.add(psi, true)
+	return nil
 }
 
 // pooledOrder returns the rows of the pooled one-column sample (P's, then
