@@ -227,6 +227,7 @@ func (d *driftCmd) parse(c *cli.Context) ([]string, error) {
 	}
 	d.settings = drift.Settings{
 		Settings:     d.j.settings,
+		Points:       d.j.settings.M, // --m: the estimates' and every test's
 		Level:        c.Float64("level"),
 		Threshold:    c.Float64("threshold"),
 		DriftShare:   c.Float64("drift-share"),

@@ -112,7 +112,9 @@ func (d *peCmd) estimatorSettings(s divergence.Settings, _ int) estimatorSetting
 func (d *peCmd) permutationCount() int { return 0 }
 
 func (t *testCmd) estimatorSettings(s divergence.Settings, b int) estimatorSettings {
-	return twoSampleSettings{s: divergence.TwoSampleSettings{PESettings: t.settings(s), Permutations: b}, alpha: t.alpha}
+	// Points: --m's value, set or not (the bound of a run before the test
+	// had its own field).
+	return twoSampleSettings{s: divergence.TwoSampleSettings{PESettings: t.settings(s), Permutations: b, Points: s.M}, alpha: t.alpha}
 }
 func (t *testCmd) permutationCount() int { return t.permutations }
 
