@@ -140,13 +140,13 @@ type cpJob struct {
 	firstLine int        // line of the first row read
 	rowNum    int        // row number of the next row, missing rows counted
 
-	ctx        context.Context
-	cliContext *cli.Context
-	d          *changepoint.Detector
-	times      changepoint.TimeChecker
-	labels     []float64 // time labels of the last len(labels) rows, by row mod len
-	rows       int
-	found      int // change points written
+	ctx    context.Context
+	budget float64 // --max-memory, in bytes
+	d      *changepoint.Detector
+	times  changepoint.TimeChecker
+	labels []float64 // time labels of the last len(labels) rows, by row mod len
+	rows   int
+	found  int // change points written
 }
 
 func runChangepoint(c *cli.Context) error {
@@ -176,9 +176,9 @@ func runChangepoint(c *cli.Context) error {
 	// A URL is read whole, by a stream of requests in order: objects
 	// larger than the memory budget leaves beside the run's base are
 	// refused before their first byte.
-	budget, err := memoryBudget(c)
-	if err != nil {
-		return err
+	budget := j.budget // read by newCPJob, or by newCPSegment
+	if j.seg != nil {
+		budget = j.seg.budget
 	}
 	r.scanBytes = max(budget-baseMemory, 1)
 	var q dataset.Query
@@ -255,14 +255,13 @@ func (j *cpJob) writePlot(plotFile *outFile, cols []string) error {
 // has the library check the settings, before any input is read.
 func newCPJob(c *cli.Context) (*cpJob, error) {
 	j := &cpJob{
-		columns:    splitList(c.String("columns")),
-		exclude:    splitList(c.String("exclude")),
-		timeCol:    strings.TrimSpace(c.String("time")),
-		timeAt:     -1,
-		alpha:      c.Float64("alpha"),
-		ctx:        c.Context,
-		drop:       c.Bool("drop-missing"),
-		cliContext: c,
+		columns: splitList(c.String("columns")),
+		exclude: splitList(c.String("exclude")),
+		timeCol: strings.TrimSpace(c.String("time")),
+		timeAt:  -1,
+		alpha:   c.Float64("alpha"),
+		ctx:     c.Context,
+		drop:    c.Bool("drop-missing"),
 		s: changepoint.Settings{
 			Embed:       c.Int("embed"),
 			Window:      c.Int("window"),
@@ -284,7 +283,7 @@ func newCPJob(c *cli.Context) (*cpJob, error) {
 	}
 	if p := c.String("plot"); p != "" {
 		if err := plots.CheckPath(p); err != nil {
-			return nil, usagef(c, "--plot: %v", err)
+			return nil, usageErr("--plot: %v", err)
 		}
 	}
 	if j.path, err = oneInput(c); err != nil {
@@ -292,11 +291,11 @@ func newCPJob(c *cli.Context) (*cpJob, error) {
 	}
 	switch {
 	case slices.Contains(j.columns, j.timeCol):
-		return nil, usagef(c, "--time %s is also in --columns: the time labels are not part of the series", j.timeCol)
+		return nil, usageErr("--time %s is also in --columns: the time labels are not part of the series", j.timeCol)
 	case j.timeCol != "" && slices.Contains(j.exclude, j.timeCol):
-		return nil, usagef(c, "--time %s is also in --exclude: the time labels are not part of the series already", j.timeCol)
+		return nil, usageErr("--time %s is also in --exclude: the time labels are not part of the series already", j.timeCol)
 	case len(j.columns) > 0 && len(j.exclude) > 0:
-		if j.columns, err = excludeListed(c, j.columns, j.exclude, "columns"); err != nil {
+		if j.columns, err = excludeListed(j.columns, j.exclude, "columns"); err != nil {
 			return nil, err
 		}
 		j.exclude = nil
@@ -304,7 +303,7 @@ func newCPJob(c *cli.Context) (*cpJob, error) {
 	if j.s.Exact {
 		for _, name := range []string{"k", "m", "draws"} {
 			if c.IsSet(name) {
-				return nil, usagef(c, "--%s and --exact: the all-centre solution uses every subsequence of both windows; leave --%s out", name, name)
+				return nil, usageErr("--%s and --exact: the all-centre solution uses every subsequence of both windows; leave --%s out", name, name)
 			}
 		}
 	}
@@ -321,7 +320,10 @@ func newCPJob(c *cli.Context) (*cpJob, error) {
 	if err := j.s.Validate(j.alpha); err != nil {
 		return nil, libraryError(c, err)
 	}
-	if err := j.checkStreamMemory(c, 1); err != nil {
+	if j.budget, err = memoryBudget(c); err != nil {
+		return nil, err
+	}
+	if err := j.checkStreamMemory(1); err != nil {
 		return nil, err
 	}
 	j.s.Src = seedSource(c.Uint64("seed"))
@@ -373,13 +375,13 @@ func (j *cpJob) row(_ string, line int, v []float64) error {
 		if j.plot != nil {
 			j.plot.series.add(label, v)
 		}
-		if err := j.seg.add(j.cliContext, label, v); err != nil {
+		if err := j.seg.add(label, v); err != nil {
 			return fmt.Errorf("%s: line %d: %w", displayPath(j.path), line, err)
 		}
 		return nil
 	}
 	if j.d == nil {
-		if err := j.checkStreamMemory(j.cliContext, len(v)); err != nil {
+		if err := j.checkStreamMemory(len(v)); err != nil {
 			return err
 		}
 		var err error
@@ -733,16 +735,13 @@ func (h *headRecorder) stop() []byte {
 // run whose windows would need more than --max-memory: the last 2n + k − 1
 // rows, the running sums of the k·dim coordinates, the scores of the last
 // MinDistance rows and a time label for each.
-func (j *cpJob) checkStreamMemory(c *cli.Context, dim int) error {
-	budget, err := memoryBudget(c)
-	if err != nil {
-		return err
-	}
+func (j *cpJob) checkStreamMemory(dim int) error {
+	budget := j.budget
 	r := j.s.Resolved()
 	need := float64(baseMemory) + j.s.StreamMemory(dim)
 	if need <= budget {
 		return nil
 	}
-	return usagef(c, "--window %d, --embed %d and --min-distance %d on %d columns would need about %s of memory, more than the budget of %s: lower them, or raise --max-memory",
+	return usageErr("--window %d, --embed %d and --min-distance %d on %d columns would need about %s of memory, more than the budget of %s: lower them, or raise --max-memory",
 		r.Window, r.Embed, r.MinDistance, dim, formatSize(need), formatSize(budget))
 }

@@ -49,7 +49,7 @@ func segmentMode(c *cli.Context) (bool, error) {
 		if c.IsSet(name) {
 			for _, seg := range []string{"changes", "penalty", "scores"} {
 				if c.IsSet(seg) {
-					return false, usagef(c, "--%s and --%s: --%s is an option of the segmentation (the default), --%s of the streaming detector", seg, name, seg, name)
+					return false, usageErr("--%s and --%s: --%s is an option of the segmentation (the default), --%s of the streaming detector", seg, name, seg, name)
 				}
 			}
 			return false, nil
@@ -65,7 +65,7 @@ func newCPSegment(c *cli.Context) (*cpSegment, error) {
 	switch g.scores {
 	case "all", "none", "auto":
 	default:
-		return nil, usagef(c, "--scores %q: want all, none or auto", g.scores)
+		return nil, usageErr("--scores %q: want all, none or auto", g.scores)
 	}
 	for name, v := range map[string]*int{"embed": &g.s.Embed, "window": &g.s.Window, "min-distance": &g.s.MinDistance} {
 		if c.IsSet(name) {
@@ -80,7 +80,7 @@ func newCPSegment(c *cli.Context) (*cpSegment, error) {
 		return nil, err
 	}
 	g.budget = budget
-	if err := g.checkMemory(c, 1, 0); err != nil {
+	if err := g.checkMemory(1, 0); err != nil {
 		return nil, err
 	}
 	return g, nil
@@ -89,7 +89,7 @@ func newCPSegment(c *cli.Context) (*cpSegment, error) {
 // checkMemory refuses a run whose rows kept, and the windows of its
 // candidates, would need more than --max-memory: a window holds at most
 // as many subsequences as the series has rows.
-func (g *cpSegment) checkMemory(c *cli.Context, dim, rows int) error {
+func (g *cpSegment) checkMemory(dim, rows int) error {
 	p := changepoint.SegmentParamsFor(max(rows, 1), &g.s)
 	n := float64(min(p.Window, rows))
 	window := 8 * (2*n*float64(p.Embed)*float64(dim) + (2*n+float64(p.Embed))*float64(dim))
@@ -104,17 +104,17 @@ func (g *cpSegment) checkMemory(c *cli.Context, dim, rows int) error {
 }
 
 // add keeps a row and its time.
-func (g *cpSegment) add(c *cli.Context, label float64, v []float64) error {
+func (g *cpSegment) add(label float64, v []float64) error {
 	if g.dim == 0 {
 		g.dim = len(v)
-		if err := g.checkMemory(c, g.dim, 0); err != nil {
+		if err := g.checkMemory(g.dim, 0); err != nil {
 			return err
 		}
 	}
 	g.values = append(g.values, v...)
 	g.labels = append(g.labels, label)
 	if n := len(g.labels); n&(n-1) == 0 || n%4096 == 0 {
-		return g.checkMemory(c, g.dim, n)
+		return g.checkMemory(g.dim, n)
 	}
 	return nil
 }

@@ -21,9 +21,9 @@ import (
 func oneInput(c *cli.Context) (string, error) {
 	switch n := c.Args().Len(); {
 	case n == 0:
-		return "", usagef(c, "missing input: give one CSV file (\"-\" for standard input)")
+		return "", usageErr("missing input: give one CSV file (\"-\" for standard input)")
 	case n > 1:
-		return "", usagef(c, "expected one input file, got %d", n)
+		return "", usageErr("expected one input file, got %d", n)
 	}
 	return c.Args().First(), nil
 }
@@ -64,19 +64,19 @@ func (p *pairedCmd) parse(c *cli.Context, typeName string) (err error) {
 	case divergence.ModelKernel:
 	case divergence.ModelCopula:
 		if c.Bool("exact") {
-			return usagef(c, "--exact computes the kernel model's all-centre value: drop --model %s or --exact", p.model)
+			return usageErr("--exact computes the kernel model's all-centre value: drop --model %s or --exact", p.model)
 		}
 	default:
-		return usagef(c, "--model %q: want auto, %s or %s", p.model, divergence.ModelKernel, divergence.ModelCopula)
+		return usageErr("--model %q: want auto, %s or %s", p.model, divergence.ModelKernel, divergence.ModelCopula)
 	}
 	switch p.yType = c.String(typeName); p.yType {
 	case "auto", "numeric":
 	case "categorical":
 		if p.sigmaY != 0 {
-			return usagef(c, "--%s categorical fixes the width on y: drop --sigma-y", typeName)
+			return usageErr("--%s categorical fixes the width on y: drop --sigma-y", typeName)
 		}
 	default:
-		return usagef(c, "--%s %q: want auto, numeric or categorical", typeName, p.yType)
+		return usageErr("--%s %q: want auto, numeric or categorical", typeName, p.yType)
 	}
 	p.path, err = oneInput(c)
 	return err
@@ -98,17 +98,17 @@ func (p *pairedCmd) label(ys []string) string {
 // are the text labels of the one y column, its values their codes: class
 // labels with categorical or auto, at most divergence.MaxClasses of them
 // with auto. With classes, the width on y is divergence.ClassSigma.
-func (p *pairedCmd) decide(c *cli.Context, typeName string, y *mat.Dense, file, column string, labels []string) error {
+func (p *pairedCmd) decide(typeName string, y *mat.Dense, file, column string, labels []string) error {
 	_, d := y.Dims()
 	switch {
 	case p.yType == "categorical":
 		if d != 1 {
-			return usagef(c, "--%s categorical takes one column, not %d", typeName, d)
+			return usageErr("--%s categorical takes one column, not %d", typeName, d)
 		}
 		p.classes = true
 	case labels != nil: // auto, one column of text
 		if p.sigmaY != 0 {
-			return usagef(c, "column %q holds text labels, scored as classes with the delta kernel: drop --sigma-y", column)
+			return usageErr("column %q holds text labels, scored as classes with the delta kernel: drop --sigma-y", column)
 		}
 		if len(labels) > divergence.MaxClasses {
 			return fmt.Errorf("%s: column %q holds %d distinct text labels, more than the %d that --%s auto takes for class labels: give --%s categorical to score them as classes all the same", file, column, len(labels), divergence.MaxClasses, typeName, typeName)
@@ -120,7 +120,7 @@ func (p *pairedCmd) decide(c *cli.Context, typeName string, y *mat.Dense, file, 
 	if p.classes {
 		p.sigmaY = divergence.ClassSigma
 		if p.model == divergence.ModelCopula {
-			return usagef(c, "%s: column %q is read as class labels, to which the Gaussian-copula model does not apply (it needs more than %d distinct values): drop --model, or give --%s numeric", file, column, divergence.MaxClasses, typeName)
+			return usageErr("%s: column %q is read as class labels, to which the Gaussian-copula model does not apply (it needs more than %d distinct values): drop --model, or give --%s numeric", file, column, divergence.MaxClasses, typeName)
 		}
 	}
 	return nil
@@ -151,7 +151,7 @@ func (p *pairedCmd) split(c *cli.Context, typeName string, t *dataset.Table, all
 	if j := slices.Index(t.Columns, p.label(ys)); j >= 0 && t.Categories != nil {
 		labels = t.Categories[j]
 	}
-	if err := p.decide(c, typeName, y, t.Name, p.label(ys), labels); err != nil {
+	if err := p.decide(typeName, y, t.Name, p.label(ys), labels); err != nil {
 		return nil, nil, err
 	}
 	if p.classes {

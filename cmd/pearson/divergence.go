@@ -46,7 +46,7 @@ func (d *peCmd) parse(c *cli.Context) ([]string, []output, error) {
 	}
 	d.ratioOut = c.String("ratio-out")
 	if d.ratioOut != "" && slices.Contains(inputs, "-") {
-		return nil, nil, usagef(c, "--ratio-out reads the inputs a second time: they must be files, not standard input")
+		return nil, nil, usageErr("--ratio-out reads the inputs a second time: they must be files, not standard input")
 	}
 	return inputs, []output{{"--ratio-out", d.ratioOut}}, nil
 }

@@ -191,39 +191,39 @@ func (d *driftCmd) parse(c *cli.Context) ([]string, error) {
 	group := c.String("group")
 	switch {
 	case d.saveRef != "" && d.refFile != "":
-		return nil, usagef(c, "--save-reference and --reference: store a reference, or compare with one, not both")
+		return nil, usageErr("--save-reference and --reference: store a reference, or compare with one, not both")
 	case d.saveRef != "" && (len(args) != 1 || group != ""):
-		return nil, usagef(c, "--save-reference stores one reference file: give REF alone")
+		return nil, usageErr("--save-reference stores one reference file: give REF alone")
 	case d.saveRef != "" && (d.html != "" || d.fail):
-		return nil, usagef(c, "--save-reference compares nothing: --html and --fail-on-drift do not apply")
+		return nil, usageErr("--save-reference compares nothing: --html and --fail-on-drift do not apply")
 	case d.refFile != "" && len(args) == 0:
-		return nil, usagef(c, "missing input: --reference FILE compares one or more current files CUR...")
+		return nil, usageErr("missing input: --reference FILE compares one or more current files CUR...")
 	case d.refFile != "" && group != "":
-		return nil, usagef(c, "--group goes with a single input file holding both tables, not with --reference")
+		return nil, usageErr("--group goes with a single input file holding both tables, not with --reference")
 	case d.refFile != "" && d.html != "" && len(args) > 1:
-		return nil, usagef(c, "--html reports one comparison: give one current file")
+		return nil, usageErr("--html reports one comparison: give one current file")
 	case d.refFile == "" && d.saveRef == "":
 		if err := checkTwoSamples(c); err != nil {
 			return nil, err
 		}
 	}
-	if _, err := selectionUsage(c)(nil, tabular.Selection{Exclude: d.exclude, Group: group}.CheckGroup()); err != nil {
+	if _, err := selectionUsage()(nil, tabular.Selection{Exclude: d.exclude, Group: group}.CheckGroup()); err != nil {
 		return nil, err
 	}
 	if len(d.columns) > 0 && len(d.exclude) > 0 {
 		var err error
-		if d.columns, err = excludeListed(c, d.columns, d.exclude, "columns"); err != nil {
+		if d.columns, err = excludeListed(d.columns, d.exclude, "columns"); err != nil {
 			return nil, err
 		}
 		d.exclude = nil
 	}
 	var ok bool
 	if d.gate, ok = drift.ParseGate(c.String("fail-rule")); !ok {
-		return nil, usagef(c, "unknown --fail-rule %q: use column or share", c.String("fail-rule"))
+		return nil, usageErr("unknown --fail-rule %q: use column or share", c.String("fail-rule"))
 	}
 	adjust, ok := adjustments[c.String("adjust")]
 	if !ok {
-		return nil, usagef(c, "unknown --adjust %q: use bh, holm or none", c.String("adjust"))
+		return nil, usageErr("unknown --adjust %q: use bh, holm or none", c.String("adjust"))
 	}
 	d.settings = drift.Settings{
 		Settings:     d.j.settings,
@@ -316,7 +316,7 @@ func (d *driftCmd) checkExclude(file string, t *dataset.Table, others []string) 
 // than --max-memory or the machine gives (drift.Settings.Memory of the
 // columns cur: the joint row's test over d numeric columns holds d×d
 // matrices).
-func (d *driftCmd) checkMemory(c *cli.Context, cur []drift.Column) error {
+func (d *driftCmd) checkMemory(cur []drift.Column) error {
 	rows, numeric := 0, 0
 	for _, col := range cur {
 		if col.Categories == nil {
@@ -327,16 +327,16 @@ func (d *driftCmd) checkMemory(c *cli.Context, cur []drift.Column) error {
 		}
 	}
 	need := d.settings.Memory(d.settings.SampleSize(), rows, len(cur), numeric)
-	return checkNeed(c, need, d.j.budget, fmt.Sprintf(" to compare %d columns (%d numeric, in the joint row)", len(cur), numeric), "--reservoir or --columns, or give --no-joint")
+	return checkNeed(need, d.j.budget, fmt.Sprintf(" to compare %d columns (%d numeric, in the joint row)", len(cur), numeric), "--reservoir or --columns, or give --no-joint")
 }
 
 // compare runs the comparison with the reference, with a progress bar of
 // the columns.
 func (d *driftCmd) compare(c *cli.Context, ref *drift.Reference, cur []drift.Column) (*drift.Result, error) {
 	if len(cur) > maxColumns { // see bounds.go
-		return nil, usagef(c, "drift compares %d columns one by one, more than the %d it takes: name fewer with --columns", len(cur), maxColumns)
+		return nil, usageErr("drift compares %d columns one by one, more than the %d it takes: name fewer with --columns", len(cur), maxColumns)
 	}
-	if err := d.checkMemory(c, cur); err != nil {
+	if err := d.checkMemory(cur); err != nil {
 		return nil, err
 	}
 	s := d.settings
@@ -380,7 +380,7 @@ func (d *driftCmd) raw(c *cli.Context, start time.Time) (*driftResult, error) {
 		if err != nil {
 			return nil, err
 		}
-		ci, ri, err := chooseGroups(c, t, group, num, den)
+		ci, ri, err := chooseGroups(t, group, num, den)
 		if err != nil {
 			return nil, err
 		}

@@ -160,23 +160,23 @@ type output struct{ flag, path string }
 // ("-", which carries the result), one of the input files (it would be
 // overwritten, through a link too) or the file of another output. Outputs
 // with an empty path are not asked for.
-func checkOutputs(c *cli.Context, inputs []string, outs ...output) error {
+func checkOutputs(inputs []string, outs ...output) error {
 	var given []output
 	for _, o := range outs {
 		if o.path == "" {
 			continue
 		}
 		if o.path == "-" {
-			return usagef(c, "%s -: standard output carries the result; give a file name", o.flag)
+			return usageErr("%s -: standard output carries the result; give a file name", o.flag)
 		}
 		for _, in := range inputs {
 			if in != "-" && samePath(o.path, in) {
-				return usagef(c, "%s %s is the input file %s: it would be overwritten", o.flag, o.path, in)
+				return usageErr("%s %s is the input file %s: it would be overwritten", o.flag, o.path, in)
 			}
 		}
 		for _, g := range given {
 			if samePath(o.path, g.path) {
-				return usagef(c, "%s %s and %s %s are the same file", g.flag, g.path, o.flag, o.path)
+				return usageErr("%s %s and %s %s are the same file", g.flag, g.path, o.flag, o.path)
 			}
 		}
 		given = append(given, o)
@@ -196,7 +196,7 @@ func createOutputs(c *cli.Context, inputs []string, outs []output) ([]*outFile, 
 			f.discard()
 		}
 	}
-	if err := checkOutputs(c, inputs, outs...); err != nil {
+	if err := checkOutputs(inputs, outs...); err != nil {
 		return nil, release, err
 	}
 	if err := checkStreams(c, inputs, outs); err != nil {
@@ -234,10 +234,10 @@ func checkStreams(c *cli.Context, inputs []string, outs []output) error {
 			continue
 		}
 		if stdout != nil && os.SameFile(fi, stdout) {
-			return usagef(c, "%s %s is the file standard output goes to, which carries the result: give another file", o.flag, o.path)
+			return usageErr("%s %s is the file standard output goes to, which carries the result: give another file", o.flag, o.path)
 		}
 		if stdin != nil && os.SameFile(fi, stdin) {
-			return usagef(c, "%s %s is the file standard input reads, an input: it would be overwritten", o.flag, o.path)
+			return usageErr("%s %s is the file standard input reads, an input: it would be overwritten", o.flag, o.path)
 		}
 	}
 	return nil

@@ -125,12 +125,12 @@ func newReader(c *cli.Context, prog *progress.Bars, s *divergence.Settings) (*re
 	}
 	if r.endpoint = c.String("endpoint"); r.endpoint != "" {
 		if u, err := url.Parse(r.endpoint); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return nil, usagef(c, "--endpoint %s: give the URL of an S3-compatible server, such as http://127.0.0.1:7070", r.endpoint)
+			return nil, usageErr("--endpoint %s: give the URL of an S3-compatible server, such as http://127.0.0.1:7070", r.endpoint)
 		}
 	}
 	switch res := c.Int("reservoir"); {
 	case res < 0:
-		return nil, usagef(c, "--reservoir %d: the rows kept per sample cannot be negative", res)
+		return nil, usageErr("--reservoir %d: the rows kept per sample cannot be negative", res)
 	case s.Exact:
 		r.reservoir = 0
 	case res > 0:

@@ -46,7 +46,7 @@ func memoryBudget(c *cli.Context) (float64, error) {
 	}
 	b, err := parseSize(s)
 	if err != nil {
-		return 0, usagef(c, "--max-memory %q: %v", s, err)
+		return 0, usageErr("--max-memory %q: %v", s, err)
 	}
 	return b, nil
 }
@@ -165,8 +165,8 @@ var knobs = []struct {
 // checkMemory returns a usage error when the run's bound on samples of
 // shape sh exceeds the budget: how much it would need, and which flag to
 // lower. when says at which point ("" before reading, or the samples read).
-func checkMemory(c *cli.Context, cmd command, s divergence.Settings, sh shape, budget float64, when string) error {
-	if err := checkWork(c, cmd, s, sh, when); err != nil {
+func checkMemory(cmd command, s divergence.Settings, sh shape, budget float64, when string) error {
+	if err := checkWork(cmd, s, sh, when); err != nil {
 		return err
 	}
 	b := cmd.permutationCount()
@@ -186,36 +186,36 @@ func checkMemory(c *cli.Context, cmd command, s divergence.Settings, sh shape, b
 	if v := sampleBytes(cmd, sh); v > saved {
 		best = "--reservoir" // the rows kept, not the estimate's
 	}
-	return refuseMemory(c, need, budget, when, machine, best)
+	return refuseMemory(need, budget, when, machine, best)
 }
 
 // refuseMemory returns the usage error of a run that would need need bytes
 // (when: at which point), more than the budget or what the machine gives
 // this process (machine): the one refusal of every command, naming the
 // flag best to lower when there is one.
-func refuseMemory(c *cli.Context, need, budget float64, when string, machine machineMemory, best string) error {
+func refuseMemory(need, budget float64, when string, machine machineMemory, best string) error {
 	if machine.bytes > 0 && machine.bytes < budget { // the machine binds first
 		if err := checkMachine(need, when, machine, best); err != nil {
-			return usagef(c, "%v", err)
+			return usageErr("%v", err)
 		}
 	}
 	advice := "raise --max-memory"
 	if best != "" {
 		advice = "lower " + best + ", or raise --max-memory"
 	}
-	return usagef(c, "the run would need about %s of memory%s, more than the budget of %s: %s", formatSize(need), when, formatSize(budget), advice)
+	return usageErr("the run would need about %s of memory%s, more than the budget of %s: %s", formatSize(need), when, formatSize(budget), advice)
 }
 
 // checkNeed returns refuseMemory's error when need bytes (with baseMemory
 // added) exceed the budget or what the machine gives, and nil otherwise:
 // the check of a command whose library reports its own need (drift).
-func checkNeed(c *cli.Context, need, budget float64, when, best string) error {
+func checkNeed(need, budget float64, when, best string) error {
 	need += baseMemory
 	machine := processMemory()
 	if need <= budget && checkMachine(need, when, machine, "") == nil {
 		return nil
 	}
-	return refuseMemory(c, need, budget, when, machine, best)
+	return refuseMemory(need, budget, when, machine, best)
 }
 
 // fileShape is the largest shape samples of ca and cb columns, paired or
@@ -276,16 +276,16 @@ func checkExact(c *cli.Context, cmd command, inputs []string) error {
 	}
 	info := dataset.Inspect(path)
 	if info.Format == dataset.FormatParquet && info.Rows >= 0 {
-		return checkExactParquet(c, path, info.Rows)
+		return checkExactParquet(path, info.Rows)
 	}
 	if rows, ok, err := remoteParquetRows(c, path); err != nil || ok {
 		if err != nil {
 			return err
 		}
-		return checkExactParquet(c, path, rows)
+		return checkExactParquet(path, rows)
 	}
 	if rows := info.Rows; rows >= 0 && float64(rows) > 1.25*divergence.MaxExact {
-		return usagef(c, "--exact: %s holds about %d rows (from its size and the lines of its start); the exact solution takes at most %d: leave --exact out", displayPath(path), rows, divergence.MaxExact)
+		return usageErr("--exact: %s holds about %d rows (from its size and the lines of its start); the exact solution takes at most %d: leave --exact out", displayPath(path), rows, divergence.MaxExact)
 	}
 	return nil
 }

@@ -69,17 +69,17 @@ func (m *miCmd) parse(c *cli.Context) ([]string, []output, error) {
 	m.xs, m.ys = splitList(c.String("x")), splitList(c.String("y"))
 	switch {
 	case len(m.xs) == 0:
-		return nil, nil, usagef(c, "missing --x: the columns of X")
+		return nil, nil, usageErr("missing --x: the columns of X")
 	case len(m.ys) == 0:
-		return nil, nil, usagef(c, "missing --y: the columns of Y")
+		return nil, nil, usageErr("missing --y: the columns of Y")
 	}
 	for _, name := range m.xs {
 		if slices.Contains(m.ys, name) {
-			return nil, nil, usagef(c, "column %q is in both --x and --y", name)
+			return nil, nil, usageErr("column %q is in both --x and --y", name)
 		}
 	}
 	if c.String("plot") != "" && m.permutations == 0 {
-		return nil, nil, usagef(c, "--plot draws the null distribution of the independence test: give --permutations too")
+		return nil, nil, usageErr("--plot draws the null distribution of the independence test: give --permutations too")
 	}
 	return []string{m.path}, nil, nil
 }

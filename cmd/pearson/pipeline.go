@@ -107,7 +107,7 @@ func runPipeline(c *cli.Context, cmd command) error {
 			return err
 		}
 	}
-	if err := checkMemory(c, cmd, j.settings, cmd.inputShape(c, inputs, j.reader.reservoir, j.settings.Exact), j.budget, ""); err != nil {
+	if err := checkMemory(cmd, j.settings, cmd.inputShape(c, inputs, j.reader.reservoir, j.settings.Exact), j.budget, ""); err != nil {
 		return err
 	}
 	outs = append(outs, output{"--plot", j.plot})
@@ -121,7 +121,7 @@ func runPipeline(c *cli.Context, cmd command) error {
 	if err != nil {
 		return diagnoseRead(err, inputs)
 	}
-	if err := checkMemory(c, cmd, j.settings, shapeOf(a, b), j.budget, " on the rows read"); err != nil {
+	if err := checkMemory(cmd, j.settings, shapeOf(a, b), j.budget, " on the rows read"); err != nil {
 		return err
 	}
 	if err := checkMagnitude(a, b); err != nil {
@@ -188,7 +188,7 @@ func newJob(c *cli.Context) (*job, error) {
 	}
 	if j.plot != "" {
 		if err := plots.CheckPath(j.plot); err != nil {
-			return nil, usagef(c, "--plot: %v", err)
+			return nil, usageErr("--plot: %v", err)
 		}
 	}
 	j.settings = divergence.Settings{
@@ -205,7 +205,7 @@ func newJob(c *cli.Context) (*job, error) {
 		// over every row, once, and keeps every row: these do not apply.
 		for _, name := range []string{"k", "m", "draws", "reservoir"} {
 			if c.IsSet(name) {
-				return nil, usagef(c, "--%s and --exact: the exact solution uses every row (k = n, exact averages, one draw, no reservoir); leave --%s out", name, name)
+				return nil, usageErr("--%s and --exact: the exact solution uses every row (k = n, exact averages, one draw, no reservoir); leave --%s out", name, name)
 			}
 		}
 	}
@@ -213,7 +213,7 @@ func newJob(c *cli.Context) (*job, error) {
 		return nil, err
 	}
 	if r := c.Int("reservoir"); r == 1 {
-		return nil, usagef(c, "--reservoir 1: an estimate needs at least 2 rows per sample (0: the default)")
+		return nil, usageErr("--reservoir 1: an estimate needs at least 2 rows per sample (0: the default)")
 	}
 	return j, nil
 }

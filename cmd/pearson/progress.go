@@ -19,7 +19,7 @@ func newProgress(c *cli.Context) (*progress.Bars, error) {
 	mode := c.String("progress")
 	p, err := progress.New(c.App.ErrWriter, progress.Mode(mode))
 	if err != nil {
-		return nil, usagef(c, "unknown --progress %q: use auto, always or never", mode)
+		return nil, usageErr("unknown --progress %q: use auto, always or never", mode)
 	}
 	return p, nil
 }

@@ -56,14 +56,14 @@ func runQmin(c *cli.Context) error {
 		return err
 	}
 	if c.Args().Present() {
-		return usagef(c, "unexpected argument %q", c.Args().First())
+		return usageErr("unexpected argument %q", c.Args().First())
 	}
 	paths := map[string]string{}
 	stdinUsers := 0
 	for _, name := range []string{"a", "d", "b"} {
 		p := c.String(name)
 		if p == "" {
-			return usagef(c, "missing --%s", name)
+			return usageErr("missing --%s", name)
 		}
 		if p == "-" {
 			stdinUsers++
@@ -71,7 +71,7 @@ func runQmin(c *cli.Context) error {
 		paths[name] = p
 	}
 	if stdinUsers > 1 {
-		return usagef(c, "only one of --a, --d and --b may be \"-\" (standard input)")
+		return usageErr("only one of --a, --d and --b may be \"-\" (standard input)")
 	}
 
 	rows, cols, data, err := openMatrix(c.App.Reader, paths["a"], delim)
@@ -104,7 +104,7 @@ func runQmin(c *cli.Context) error {
 		Src:                seedSource(c.Uint64("seed")),
 	}
 	if err := checkMachine(qminMemory(rows, s), "", processMemory(), "--draws or --k"); err != nil {
-		return usagef(c, "%v", err)
+		return usageErr("%v", err)
 	}
 	// The library checks the settings; the one error mapper
 	// (libraryError) names the flag of a setting out of range.

@@ -57,21 +57,21 @@ func (k *rankCmd) parse(c *cli.Context) ([]string, []output, error) {
 	}
 	k.target = strings.TrimSpace(c.String("target"))
 	if k.target == "" {
-		return nil, nil, usagef(c, "missing --target: the column the features are ranked against")
+		return nil, nil, usageErr("missing --target: the column the features are ranked against")
 	}
 	if k.top = c.Int("top"); k.top < 0 {
-		return nil, nil, usagef(c, "--top %d cannot be negative", k.top)
+		return nil, nil, usageErr("--top %d cannot be negative", k.top)
 	}
 	k.features, k.exclude = splitList(c.String("features")), splitList(c.String("exclude"))
 	if slices.Contains(k.features, k.target) {
-		return nil, nil, usagef(c, "the target %q is also among --features", k.target)
+		return nil, nil, usageErr("the target %q is also among --features", k.target)
 	}
 	if slices.Contains(k.exclude, k.target) {
-		return nil, nil, usagef(c, "the target %q is also among --exclude", k.target)
+		return nil, nil, usageErr("the target %q is also among --exclude", k.target)
 	}
 	if k.features != nil && k.exclude != nil {
 		var err error
-		if k.features, err = excludeListed(c, k.features, k.exclude, "features"); err != nil {
+		if k.features, err = excludeListed(k.features, k.exclude, "features"); err != nil {
 			return nil, nil, err
 		}
 		k.exclude = nil

@@ -24,7 +24,7 @@ func timeouts(c *cli.Context) (wait, connect time.Duration, err error) {
 	}{{"timeout", &wait}, {"connect-timeout", &connect}} {
 		switch {
 		case *f.d < 0:
-			return 0, 0, usagef(c, "--%s %v: give a positive duration (60s, 2m), or 0 for no bound", f.name, *f.d)
+			return 0, 0, usageErr("--%s %v: give a positive duration (60s, 2m), or 0 for no bound", f.name, *f.d)
 		case *f.d == 0:
 			*f.d = -1
 		}

@@ -131,11 +131,11 @@ func libraryError(c *cli.Context, err error) error {
 				}
 				allowed += " (0: " + zero + ")"
 			}
-			return usagef(c, "%s %v: %s", flag, se.Value, allowed)
+			return usageErr("%s %v: %s", flag, se.Value, allowed)
 		}
 	}
 	if errors.Is(err, errs.ErrSettings) {
-		return usagef(c, "%v", err)
+		return usageErr("%v", err)
 	}
 	return err
 }
