@@ -291,8 +291,8 @@ func seedSource(seed uint64) rand.Source { return rand.NewPCG(seed, 0x7065617273
 
 // checkFormat returns the writer --format names among the command's
 // formats, or a usage error.
-func checkFormat(c *cli.Context, names []string) (writer, error) {
-	f := c.String("format")
+func checkFormat(o *options, names []string) (writer, error) {
+	f := o.format
 	if slices.Contains(names, f) {
 		return writers[f], nil
 	}
@@ -301,8 +301,8 @@ func checkFormat(c *cli.Context, names []string) (writer, error) {
 
 // delimiter returns the field delimiter given by --delimiter: one character,
 // or the words "tab" or "\t".
-func delimiter(c *cli.Context) (rune, error) {
-	d := c.String("delimiter")
+func delimiter(o *options) (rune, error) {
+	d := o.delimiter
 	switch d {
 	case "tab", `\t`:
 		return '\t', nil

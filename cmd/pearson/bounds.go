@@ -7,7 +7,6 @@ package main
 import (
 	"fmt"
 
-
 	"github.com/sublinear/pearson/divergence"
 )
 
@@ -44,11 +43,11 @@ const maxColumns = 10_000
 // (rank's features), once the samples are read (when is not empty): the
 // shape before reading is a bound on the rows (two bytes a value), too
 // loose to refuse a run by.
-func checkWork(cmd command, s divergence.Settings, sh shape, when string) error {
+func checkWork(cmd command, permutations int, s divergence.Settings, sh shape, when string) error {
 	if when == "" || sh.ra >= unknownRows || sh.rb >= unknownRows || s.Exact { // --exact: bounded by MaxExact
 		return nil
 	}
-	w := cmd.estimatorSettings(s, cmd.permutationCount()).work(sh)
+	w := cmd.estimatorSettings(s, permutations).work(sh)
 	if w.estimates > maxColumns {
 		return usageErr("rank compares %d features one by one, more than the %d it takes: name fewer with --features", w.estimates, maxColumns)
 	}

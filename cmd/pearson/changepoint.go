@@ -150,12 +150,13 @@ type cpJob struct {
 }
 
 func runChangepoint(c *cli.Context) error {
-	j, err := newCPJob(c)
+	o := readOptions(c)
+	j, err := newCPJob(c, o)
 	if err != nil {
 		return err
 	}
 	plotPath := c.String("plot")
-	files, release, err := createOutputs(c, []string{j.path}, []output{{"--plot", plotPath}})
+	files, release, err := createOutputs(o, []string{j.path}, []output{{"--plot", plotPath}})
 	defer release()
 	if err != nil {
 		return err
@@ -164,12 +165,12 @@ func runChangepoint(c *cli.Context) error {
 	if plotFile != nil {
 		j.plot = new(cpPlot)
 	}
-	prog, err := newProgress(c)
+	prog, err := newProgress(o)
 	if err != nil {
 		return err
 	}
 	// Every row passes through: there is no reservoir to size.
-	r, err := newReader(c, prog, &divergence.Settings{Exact: true})
+	r, err := newReader(o, prog, &divergence.Settings{Exact: true})
 	if err != nil {
 		return err
 	}
@@ -253,7 +254,7 @@ func (j *cpJob) writePlot(plotFile *outFile, cols []string) error {
 
 // newCPJob reads and checks the flags and the argument of changepoint, and
 // has the library check the settings, before any input is read.
-func newCPJob(c *cli.Context) (*cpJob, error) {
+func newCPJob(c *cli.Context, o *options) (*cpJob, error) {
 	j := &cpJob{
 		columns: splitList(c.String("columns")),
 		exclude: splitList(c.String("exclude")),
@@ -278,7 +279,7 @@ func newCPJob(c *cli.Context) (*cpJob, error) {
 		},
 	}
 	var err error
-	if j.format, err = checkFormat(c, changepointFormats); err != nil {
+	if j.format, err = checkFormat(o, changepointFormats); err != nil {
 		return nil, err
 	}
 	if p := c.String("plot"); p != "" {
@@ -286,7 +287,7 @@ func newCPJob(c *cli.Context) (*cpJob, error) {
 			return nil, usageErr("--plot: %v", err)
 		}
 	}
-	if j.path, err = oneInput(c); err != nil {
+	if j.path, err = oneInput(o); err != nil {
 		return nil, err
 	}
 	switch {
@@ -312,7 +313,7 @@ func newCPJob(c *cli.Context) (*cpJob, error) {
 		return nil, err
 	}
 	if segment {
-		if j.seg, err = newCPSegment(c); err != nil {
+		if j.seg, err = newCPSegment(c, o); err != nil {
 			return nil, err
 		}
 		return j, nil
@@ -320,7 +321,7 @@ func newCPJob(c *cli.Context) (*cpJob, error) {
 	if err := j.s.Validate(j.alpha); err != nil {
 		return nil, libraryError(c, err)
 	}
-	if j.budget, err = memoryBudget(c); err != nil {
+	if j.budget, err = memoryBudget(o); err != nil {
 		return nil, err
 	}
 	if err := j.checkStreamMemory(1); err != nil {

@@ -60,7 +60,7 @@ func segmentMode(c *cli.Context) (bool, error) {
 
 // newCPSegment reads the segmentation's settings: --embed, --window and
 // --min-distance adapt to the series unless set.
-func newCPSegment(c *cli.Context) (*cpSegment, error) {
+func newCPSegment(c *cli.Context, o *options) (*cpSegment, error) {
 	g := &cpSegment{s: changepoint.SegmentSettings{Changes: c.Int("changes"), Penalty: c.Float64("penalty")}, scores: c.String("scores")}
 	switch g.scores {
 	case "all", "none", "auto":
@@ -75,7 +75,7 @@ func newCPSegment(c *cli.Context) (*cpSegment, error) {
 	if err := g.s.Validate(c.Float64("alpha")); err != nil {
 		return nil, libraryError(c, err)
 	}
-	budget, err := memoryBudget(c)
+	budget, err := memoryBudget(o)
 	if err != nil {
 		return nil, err
 	}

@@ -19,8 +19,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/urfave/cli/v2"
-
 	"github.com/sublinear/pearson/dataset"
 	"github.com/sublinear/pearson/objstore"
 )
@@ -189,7 +187,7 @@ func checkOutputs(inputs []string, outs ...output) error {
 // outs (nil where none was asked for). Deferring release removes those not
 // committed, so that a failed or interrupted run leaves the old files as
 // they were; it is set, and safe to call, even when an error is returned.
-func createOutputs(c *cli.Context, inputs []string, outs []output) ([]*outFile, func(), error) {
+func createOutputs(o *options, inputs []string, outs []output) ([]*outFile, func(), error) {
 	files := make([]*outFile, len(outs))
 	release := func() {
 		for _, f := range files {
@@ -199,7 +197,7 @@ func createOutputs(c *cli.Context, inputs []string, outs []output) ([]*outFile, 
 	if err := checkOutputs(inputs, outs...); err != nil {
 		return nil, release, err
 	}
-	if err := checkStreams(c, inputs, outs); err != nil {
+	if err := checkStreams(o, inputs, outs); err != nil {
 		return nil, release, err
 	}
 	for i, o := range outs {
@@ -219,11 +217,11 @@ func createOutputs(c *cli.Context, inputs []string, outs []output) ([]*outFile, 
 // res.txt), or the file standard input reads when an input is "-": the
 // same device and inode, whatever the names, so that the result or the
 // input would be overwritten.
-func checkStreams(c *cli.Context, inputs []string, outs []output) error {
-	stdout := fileInfo(c.App.Writer)
+func checkStreams(opt *options, inputs []string, outs []output) error {
+	stdout := fileInfo(opt.stdout)
 	var stdin fs.FileInfo
 	if slices.Contains(inputs, "-") {
-		stdin = fileInfo(c.App.Reader)
+		stdin = fileInfo(opt.stdin)
 	}
 	for _, o := range outs {
 		if o.path == "" {

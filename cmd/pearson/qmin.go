@@ -47,11 +47,12 @@ func qminCommand() *cli.Command {
 }
 
 func runQmin(c *cli.Context) error {
-	format, err := checkFormat(c, formatNames)
+	o := readOptions(c)
+	format, err := checkFormat(o, formatNames)
 	if err != nil {
 		return err
 	}
-	delim, err := delimiter(c)
+	delim, err := delimiter(o)
 	if err != nil {
 		return err
 	}

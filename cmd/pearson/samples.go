@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/urfave/cli/v2"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/sublinear/pearson/dataset"
@@ -36,11 +35,11 @@ type twoSamples struct {
 // checkTwoSamples accepted: two files P.csv Q.csv, or one file with --group
 // COL (and --numerator and --denominator when the column has more than two
 // values).
-func readTwoSamples(c *cli.Context, r *reader) (*twoSamples, error) {
-	args := c.Args().Slice()
-	group := c.String("group")
-	num, den := c.String("numerator"), c.String("denominator")
-	sel := tabular.Selection{Columns: splitList(c.String("columns")), Exclude: splitList(c.String("exclude")), Group: group}
+func readTwoSamples(o *options, r *reader) (*twoSamples, error) {
+	args := o.args
+	group := o.group
+	num, den := o.numerator, o.denominator
+	sel := tabular.Selection{Columns: o.columns, Exclude: o.exclude, Group: group}
 	columns, err := selectionUsage()(sel.Named())
 	if err != nil {
 		return nil, err
@@ -131,12 +130,12 @@ func readTwoSamples(c *cli.Context, r *reader) (*twoSamples, error) {
 			}
 		}
 	}
-	if len(ts.cats) > 0 && c.String("ratio-out") != "" {
+	if len(ts.cats) > 0 && o.ratioOut != "" {
 		return nil, usageErr("--ratio-out reads numeric columns only, and %s holds text (categories): leave --ratio-out out, or the column", strings.Join(quoteAll(tabular.NamesOf(ts.columns, ts.cats)), ", "))
 	}
 	ts.p.cats, ts.q.cats = ts.cats, ts.cats
 	ts.warnings = append(tabular.IDWarnings(ts.columns, []*mat.Dense{ts.p.x, ts.q.x}, []int{ts.p.rows, ts.q.rows}), warnings...)
-	if standardizes(c, len(ts.columns)) {
+	if standardizes(o, len(ts.columns)) {
 		ts.scale = tabular.Standardize(ts.cats, ts.p.x, ts.q.x)
 	}
 	return ts, nil
@@ -145,10 +144,10 @@ func readTwoSamples(c *cli.Context, r *reader) (*twoSamples, error) {
 // checkTwoSamples returns a usage error unless the command line names the
 // two samples: two files P.csv Q.csv, or one file with --group COL (and
 // --numerator and --denominator when the column has more than two values).
-func checkTwoSamples(c *cli.Context) error {
-	args := c.Args().Slice()
-	group := c.String("group")
-	num, den := c.String("numerator"), c.String("denominator")
+func checkTwoSamples(o *options) error {
+	args := o.args
+	group := o.group
+	num, den := o.numerator, o.denominator
 	switch {
 	case len(args) == 0:
 		return usageErr("missing input: give two files P.csv Q.csv, or one file and --group COL")

@@ -27,9 +27,9 @@ func standardizeFlag() cli.Flag {
 // standardizes reports whether a set of cols columns is standardised:
 // always with --standardize given, never with --standardize=false, and by
 // default as tabular.ScaledByDefault says.
-func standardizes(c *cli.Context, cols int) bool {
-	if c.IsSet("standardize") {
-		return c.Bool("standardize")
+func standardizes(o *options, cols int) bool {
+	if o.given["standardize"] {
+		return o.standardize
 	}
 	return tabular.ScaledByDefault(cols)
 }

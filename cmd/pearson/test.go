@@ -45,12 +45,12 @@ type testCmd struct {
 	res       *divergence.TwoSampleResult
 }
 
-func (t *testCmd) parse(c *cli.Context) ([]string, []output, error) {
-	t.permutations, t.budgetSet = c.Int("permutations"), c.IsSet("m")
-	return t.twoSampleCmd.parse(c)
+func (t *testCmd) parse(o *options) (plan, error) {
+	t.permutations, t.budgetSet = o.permutations, o.given["m"]
+	p, err := t.twoSampleCmd.parse(o)
+	p.steps, p.permutations = "permutations", t.permutations
+	return p, err
 }
-
-func (t *testCmd) steps() string { return "permutations" }
 
 func (t *testCmd) estimate(ctx context.Context, s divergence.Settings, p, q mat.Matrix) (err error) {
 	ts := divergence.TwoSampleSettings{PESettings: t.settings(s), Permutations: t.permutations}
