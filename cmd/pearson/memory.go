@@ -229,7 +229,7 @@ func fileShape(inputs []string, reservoir, ca, cb int, paired, exact bool) shape
 		switch info.Format {
 		case dataset.FormatCSV:
 			most = int(min(float64(info.Size)/float64(2*cols), unknownRows))
-		case dataset.FormatParquet:
+		case dataset.FormatParquet, dataset.FormatNPZ: // rows counted
 			if info.Rows >= 0 {
 				most = int(min(float64(info.Rows), unknownRows))
 			}
