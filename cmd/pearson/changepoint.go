@@ -155,7 +155,7 @@ func runChangepoint(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	plotPath := c.String("plot")
+	plotPath := o.plot
 	files, release, err := createOutputs(o, []string{j.path}, []output{{"--plot", plotPath}})
 	defer release()
 	if err != nil {
@@ -195,12 +195,12 @@ func runChangepoint(c *cli.Context) error {
 		q.Columns = j.columns
 	case j.timeCol != "" || len(j.exclude) > 0:
 		if err := j.findColumns(r); err != nil {
-			return libraryError(c, err)
+			return err
 		}
 	}
 	t, err := r.scan(j.path, q, j.row)
 	if err != nil {
-		return libraryError(c, err)
+		return err
 	}
 	// Blank lines right after the header are missing rows too, which row
 	// could not see: the header's line is known only now.
@@ -217,7 +217,7 @@ func runChangepoint(c *cli.Context) error {
 		cols = slices.DeleteFunc(slices.Clone(cols), func(c string) bool { return c == j.timeCol || slices.Contains(j.exclude, c) })
 	}
 	if j.seg != nil {
-		if err := j.segment(c, t.Name, cols, c.Uint64("seed")); err != nil {
+		if err := j.segment(o.stdout, t.Name, cols, o.seed); err != nil {
 			return err
 		}
 		return j.writePlot(plotFile, cols)
@@ -234,7 +234,7 @@ func runChangepoint(c *cli.Context) error {
 			return err
 		}
 	}
-	if err := j.out.end(j.summary(t.Name, cols, c.Uint64("seed"))); err != nil {
+	if err := j.out.end(j.summary(t.Name, cols, o.seed)); err != nil {
 		return err
 	}
 	return j.writePlot(plotFile, cols)
@@ -308,7 +308,7 @@ func newCPJob(c *cli.Context, o *options) (*cpJob, error) {
 			}
 		}
 	}
-	segment, err := segmentMode(c)
+	segment, err := segmentMode(o)
 	if err != nil {
 		return nil, err
 	}
@@ -328,7 +328,7 @@ func newCPJob(c *cli.Context, o *options) (*cpJob, error) {
 		return nil, err
 	}
 	j.s.Src = seedSource(c.Uint64("seed"))
-	j.out = j.format.stream(c.App.Writer, streamLayout)
+	j.out = j.format.stream(o.stdout, streamLayout)
 	return j, nil
 }
 

@@ -6,6 +6,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 
 	"github.com/urfave/cli/v2"
 	"gonum.org/v1/gonum/mat"
@@ -44,11 +45,11 @@ const autoScoreRows = 100000
 
 // segmentMode reports whether the run segments the whole series (no
 // streaming-only flag set), and checks the flags of that mode.
-func segmentMode(c *cli.Context) (bool, error) {
+func segmentMode(o *options) (bool, error) {
 	for _, name := range streamOnlyFlags {
-		if c.IsSet(name) {
+		if o.given[name] {
 			for _, seg := range []string{"changes", "penalty", "scores"} {
-				if c.IsSet(seg) {
+				if o.given[seg] {
 					return false, usageErr("--%s and --%s: --%s is an option of the segmentation (the default), --%s of the streaming detector", seg, name, seg, name)
 				}
 			}
@@ -121,7 +122,7 @@ func (g *cpSegment) add(label float64, v []float64) error {
 
 // segment segments the rows kept and writes the outcome in the format
 // asked for.
-func (j *cpJob) segment(c *cli.Context, name string, columns []string, seed uint64) error {
+func (j *cpJob) segment(stdout io.Writer, name string, columns []string, seed uint64) error {
 	g := j.seg
 	if len(g.labels) == 0 {
 		return fmt.Errorf("%s: %w: no rows", name, changepoint.ErrTooFew)
@@ -185,7 +186,7 @@ func (j *cpJob) segment(c *cli.Context, name string, columns []string, seed uint
 			j.plot.points = append(j.plot.points, g.labels[ch.Time])
 		}
 	}
-	out := j.format.stream(c.App.Writer, segmentLayout)
+	out := j.format.stream(stdout, segmentLayout)
 	for _, part := range []struct {
 		kind string
 		recs []*record
