@@ -113,28 +113,11 @@ func (t *testCmd) estimatorSettings(s divergence.Settings, b int) estimatorSetti
 	// had its own field).
 	return twoSampleSettings{s: divergence.TwoSampleSettings{PESettings: t.settings(s), Permutations: b, Points: s.M}, alpha: t.alpha}
 }
-func (t *twoSampleCmd) inputShape(inputs []string, reservoir int, exact bool) shape {
-	cols := 1
-	if n := len(t.opt.columns); n > 0 {
-		cols = n
-	}
-	return fileShape(inputs, reservoir, cols, cols, false, exact)
-}
 
 func (m *miCmd) estimatorSettings(s divergence.Settings, b int) estimatorSettings {
 	return miSettings{divergence.IndependenceSettings{LSMISettings: m.settings(s), Permutations: b}}
 }
-func (m *miCmd) inputShape(inputs []string, reservoir int, exact bool) shape {
-	return fileShape(inputs, reservoir, len(m.xs), len(m.ys), true, exact)
-}
 
 func (k *rankCmd) estimatorSettings(s divergence.Settings, b int) estimatorSettings {
 	return rankSettings{divergence.RankSettings{LSMISettings: k.settings(s), PValuePermutations: b}}
-}
-func (k *rankCmd) inputShape(inputs []string, reservoir int, exact bool) shape {
-	cols := 1
-	if k.features != nil {
-		cols = len(k.features)
-	}
-	return fileShape(inputs, reservoir, cols, 1, true, exact)
 }

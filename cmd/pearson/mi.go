@@ -81,7 +81,7 @@ func (m *miCmd) parse(o *options) (plan, error) {
 	if o.plot != "" && m.permutations == 0 {
 		return plan{}, usageErr("--plot draws the null distribution of the independence test: give --permutations too")
 	}
-	return plan{inputs: []string{m.path}, steps: m.steps(), permutations: m.permutations, paired: true}, nil
+	return plan{inputs: []string{m.path}, steps: m.steps(), permutations: m.permutations, paired: true, cols: [2]int{len(m.xs), len(m.ys)}}, nil
 }
 
 func (m *miCmd) read(r *reader) (mat.Matrix, mat.Matrix, error) {

@@ -26,9 +26,6 @@ type command interface {
 	// read reads the inputs and returns the two samples the estimator
 	// takes.
 	read(r *reader) (a, b mat.Matrix, err error)
-	// inputShape returns the largest shape its samples may take before
-	// they are read (see fileShape).
-	inputShape(inputs []string, reservoir int, exact bool) shape
 	// estimatorSettings returns the settings of the command's library entry
 	// point, the common settings s with the command's own and b
 	// permutations (ignored by a command without them), which the pipeline
@@ -62,6 +59,10 @@ type plan struct {
 	// paired says that the samples are paired columns of one file (mi,
 	// rank), copied out of its table, rather than two samples.
 	paired bool
+	// cols are the columns of each sample as far as the options name
+	// them (1 when they do not), for the largest shape the samples may
+	// take before they are read (fileShape).
+	cols [2]int
 }
 
 // noOutputs is embedded by the commands that write no file besides
@@ -114,7 +115,7 @@ func runPipeline(o *options, cmd command) error {
 			return err
 		}
 	}
-	if err := checkMemory(cmd, p, j.settings, cmd.inputShape(inputs, j.reader.reservoir, j.settings.Exact), j.budget, ""); err != nil {
+	if err := checkMemory(cmd, p, j.settings, fileShape(inputs, j.reader.reservoir, p.cols[0], p.cols[1], p.paired, j.settings.Exact), j.budget, ""); err != nil {
 		return err
 	}
 	outs := append(p.outs, output{"--plot", j.plot})

@@ -76,7 +76,11 @@ func (k *rankCmd) parse(o *options) (plan, error) {
 		}
 		k.exclude = nil
 	}
-	return plan{inputs: []string{k.path}, steps: k.steps(), permutations: k.permutations, paired: true}, nil
+	cols := 1
+	if k.features != nil {
+		cols = len(k.features)
+	}
+	return plan{inputs: []string{k.path}, steps: k.steps(), permutations: k.permutations, paired: true, cols: [2]int{cols, 1}}, nil
 }
 
 func (k *rankCmd) read(r *reader) (mat.Matrix, mat.Matrix, error) {

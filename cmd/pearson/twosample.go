@@ -38,7 +38,8 @@ type twoSampleCmd struct {
 
 func (t *twoSampleCmd) parse(o *options) (plan, error) {
 	t.opt, t.alpha, t.sigma = o, o.alpha, o.sigma
-	return plan{inputs: o.args}, checkTwoSamples(o)
+	cols := max(len(o.columns), 1)
+	return plan{inputs: o.args, cols: [2]int{cols, cols}}, checkTwoSamples(o)
 }
 
 func (t *twoSampleCmd) read(r *reader) (p, q mat.Matrix, err error) {
