@@ -109,9 +109,11 @@ func (d *peCmd) estimatorSettings(s divergence.Settings, _ int) estimatorSetting
 }
 
 func (t *testCmd) estimatorSettings(s divergence.Settings, b int) estimatorSettings {
-	// Points: --m's value, set or not (the bound of a run before the test
-	// had its own field).
-	return twoSampleSettings{s: divergence.TwoSampleSettings{PESettings: t.settings(s), Permutations: b, Points: s.M}, alpha: t.alpha}
+	ts := divergence.TwoSampleSettings{PESettings: t.settings(s), Permutations: b}
+	if t.budgetSet {
+		ts.Points = s.M // as estimate runs it
+	}
+	return twoSampleSettings{s: ts, alpha: t.alpha}
 }
 
 func (m *miCmd) estimatorSettings(s divergence.Settings, b int) estimatorSettings {
