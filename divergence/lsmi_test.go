@@ -535,6 +535,32 @@ func TestLSMISpreadWarning(t *testing.T) {
 	}
 }
 
+// TestPESpreadWarning checks RelativePE's warning for unscaled columns
+// whose spreads differ by orders of magnitude (issue 37: with one kernel
+// width the shift of the narrow column is lost and the divergence falls to
+// about 0 without a word), and its absence for columns of like spread.
+func TestPESpreadWarning(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(5, 6))
+	const n = 400
+	for _, scale := range []float64{1, 1e4} {
+		p, q := mat.NewDense(n, 2, nil), mat.NewDense(n, 2, nil)
+		for i := range n {
+			p.Set(i, 0, rnd.NormFloat64()+1)
+			p.Set(i, 1, scale*rnd.NormFloat64())
+			q.Set(i, 0, rnd.NormFloat64())
+			q.Set(i, 1, scale*rnd.NormFloat64())
+		}
+		r, err := RelativePE(ctx, p, q, 0.5, &PESettings{Settings: Settings{K: 20, M: 200, Draws: 2, Lambda: 1e-3, Src: rand.NewPCG(3, 4)}, Sigma: scale})
+		if err != nil {
+			t.Fatal(err)
+		}
+		warned := strings.Contains(strings.Join(r.Warnings, "\n"), "differ in spread")
+		if warned != (scale > 1) {
+			t.Errorf("column spreads 1 and %g: warned %v (PE %.3g), warnings %q", scale, warned, r.PE, r.Warnings)
+		}
+	}
+}
+
 // TestLSMIChoiceAllowance checks that reporting the larger of two models
 // widens StdErr by half their gap when they agree within noise, and not
 // when the gap is clear.
