@@ -111,8 +111,7 @@ type LSMIResult struct {
 	// of rows rests on a small effective share of them (lsmiTailShare), as
 	// at strong dependence or where the true ratio is unbounded, and
 	// Warnings says so. StdErr then covers the sampling error of the value
-	// printed, not its distance to the truth, which lies above. Not
-	// judged for rows drawn in two stages (Subsample.Units).
+	// printed, not its distance to the truth, which lies above.
 	LowerBound bool
 	// Exact reports the all-centre solution rather than the estimate.
 	Exact bool

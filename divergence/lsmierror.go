@@ -65,10 +65,11 @@ func (m *lsmiModel) addDataError(ctx context.Context, res *LSMIResult, f *lsmiFi
 	res.DrawStdErr = res.StdErr
 	var v, extra float64
 	if units, draws, strata := pairDesign(m.x, m.y); units != nil {
-		vIID, vUnits, err := m.designVariance(ctx, f, units, draws, strata)
+		vIID, vUnits, ess, err := m.designVariance(ctx, f, units, draws, strata)
 		if err != nil {
 			return err
 		}
+		res.tailESS = ess
 		v = vIID // V_iid = Var(ψ)/n: the estimate is a function of the n kept rows
 		res.DesignEffect, extra = designExcess(vIID, vUnits, units)
 		if !twoUnits(units) {
@@ -148,12 +149,18 @@ const lsmiMomentRows = 1024
 //
 // the second moments averaged over lsmiMomentRows kept rows drawn at
 // random: O(n·k²) for all the rows, in blocks on GOMAXPROCS goroutines,
-// instead of the O(n²·k) of every pair.
-func (m *lsmiModel) designVariance(ctx context.Context, f *lsmiFit, units []int, draws int, strata []int) (vIID, vUnits float64, err error) {
+// instead of the O(n²·k) of every pair. It returns too the effective
+// share of influence (the tail's, LowerBound's) on lsmiDataRows of those
+// rows: a sampled file is read in two stages, and its flag must not be
+// lost.
+func (m *lsmiModel) designVariance(ctx context.Context, f *lsmiFit, units []int, draws int, strata []int) (vIID, vUnits, ess float64, err error) {
 	rows := indices.Sample(m.x.n, min(m.x.n, lsmiMomentRows), false, f.rnd)
+	if _, ess, err = m.influence(f.centres, f.theta, rows[:min(len(rows), lsmiDataRows)]); err != nil {
+		return 0, 0, 0, err
+	}
 	a, b, err := m.factors(f.centres, f.theta, rows)
 	if err != nil {
-		return 0, 0, err
+		return 0, 0, 0, err
 	}
 	k := len(f.centres)
 	var ca, cb mat.SymDense
@@ -193,15 +200,15 @@ func (m *lsmiModel) designVariance(ctx context.Context, f *lsmiFit, units []int,
 		}
 	})
 	if err != nil {
-		return 0, 0, err
+		return 0, 0, 0, err
 	}
 	for _, err := range errs {
 		if err != nil {
-			return 0, 0, err
+			return 0, 0, 0, err
 		}
 	}
 	vIID, vUnits = summary.Design(summary.Centre(psi), units, draws, strata)
-	return vIID, vUnits, nil
+	return vIID, vUnits, ess, nil
 }
 
 // factors returns, at the given rows, the factors of the ratio
