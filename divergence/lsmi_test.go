@@ -542,24 +542,27 @@ func TestLSMISpreadWarning(t *testing.T) {
 // about 0 without a word), and its absence for columns of like spread.
 func TestPESpreadWarning(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(5, 6))
-	const n = 400
 	for _, scale := range []float64{1, 1e4} {
-		p, q := mat.NewDense(n, 2, nil), mat.NewDense(n, 2, nil)
-		for i := range n {
-			p.Set(i, 0, rnd.NormFloat64()+1)
-			p.Set(i, 1, scale*rnd.NormFloat64())
-			q.Set(i, 0, rnd.NormFloat64())
-			q.Set(i, 1, scale*rnd.NormFloat64())
-		}
+		p, q := shiftedBeside(rnd, 1, scale), shiftedBeside(rnd, 0, scale)
 		r, err := RelativePE(ctx, p, q, 0.5, &PESettings{Settings: Settings{K: 20, M: 200, Draws: 2, Lambda: 1e-3, Src: rand.NewPCG(3, 4)}, Sigma: scale})
 		if err != nil {
 			t.Fatal(err)
 		}
-		warned := strings.Contains(strings.Join(r.Warnings, "\n"), "differ in spread")
-		if warned != (scale > 1) {
+		if warned := strings.Contains(strings.Join(r.Warnings, "\n"), "differ in spread"); warned != (scale > 1) {
 			t.Errorf("column spreads 1 and %g: warned %v (PE %.3g), warnings %q", scale, warned, r.PE, r.Warnings)
 		}
 	}
+}
+
+// shiftedBeside returns 400 rows of a normal column shifted by shift beside
+// a normal column of spread scale.
+func shiftedBeside(rnd *rand.Rand, shift, scale float64) *mat.Dense {
+	p := mat.NewDense(400, 2, nil)
+	for i := range 400 {
+		p.Set(i, 0, rnd.NormFloat64()+shift)
+		p.Set(i, 1, scale*rnd.NormFloat64())
+	}
+	return p
 }
 
 // TestLSMIChoiceAllowance checks that reporting the larger of two models
