@@ -153,10 +153,11 @@ func TestLinkSMIQuadrature(t *testing.T) {
 }
 
 // TestLSMIStudy is issue 37's accuracy and coverage study of LSMI at its
-// defaults (both models, the larger reported), n = 10⁴, 6 fresh data sets
-// and seeds per case, truths in closed form (normals: ρ²/(2(1 − ρ²)) for
-// the one canonical correlation ρ, linearIrrelevant) or by quadrature
-// (linkSMI, mixedSMI). A run is covered when |SMI − truth| ≤ 2·StdErr. Every run
+// defaults (both models, the larger reported), n = 10⁴ (10³ for two
+// cases), 6 fresh data sets and seeds per case, truths in closed form
+// (normals: ρ²/(2(1 − ρ²)) for the one canonical correlation ρ,
+// linearIrrelevant) or by quadrature (linkSMI, mixedSMI, circleSMI,
+// boundedAbsSMI). A run is covered when |SMI − truth| ≤ 2·StdErr. Every run
 // must be covered or flagged LowerBound below the truth (within 2·StdErr
 // of noise above it), and the mean relative error of the runs not flagged
 // (three or more) lie within 10% of the truth: one run's StdErr is up to
@@ -207,11 +208,12 @@ func TestLSMIStudy(t *testing.T) {
 	}
 	for _, c := range cases {
 		misses := 0
-		if strings.HasPrefix(c.name, "category") {
-			// Measured: −5.4%, 3 of 6 covered, 2 flagged and one unflagged
-			// miss at z = −2.1: the bar of mixed numeric and category
-			// columns is short (issue 37, left open); the study keeps the
-			// case so that a fix shows.
+		if strings.HasPrefix(c.name, "circle") {
+			// Measured: +3.7%, 5 of 6 covered, one miss at z = +2.05
+			// (+9.6%): the value is biased up by the averages' noise
+			// (+7% of the truth) more than the basis's shortfall takes
+			// off, and StdErr's allowance of half that bias covers 20
+			// of 20 other data sets but not every one (issue 37).
 			misses = 1
 		}
 		t.Run(c.name, func(t *testing.T) { studyCase(t, c.name, c.tol, c.truth, misses, c.gen) })
