@@ -53,6 +53,7 @@ func sortedCSV(n int) ([]byte, map[string]float64) {
 // independent) would cover far less. It also checks that the blocks agree
 // with the row sampler by seeking (NewCSVAt) within their error bars.
 func TestCSVBlocksCoverage(t *testing.T) {
+	t.Parallel()
 	const n = 200000
 	data, truth := sortedCSV(n)
 	rows := map[string]float64{"a": math.Ceil(2 * n / 3.0), "b": math.Floor(n / 3.0)}
