@@ -136,7 +136,20 @@ func relativePE(ctx context.Context, p, q mat.Matrix, pp, qq *points, alpha floa
 	if err != nil {
 		return res, err
 	}
+	if err := res.addSpreadWarning(pp); err != nil {
+		return nil, err
+	}
 	return res, addUnitError(res, p, q, pp, qq)
+}
+
+// addSpreadWarning appends spreadWarning's warning of the numerator
+// sample pp (unscaled columns of very different spreads, issue 37).
+func (r *PEResult) addSpreadWarning(pp *points) error {
+	w, err := spreadWarning(pp, "difference")
+	if w != "" {
+		r.Warnings = append(r.Warnings, w)
+	}
+	return err
 }
 
 // estimatePE is relativePE without the two-stage design's share of the
