@@ -27,10 +27,13 @@ const (
 	FormatZstd
 	// FormatParquet is a Parquet file, or a directory of them.
 	FormatParquet
+	// FormatNPZ is a NumPy archive (.npz) of one array per column, as the
+	// Python package writes (see NPZ).
+	FormatNPZ
 )
 
 func (f Format) String() string {
-	return [...]string{"unknown", "CSV", "gzip-compressed CSV", "zstd-compressed CSV", "Parquet"}[f]
+	return [...]string{"unknown", "CSV", "gzip-compressed CSV", "zstd-compressed CSV", "Parquet", "NumPy archive"}[f]
 }
 
 // pqMagic is the 4 bytes that start and end a Parquet file.
@@ -40,16 +43,30 @@ const pqMagic = "PAR1"
 // file, are Parquet's magic bytes: the one place that recognises them.
 func isParquetMagic(b []byte) bool { return string(b) == pqMagic }
 
+// zipMagic is the 4 bytes that start a zip file, and so a NumPy archive.
+const zipMagic = "PK\x03\x04"
+
+// isNPZ reports whether the file or object named name, whose first bytes
+// are head, is a NumPy archive: its name ends in .npz, or it is a zip
+// file.
+func isNPZ(name string, head []byte) bool {
+	return strings.HasSuffix(name, ".npz") || len(head) >= len(zipMagic) && string(head[:len(zipMagic)]) == zipMagic
+}
+
 // isParquetName reports whether the name of a file or an object says
 // Parquet: it ends in ".parquet".
 func isParquetName(name string) bool { return strings.HasSuffix(name, ".parquet") }
 
 // detect returns the format of the file or object named name whose first
-// bytes are head (fewer when it is shorter): Parquet by its name or its
-// magic bytes, otherwise CSV compressed or not by its magic bytes, which
-// must match what its name announces (checkCompression). It is the one
-// format detection of Open, OpenObjects and Inspect.
+// bytes are head (fewer when it is shorter): a NumPy archive by its name
+// or a zip file's magic bytes, Parquet by its name or its magic bytes,
+// otherwise CSV compressed or not by its magic bytes, which must match
+// what its name announces (checkCompression). It is the one format
+// detection of Open, OpenObjects and Inspect.
 func detect(name string, head []byte) (Format, compression, error) {
+	if isNPZ(name, head) {
+		return FormatNPZ, uncompressed, nil
+	}
 	if isParquetName(name) || isParquetMagic(head) {
 		return FormatParquet, uncompressed, nil
 	}
@@ -72,7 +89,7 @@ type Info struct {
 	// Parquet files), or 0 when unknown.
 	Size int64
 	// Rows is the number of data rows: counted from the footers of
-	// Parquet (Exact), estimated for a plain CSV file from its size and
+	// Parquet or the arrays' headers of a NumPy archive (Exact), estimated for a plain CSV file from its size and
 	// the lines of its first HeadBytes (Exact when the file is no longer),
 	// or -1 when unknown (standard input, a compressed file, a file
 	// whose head holds no line end, an input that does not open).
@@ -104,6 +121,11 @@ func Inspect(path string) Info {
 	switch info.Format {
 	case FormatParquet:
 		return inspectParquet(path, info)
+	case FormatNPZ:
+		if z, err := OpenNPZ(path, Options{}); err == nil {
+			info.Rows, info.Exact = int64(z.Rows()), z.Rows() >= 0
+			z.Close()
+		}
 	case FormatCSV:
 		info.CROnly = bytes.IndexByte(buf, '\r') >= 0 && bytes.IndexByte(buf, '\n') < 0
 		lines := int64(bytes.Count(buf, []byte{'\n'}))

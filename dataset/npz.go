@@ -449,16 +449,6 @@ func (r *npzRecords) value(j, row int) ([]byte, error) {
 	return bl.buf[k : k+c.width], nil
 }
 
-// isNPZ reports whether the file at path, whose first bytes are head, is
-// a NumPy archive: its name ends in .npz, or it is a zip file whose first
-// entry is a .npy array.
-func isNPZ(path string, head []byte) bool {
-	if strings.HasSuffix(path, ".npz") {
-		return true
-	}
-	return len(head) >= 4 && string(head[:4]) == "PK\x03\x04"
-}
-
 // openNPZ opens f, at path, a NumPy archive: OpenNPZ on an open file.
 func openNPZ(f *os.File, size int64, path string, opts Options) (Source, error) {
 	z, err := NewNPZAt(f, size, path, opts)

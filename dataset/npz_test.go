@@ -221,3 +221,33 @@ func FuzzNPZ(f *testing.F) {
 		z.Sample(context.Background(), Query{}, Sampling{Size: 1, Seek: true})
 	})
 }
+
+// TestNPZDetected checks that the one format detection knows a NumPy
+// archive by its name or by its zip magic under another name, that
+// Inspect counts its rows from the arrays' headers (not the line ends of
+// binary data), and that Open reads it.
+func TestNPZDetected(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	b := writeNPZ(t, zip.Store, f8("x", 1, 2, 3, 4, 5, 6, 7), f8("y", 7, 6, 5, 4, 3, 2, 1))
+	for _, name := range []string{"a.npz", "a.bin"} {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if info := Inspect(path); info.Format != FormatNPZ || info.Rows != 7 || !info.Exact {
+			t.Errorf("Inspect(%s) = %+v, want a NumPy archive of exactly 7 rows", name, info)
+		}
+		src, err := Open(path, Options{})
+		if err != nil {
+			t.Fatalf("Open(%s): %v", name, err)
+		}
+		if _, ok := src.(*NPZ); !ok {
+			t.Errorf("Open(%s) = %T, want *NPZ", name, src)
+		}
+		src.Close()
+	}
+	if f, _, err := detect("a.npz", []byte("x,y\n")); f != FormatNPZ || err != nil {
+		t.Errorf("detect(a.npz) = %v, %v; want the name to say NumPy archive", f, err)
+	}
+}

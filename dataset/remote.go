@@ -95,6 +95,8 @@ func OpenObjects(name string, objs []Object, opts Options) (Source, error) {
 			return nil, err
 		case f == FormatParquet:
 			return openParquetObjects(name, objs, opts)
+		case f == FormatNPZ:
+			return nil, fmt.Errorf("dataset: %s: a NumPy archive is read from a local file: download it and give its local path", o.Path)
 		case f != FormatCSV:
 			return nil, fmt.Errorf("dataset: %s: a compressed CSV object cannot be sampled by byte ranges and would be downloaded whole: store it uncompressed, or as Parquet, or download it and give its local path", o.Path)
 		}

@@ -343,14 +343,13 @@ func Open(path string, opts Options) (Source, error) {
 		f.Close()
 		return nil, fmt.Errorf("dataset: %s: reading: %w", path, err)
 	}
-	if isNPZ(path, head[:n]) { // a NumPy archive, from the Python package (npz.go)
-		return openNPZ(f, fi.Size(), path, opts)
-	}
 	format, k, err := detect(path, head[:n])
 	switch {
 	case err != nil:
 		f.Close()
 		return nil, err
+	case format == FormatNPZ: // from the Python package (npz.go)
+		return openNPZ(f, fi.Size(), path, opts)
 	case format == FormatParquet:
 		f.Close()
 		return OpenParquet(path, opts)

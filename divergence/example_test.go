@@ -121,7 +121,7 @@ func ExampleTwoSampleTest() {
 		p[i] = rnd.NormFloat64()
 		q[i] = 0.33 + rnd.NormFloat64()
 	}
-	s := &divergence.TwoSampleSettings{Permutations: 200}
+	s := &divergence.TwoSampleSettings{Permutations: 200, Points: 1000}
 	s.K, s.M = 50, 1000
 	res, err := divergence.TwoSampleTest(context.Background(), divergence.Column(p), divergence.Column(q), divergence.DefaultAlpha, s)
 	if err != nil {

@@ -226,7 +226,7 @@ func TestTwoSampleCalibrationAndPower(t *testing.T) {
 			rnd := rand.New(rand.NewPCG(uint64(rep), 11))
 			p, _ := newPoints("P", normal{[]float64{0}, []float64{1}}.sample(200, rnd))
 			q, _ := newPoints("Q", normal{[]float64{c.shift}, []float64{1}}.sample(200, rnd))
-			res, err := twoSample(ctx, p, q, DefaultAlpha, s.resolved(), s.M, 0, rnd)
+			res, err := twoSample(ctx, p, q, DefaultAlpha, s.resolved(), 0, rnd)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -444,7 +444,7 @@ func TestCalibrationUnbalancedAndFiveD(t *testing.T) {
 			rnd := rand.New(rand.NewPCG(uint64(rep), 17))
 			p, _ := newPoints("P", std(c.dim).sample(c.np, rnd))
 			q, _ := newPoints("Q", std(c.dim).sample(c.nq, rnd))
-			res, err := twoSample(ctx, p, q, DefaultAlpha, (&TwoSampleSettings{Permutations: 100}).resolved(), 0, 0, rnd)
+			res, err := twoSample(ctx, p, q, DefaultAlpha, (&TwoSampleSettings{Permutations: 100}).resolved(), 0, rnd)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -110,11 +110,10 @@ func (s *TwoSampleSettings) Memory(np, nq, d int) float64 {
 	if s == nil {
 		s = &TwoSampleSettings{}
 	}
-	testM := s.M // zero: the test's budget rule
 	s = s.resolved()
 	t, _, _, _ := s.PESettings.Settings.estimateWords(np, np+nq, d, s.Sigma == 0 || s.Lambda == 0)
 	k := float64(min(s.K, (np+nq)/2))
-	m := math.Min(float64(TwoSamplePoints(testM, np, nq)), float64(np+nq))
+	m := math.Min(float64(TwoSamplePoints(s.Points, np, nq)), float64(np+nq))
 	return words * (t + testWords(&s.Settings, k, m, s.Permutations) + meanWords(m, float64(d)))
 }
 

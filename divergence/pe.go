@@ -118,23 +118,33 @@ type PEResult struct {
 // A nil ctx is a programmer's error: it panics, in the caller's goroutine.
 func RelativePE(ctx context.Context, p, q mat.Matrix, alpha float64, s *PESettings) (*PEResult, error) {
 	isnil.Context(ctx, "divergence.RelativePE")
-	res, err := relativePE(ctx, p, q, alpha, s)
+	if s == nil {
+		s = &PESettings{}
+	}
+	pp, qq, err := peSamples(p, q, alpha, s)
+	if err != nil {
+		return nil, err
+	}
+	return relativePE(ctx, p, q, pp, qq, alpha, s.resolved())
+}
+
+// relativePE is RelativePE on the samples pp and qq of p and q, validated,
+// and resolved settings s: the one estimate that RelativePE and
+// TwoSampleTest run, each having checked and resolved its settings once.
+func relativePE(ctx context.Context, p, q mat.Matrix, pp, qq *points, alpha float64, s *PESettings) (*PEResult, error) {
+	res, err := estimatePE(ctx, pp, qq, alpha, s)
 	if err != nil {
 		return res, err
 	}
-	if err := res.addSpreadWarning(p); err != nil {
+	if err := res.addSpreadWarning(pp); err != nil {
 		return nil, err
 	}
-	return res, addUnitError(res, p, q)
+	return res, addUnitError(res, p, q, pp, qq)
 }
 
 // addSpreadWarning appends spreadWarning's warning of the numerator
-// sample p (unscaled columns of very different spreads, issue 37).
-func (r *PEResult) addSpreadWarning(p mat.Matrix) error {
-	pp, err := newPoints("P", p)
-	if err != nil {
-		return err
-	}
+// sample pp (unscaled columns of very different spreads, issue 37).
+func (r *PEResult) addSpreadWarning(pp *points) error {
 	w, err := spreadWarning(pp, "difference")
 	if w != "" {
 		r.Warnings = append(r.Warnings, w)
@@ -142,18 +152,11 @@ func (r *PEResult) addSpreadWarning(p mat.Matrix) error {
 	return err
 }
 
-// relativePE is RelativePE without the two-stage design's share of the
+// estimatePE is relativePE without the two-stage design's share of the
 // error bar (addUnitError).
-func relativePE(ctx context.Context, p, q mat.Matrix, alpha float64, s *PESettings) (*PEResult, error) {
-	if s == nil {
-		s = &PESettings{}
-	}
-	s = s.resolved()
-	pp, qq, err := peSamples(p, q, alpha, s)
+func estimatePE(ctx context.Context, pp, qq *points, alpha float64, s *PESettings) (*PEResult, error) {
+	err := s.checkExact(pp.n, "numerator points")
 	if err != nil {
-		return nil, err
-	}
-	if err := s.checkExact(pp.n, "numerator points"); err != nil {
 		return nil, err
 	}
 	src := parallel.NewSource(s.Src)

@@ -56,15 +56,11 @@ const peOneUnitWarning = "every kept row came from one unit draw: the variance b
 // replicate. When every kept row came from a single draw, the variance
 // between draws has no estimate: StdErr is left as it is, DesignEffect is
 // NaN and a warning says so.
-func addUnitError(res *PEResult, p, q mat.Matrix) error {
+func addUnitError(res *PEResult, p, q mat.Matrix, pp, qq *points) error {
 	pu, pOK := p.(Subsample)
 	qu, qOK := q.(Subsample)
 	if (!pOK || pu.Units == nil) && (!qOK || qu.Units == nil) || res.Ratio == nil {
 		return nil
-	}
-	pp, qq, err := newTwoSamples(p, q) // RelativePE has validated them
-	if err != nil {
-		return err
 	}
 	shared := pOK && qOK && pu.SharedDraws && qu.SharedDraws
 	if !manyDraws(pp, qq, shared) {

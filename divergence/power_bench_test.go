@@ -36,7 +36,7 @@ func BenchmarkTwoSampleTestB1000(b *testing.B) {
 		b.Run("n="+strconv.Itoa(n)+"/test", func(b *testing.B) {
 			pp, qq, _ := newTwoSamples(p, q)
 			for range b.N {
-				if _, err := twoSample(context.Background(), pp, qq, DefaultAlpha, s.resolved(), 0, 0, rand.New(rand.NewPCG(1, 1))); err != nil {
+				if _, err := twoSample(context.Background(), pp, qq, DefaultAlpha, s.resolved(), 0, rand.New(rand.NewPCG(1, 1))); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -102,7 +102,7 @@ func TestLocationPowerAgainstEnergy(t *testing.T) {
 			}
 			pp, _ := newPoints("P", mat.NewDense(n, 1, x))
 			qq, _ := newPoints("Q", mat.NewDense(n, 1, y))
-			res, err := twoSample(ctx, pp, qq, DefaultAlpha, s.resolved(), 0, 0, rnd)
+			res, err := twoSample(ctx, pp, qq, DefaultAlpha, s.resolved(), 0, rnd)
 			if err != nil {
 				t.Fatal(err)
 			}

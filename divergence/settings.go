@@ -189,9 +189,17 @@ type LSMISettings struct {
 	Model string
 }
 
-// TwoSampleSettings are the settings of TwoSampleTest.
+// TwoSampleSettings are the settings of TwoSampleTest. Settings.M is the
+// averaging budget of the estimate (PE) alone, zero meaning DefaultM as
+// everywhere; the test's statistic has its own, Points.
 type TwoSampleSettings struct {
 	PESettings
+	// Points is the number of points of the pooled sample the test's
+	// statistic averages over, at least 1. Zero means TwoSamplePoints'
+	// rule: every row of both samples up to TwoSamplePointsCap, so that
+	// the test's power grows with the data. A value at least the rows of
+	// both samples (AllPoints, say) takes every row.
+	Points int
 	// Permutations is the number of permutations, at most
 	// MaxPermutations. Zero means DefaultPermutations.
 	Permutations int
@@ -386,6 +394,9 @@ func (s *LSMISettings) validate() error {
 func (s *TwoSampleSettings) validate() error {
 	if err := s.PESettings.validate(); err != nil {
 		return err
+	}
+	if s.Points < 0 {
+		return &SettingsError{Package: "divergence", Field: "Points", Value: s.Points, Allowed: "need at least 1 averaging point", Default: "TwoSamplePoints"}
 	}
 	return checkPermutations("Permutations", s.Permutations)
 }

@@ -133,7 +133,7 @@ func (r *TwoSampleResult) Extend(ctx context.Context, b int) error {
 // labellings (the permuted ones, for the observed labels). It
 // uses k centres drawn from the pooled sample and held fixed, and averages
 // over M points of the pooled sample (TwoSamplePoints: every row up to
-// TwoSamplePointsCap unless Settings.M is set), M_P of them labelled P and M_Q
+// TwoSamplePointsCap unless TwoSampleSettings.Points is set), M_P of them labelled P and M_Q
 // labelled Q in the proportion α : 1−α, so that H = αG_P/M_P +
 // (1−α)G_Q/M_Q = G/M is the same for every labelling: it is computed once,
 // from up to 4000 of the averaging points drawn whatever their labels,
@@ -168,22 +168,25 @@ func TwoSampleTest(ctx context.Context, p, q mat.Matrix, alpha float64, s *TwoSa
 	if err := s.validate(); err != nil {
 		return nil, err
 	}
-	testM := s.M // zero: the test's budget rule (TwoSamplePoints), not DefaultM
-	s = s.resolved()
-	// The estimate is RelativePE's own, on the same settings and source;
-	// the test draws from a generator seeded after it.
-	sPE := s.PESettings
-	sPE.Progress = nil
-	pe, err := RelativePE(ctx, p, q, alpha, &sPE)
+	if err := checkAlpha(alpha); err != nil {
+		return nil, err
+	}
+	pp, qq, err := newTwoSamples(p, q)
 	if err != nil {
 		return nil, err
 	}
-	pp, qq, err := newTwoSamples(p, q) // RelativePE has validated them
+	s = s.resolved()
+	// The estimate is RelativePE's own, on the same samples, settings and
+	// source, checked and resolved once above; the test draws from a
+	// generator seeded after it.
+	sPE := s.PESettings
+	sPE.Progress = nil
+	pe, err := relativePE(ctx, p, q, pp, qq, alpha, &sPE)
 	if err != nil {
 		return nil, err
 	}
 	rnd := rand.New(sPE.Src)
-	res, err := twoSample(ctx, pp, qq, pe.Alpha, s, testM, 0, rand.New(rand.NewPCG(rnd.Uint64(), rnd.Uint64())))
+	res, err := twoSample(ctx, pp, qq, pe.Alpha, s, 0, rand.New(rand.NewPCG(rnd.Uint64(), rnd.Uint64())))
 	if err != nil {
 		return nil, err
 	}
@@ -214,26 +217,25 @@ func SequentialTwoSampleTest(ctx context.Context, p, q mat.Matrix, alpha float64
 	if err := checkAlpha(alpha); err != nil {
 		return nil, err
 	}
-	testM := s.M
 	s = s.resolved()
 	pp, qq, err := newTwoSamples(p, q)
 	if err != nil {
 		return nil, err
 	}
-	return twoSample(ctx, pp, qq, alpha, s, testM, max(exceedances, 0), rand.New(s.Src))
+	return twoSample(ctx, pp, qq, alpha, s, max(exceedances, 0), rand.New(s.Src))
 }
 
 // twoSample is the permutation test of TwoSampleTest on validated samples
-// and resolved settings, without the estimate; testM is the caller's
-// Settings.M before resolution (zero: TwoSamplePoints' rule), stop the
+// and resolved settings, without the estimate, averaging over
+// TwoSamplePoints(s.Points, …) points; stop is the
 // exceedances at which the permutations end (0: never early).
-func twoSample(ctx context.Context, pp, qq *points, alpha float64, s *TwoSampleSettings, testM, stop int, rnd *rand.Rand) (*TwoSampleResult, error) {
+func twoSample(ctx context.Context, pp, qq *points, alpha float64, s *TwoSampleSettings, stop int, rnd *rand.Rand) (*TwoSampleResult, error) {
 	// Internal units: the data divided by the median heuristic (or the
 	// fixed σ, the only width then).
 	widths := PermutationSigmaScales()
 	scale := s.Sigma
 	np, nq := pp.n, qq.n
-	mp, mq := testBudget(TwoSamplePoints(testM, np, nq), np, nq, alpha)
+	mp, mq := testBudget(TwoSamplePoints(s.Points, np, nq), np, nq, alpha)
 	pick, order, err := pooledPicker(pp, qq, mp, mq, rnd)
 	if err != nil {
 		return nil, err
@@ -271,7 +273,7 @@ func twoSample(ctx context.Context, pp, qq *points, alpha float64, s *TwoSampleS
 	m := len(ep) + len(eq)
 	ridge := testRidge(s.Lambda, k, pp.pop)
 	res := &TwoSampleResult{Lambda: ridge * float64(pp.pop) / float64(k), Permutations: s.Permutations, K: k, M: m}
-	if avail := min(TwoSamplePoints(testM, np, nq), np+nq); alpha > 0 && 2*m < avail {
+	if avail := min(TwoSamplePoints(s.Points, np, nq), np+nq); alpha > 0 && 2*m < avail {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("the test averages over %d of the %d points its budget allows: with α = %g and samples of %d and %d rows, the proportion α : 1−α caps it; α = 0 uses every point", m, avail, alpha, np, nq))
 	}
 	// With α > 0 every component depends on the labels only through the

@@ -470,7 +470,7 @@ func compareColumn(ctx context.Context, ref, cur *table, s *params, rnd *rand.Ra
 	c.Wasserstein = wasserstein(rv, cv)
 	test, err := twoStage(ctx,
 		divergence.Subsample{Matrix: divergence.Column(cv), Rows: cur.presentRows()},
-		divergence.Subsample{Matrix: divergence.Column(rv), Rows: ref.presentRows()}, s, s.columnK, s.permutations, s.columnM, rnd)
+		divergence.Subsample{Matrix: divergence.Column(rv), Rows: ref.presentRows()}, s, s.columnK, s.permutations, s.columnPoints, rnd)
 	if errors.Is(err, divergence.ErrConstant) {
 		// Too many ties for a kernel width: the values are categories.
 		c.Note = "most values are equal: compared by value frequencies"
@@ -548,7 +548,7 @@ func twoStage(ctx context.Context, p, q mat.Matrix, s *params, k, b, testM int, 
 		return nil, err
 	}
 	ts := divergence.TwoSampleSettings{PESettings: divergence.PESettings{Settings: s.est}, Permutations: b}
-	ts.M = testM
+	ts.Points = testM
 	ts.Workers, ts.Progress = 1, nil
 	ts.Src = rand.NewPCG(rnd.Uint64(), rnd.Uint64())
 	res, err := divergence.SequentialTwoSampleTest(ctx, p, q, Alpha, &ts, s.exceedances)
@@ -644,7 +644,7 @@ func compareJoint(ctx context.Context, ref, cur mat.Matrix, s *params, rnd *rand
 		c.Note = "too few rows without missing values"
 		return c, nil
 	}
-	test, err := twoStage(ctx, cur, ref, s, s.jointK, s.jointPermutations, s.jointM, rnd)
+	test, err := twoStage(ctx, cur, ref, s, s.jointK, s.jointPermutations, s.jointPoints, rnd)
 	if errors.Is(err, divergence.ErrTooFew) {
 		c.Note = tooFew(nc, nr, s)
 		return c, nil

@@ -60,7 +60,7 @@
 // estimate (a table of a few rows) is not judged and says so in its Note.
 //
 // Each numeric column's test averages over every present value of both
-// tables up to divergence.TwoSamplePointsCap together, unless Settings.M is
+// tables up to divergence.TwoSamplePointsCap together, unless Settings.Points is
 // set; beyond that its cost stays flat and its power is that of samples
 // of that size (about 10⁴ rows a table): it stops growing with n there.
 //

@@ -35,7 +35,7 @@ func ExampleCompare() {
 	cur := table(2000, 0.8, 0.5, rnd) // the price moved, the colours did not
 
 	s := &drift.Settings{}
-	s.K, s.M, s.Draws = 50, 1000, 2 // a cheaper estimate than the defaults
+	s.K, s.M, s.Points, s.Draws = 50, 1000, 1000, 2 // cheaper than the defaults
 	res, err := drift.Compare(context.Background(), ref, cur, s)
 	if err != nil {
 		log.Fatal(err)

@@ -43,7 +43,7 @@ func categoricalColumn(name string, n int, p []float64, rnd *rand.Rand) Column {
 // whose subject is the calibration of the p-values, not the estimate.
 func fastSettings(seed uint64) *Settings {
 	s := &Settings{}
-	s.K, s.M, s.Draws = 30, 600, 2
+	s.K, s.M, s.Points, s.Draws = 30, 600, 600, 2
 	s.SigmaScales = []float64{0.25, 0.5, 1, 2, 4}
 	s.LambdaScales = []float64{1e-3, 1e-2, 1e-1}
 	s.Src = rand.NewPCG(seed, 7)

@@ -22,7 +22,7 @@ func (s *Settings) Validate() error {
 	if err := s.check(); err != nil {
 		return err
 	}
-	ts := divergence.TwoSampleSettings{PESettings: divergence.PESettings{Settings: s.Settings}, Permutations: s.Permutations}
+	ts := divergence.TwoSampleSettings{PESettings: divergence.PESettings{Settings: s.Settings}, Permutations: s.Permutations, Points: s.Points}
 	return ts.Validate()
 }
 
@@ -53,7 +53,7 @@ func (s *Settings) Memory(refRows, curRows, cols, numeric int) float64 {
 	est.Workers = 1
 	column := func(b int) float64 {
 		ts := divergence.TwoSampleSettings{PESettings: divergence.PESettings{Settings: est}, Permutations: b}
-		ts.M = p.columnM
+		ts.Points = p.columnPoints
 		return ts.Memory(int(nc), int(nr), 1)
 	}
 	need := data + float64(min(w, max(numeric, 1)))*column(p.permutations)
@@ -62,7 +62,7 @@ func (s *Settings) Memory(refRows, curRows, cols, numeric int) float64 {
 	}
 	if !p.noJoint && numeric >= 2 {
 		joint := divergence.TwoSampleSettings{PESettings: divergence.PESettings{Settings: est}, Permutations: p.jointPermutations}
-		joint.M = p.jointM
+		joint.Points = p.jointPoints
 		need += joint.Memory(int(nc), int(nr), numeric)
 	}
 	return need

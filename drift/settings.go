@@ -138,6 +138,14 @@ type Settings struct {
 	// most divergence.MaxPermutations); a negative value means none.
 	SettlePermutations int
 
+	// Points is the number of averaging points of the permutation tests,
+	// as divergence.TwoSampleSettings.Points: Settings.M is the estimates'
+	// budget alone (zero: divergence.DefaultM). Zero means each test's own
+	// rule: a numeric column's test averages over every present value of
+	// both tables up to divergence.TwoSamplePointsCap together, and the
+	// joint row's over divergence.DefaultM points (see params.jointPoints).
+	Points int
+
 	// ColumnK is the number of centres of each numeric column's own
 	// estimate (ColumnResult.Divergence and StdErr). Zero means
 	// DefaultColumnK, or K when K is smaller. The column's permutation test
@@ -193,17 +201,17 @@ type params struct {
 	// jointK is the estimator's K as given (0: its default): the joint
 	// row's centres, and the tests'.
 	jointK int
-	// jointM is the averaging budget of the joint row's test: M when set,
-	// otherwise divergence.DefaultM, the estimate's, not every row up to
+	// jointPoints is the averaging budget of the joint row's test: Points
+	// when set, otherwise divergence.DefaultM, the estimate's, not every row up to
 	// divergence.TwoSamplePointsCap as for a column. In d dimensions a point
 	// costs O(d) a column's point, and the joint row's one job, a change
 	// of dependence that no column shows, is seen at 2000 rows per sample
 	// (correlation 0 → 0.5: 20 of 20 in the power study); with every row
 	// it was a sixth of drift's CPU on 10⁴ rows × 20 columns.
-	jointM int
-	// columnM is a column test's averaging budget as given (0:
-	// divergence.TwoSamplePoints' rule).
-	columnM int
+	jointPoints int
+	// columnPoints is a column test's averaging budget, Points as given
+	// (0: divergence.TwoSamplePoints' rule).
+	columnPoints int
 	// sampleRows bounds the rows kept of a table (Settings.SampleSize).
 	sampleRows int
 	noJoint    bool
@@ -228,8 +236,8 @@ func (s *Settings) resolve() (*params, error) {
 		askedPermutations: s.Permutations,
 		askedSettle:       s.SettlePermutations,
 		jointK:            s.K,
-		jointM:            resolve.OrDefault(s.M, divergence.DefaultM),
-		columnM:           s.M,
+		jointPoints:       resolve.OrDefault(s.Points, divergence.DefaultM),
+		columnPoints:      s.Points,
 		sampleRows:        s.sampleRows(),
 		noJoint:           s.NoJoint,
 	}
@@ -291,7 +299,7 @@ func (s *Settings) sampleRows() int {
 	if s.SampleRows > 0 {
 		return s.SampleRows
 	}
-	return max(divergence.SampleRows(&s.Settings), divergence.TwoSampleRows(s.M))
+	return max(divergence.SampleRows(&s.Settings), divergence.TwoSampleRows(s.Points))
 }
 
 // check validates the fields of s that the package owns; the estimator's

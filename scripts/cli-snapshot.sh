@@ -75,6 +75,61 @@ divergence --help
 drift --help
 changepoint --help
 qmin --help
+divergence --help
+test --help
+mi --help
+rank --help
+completion --help
+man --help
+pe --help
+smi --help
+completion bash
+completion zsh
+completion fish
+man
+help drift
+divergence --columns a testdata/shift/P.csv testdata/shift/Q.csv
+divergence --exclude a testdata/shift/P.csv testdata/shift/Q.csv
+divergence --delimiter ; testdata/shift/P.csv testdata/shift/Q.csv
+divergence --delimiter tab testdata/shift/P.csv testdata/shift/Q.csv
+divergence --header=false testdata/shift/P.csv testdata/shift/Q.csv
+divergence --progress bogus testdata/shift/P.csv testdata/shift/Q.csv
+divergence --plot /nonexistent/x.png testdata/shift/P.csv testdata/shift/Q.csv
+divergence --plot x.txt testdata/shift/P.csv testdata/shift/Q.csv
+divergence --seed 7 --lambda 0.1 --sigma 0.5 --alpha 0.2 testdata/shift/P.csv testdata/shift/Q.csv
+divergence --seed 7 testdata/shift/P.csv
+divergence testdata/shift/P.csv testdata/shift/Q.csv extra
+test --seed 3 --permutations 30 --alpha 0.3 --format csv testdata/shift/P.csv testdata/shift/Q.csv
+test --group group --numerator A testdata/groups.csv
+test --group nope --numerator A --denominator ctl testdata/groups.csv
+mi --x x1 --y y --model kernel --permutations 30 --seed 5 testdata/regression.csv
+mi --x x1 --y y --model gaussian-copula --format csv testdata/regression.csv
+mi --x x1 --y nope testdata/regression.csv
+mi --x x1 testdata/regression.csv
+mi --x x1 --y y --exact --m 5 --format json testdata/regression.csv
+rank --target species testdata/classes.csv
+rank --target y --features x1 --format json testdata/regression.csv
+rank --target y --exclude x1 testdata/regression.csv
+rank --target y --permutations 20 --exact --k 5 testdata/regression.csv
+qmin --a testdata/qmin/A.csv --d testdata/qmin/d.csv --b testdata/qmin/b.csv
+qmin --a testdata/qmin/A.csv --d testdata/qmin/d.csv
+qmin --a testdata/qmin/A.csv --d testdata/qmin/d.csv --b testdata/qmin/b.csv --format csv --seed 9
+drift testdata/examples/ref.csv testdata/examples/cur.csv
+drift --format json testdata/examples/ref.csv testdata/examples/cur.csv
+drift --format csv --columns latency,region testdata/examples/ref.csv testdata/examples/cur.csv
+drift --exact testdata/examples/ref.csv testdata/examples/cur.csv
+drift --max-memory 1K testdata/examples/ref.csv testdata/examples/cur.csv
+drift --progress bogus testdata/examples/ref.csv testdata/examples/cur.csv
+drift testdata/examples/ref.csv
+changepoint --time t --step 3 testdata/examples/series.csv
+changepoint --time t --step 50 --format csv testdata/examples/series.csv
+changepoint --time t testdata/examples/series.csv
+changepoint --time t --columns x --window 80 --seed 4 --format json testdata/examples/series.csv
+changepoint --time nope testdata/examples/series.csv
+changepoint --max-memory 1K testdata/examples/series.csv
+changepoint --format xml testdata/examples/series.csv
+changepoint --exact --time t --step 20 testdata/examples/series.csv
+rank --target species --format csv testdata/classes.csv
 CASES
 }
 run() { # run BIN DIR
@@ -87,6 +142,7 @@ run() { # run BIN DIR
 		echo "$? $line" >"$2/$i.rc"
 	done < <(cases)
 	sed -i -E 's/"timing":\{[^}]*\}/"timing":{}/' "$2"/*.out
+	sed -i -E "s#$work#WORK#g" "$2"/*
 }
 run "$old" "$work/old"
 run "$new" "$work/new"

@@ -136,26 +136,30 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 		// Exit codes are decided by Run, never by os.Exit inside the library.
 		ExitErrHandler: func(*cli.Context, error) {},
 		OnUsageError:   onUsageError,
-		Action: func(c *cli.Context) error {
-			args := c.Args()
-			switch {
-			case c.Bool("version"):
-				return printVersion(c)
-			case !args.Present():
-				return &usageError{msg: "missing command", usage: appUsage(c.App)}
-			case args.First() == "help" && args.Len() == 1:
-				return cli.ShowAppHelp(c)
-			case args.First() == "help" && args.Len() == 2 && c.App.Command(args.Get(1)) != nil:
-				return cli.ShowCommandHelp(c, args.Get(1))
-			case args.First() == "help" && args.Len() == 2:
-				return usagef(c, "unknown command %q", args.Get(1))
-			case args.First() == "help":
-				return usagef(c, "help takes at most one command")
-			}
-			return usagef(c, "unknown command %q", args.First())
-		},
+		Action:         func(c *cli.Context) error { return withUsage(c, appAction(c)) },
 	}
 	return app
+}
+
+// appAction is the action of pearson without a command: --version, help,
+// or a usage error.
+func appAction(c *cli.Context) error {
+	args := c.Args()
+	switch {
+	case c.Bool("version"):
+		return printVersion(c)
+	case !args.Present():
+		return &usageError{msg: "missing command", usage: appUsage(c.App)}
+	case args.First() == "help" && args.Len() == 1:
+		return cli.ShowAppHelp(c)
+	case args.First() == "help" && args.Len() == 2 && c.App.Command(args.Get(1)) != nil:
+		return cli.ShowCommandHelp(c, args.Get(1))
+	case args.First() == "help" && args.Len() == 2:
+		return usageErr("unknown command %q", args.Get(1))
+	case args.First() == "help":
+		return usageErr("help takes at most one command")
+	}
+	return usageErr("unknown command %q", args.First())
 }
 
 // commandTable is every subcommand, in the order the help lists them: each
@@ -181,7 +185,7 @@ func commands() []*cli.Command {
 	for i, build := range commandTable {
 		cmd := build()
 		run := cmd.Action
-		cmd.Action = func(c *cli.Context) error { return libraryError(c, run(c)) }
+		cmd.Action = func(c *cli.Context) error { return withUsage(c, libraryError(c, run(c))) }
 		cmd.OnUsageError = onUsageError
 		cmd.HideHelp = true
 		cmd.Flags = append(cmd.Flags, helpFlag())
@@ -204,9 +208,20 @@ type usageError struct {
 
 func (e *usageError) Error() string { return e.msg }
 
-// usagef returns a usage error of the command running in c.
-func usagef(c *cli.Context, format string, args ...any) error {
-	return &usageError{msg: fmt.Sprintf(format, args...), usage: usageLine(c)}
+// usageErr returns a usage error; the action that returns it (see
+// commands, newApp) adds the usage line of its command.
+func usageErr(format string, args ...any) error {
+	return &usageError{msg: fmt.Sprintf(format, args...)}
+}
+
+// withUsage gives a usage error without a usage line that of the command
+// running in c.
+func withUsage(c *cli.Context, err error) error {
+	var ue *usageError
+	if errors.As(err, &ue) && ue.usage == "" {
+		ue.usage = usageLine(c)
+	}
+	return err
 }
 
 func usageLine(c *cli.Context) string {
@@ -276,25 +291,25 @@ func seedSource(seed uint64) rand.Source { return rand.NewPCG(seed, 0x7065617273
 
 // checkFormat returns the writer --format names among the command's
 // formats, or a usage error.
-func checkFormat(c *cli.Context, names []string) (writer, error) {
-	f := c.String("format")
+func checkFormat(o *options, names []string) (writer, error) {
+	f := o.format
 	if slices.Contains(names, f) {
 		return writers[f], nil
 	}
-	return nil, usagef(c, "unknown --format %q: use %s", f, strings.Join(names, ", "))
+	return nil, usageErr("unknown --format %q: use %s", f, strings.Join(names, ", "))
 }
 
 // delimiter returns the field delimiter given by --delimiter: one character,
 // or the words "tab" or "\t".
-func delimiter(c *cli.Context) (rune, error) {
-	d := c.String("delimiter")
+func delimiter(o *options) (rune, error) {
+	d := o.delimiter
 	switch d {
 	case "tab", `\t`:
 		return '\t', nil
 	}
 	r := []rune(d)
 	if len(r) != 1 || r[0] == '"' || r[0] == '\n' || r[0] == '\r' {
-		return 0, usagef(c, "--delimiter %q must be a single character other than a quote or line end (or \"tab\")", d)
+		return 0, usageErr("--delimiter %q must be a single character other than a quote or line end (or \"tab\")", d)
 	}
 	return r[0], nil
 }

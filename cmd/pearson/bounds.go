@@ -7,17 +7,15 @@ package main
 import (
 	"fmt"
 
-	"github.com/urfave/cli/v2"
-
 	"github.com/sublinear/pearson/divergence"
 )
 
 // checkExactParquet refuses --exact before any row is read when the Parquet
 // file of the centres holds more than MaxExact rows by its footer: reading
 // them first took 2 s and 1.4 GB on 2·10⁷ rows, only to be refused.
-func checkExactParquet(c *cli.Context, path string, rows int64) error {
+func checkExactParquet(path string, rows int64) error {
 	if rows > divergence.MaxExact {
-		return usagef(c, "--exact: %s holds %d rows (from its Parquet footer); the exact solution takes at most %d: leave --exact out", displayPath(path), rows, divergence.MaxExact)
+		return usageErr("--exact: %s holds %d rows (from its Parquet footer); the exact solution takes at most %d: leave --exact out", displayPath(path), rows, divergence.MaxExact)
 	}
 	return nil
 }
@@ -45,20 +43,20 @@ const maxColumns = 10_000
 // (rank's features), once the samples are read (when is not empty): the
 // shape before reading is a bound on the rows (two bytes a value), too
 // loose to refuse a run by.
-func checkWork(c *cli.Context, cmd command, s divergence.Settings, sh shape, when string) error {
+func checkWork(cmd command, permutations int, s divergence.Settings, sh shape, when string) error {
 	if when == "" || sh.ra >= unknownRows || sh.rb >= unknownRows || s.Exact { // --exact: bounded by MaxExact
 		return nil
 	}
-	w := cmd.estimatorSettings(s, cmd.permutationCount()).work(sh)
+	w := cmd.estimatorSettings(s, permutations).work(sh)
 	if w.estimates > maxColumns {
-		return usagef(c, "rank compares %d features one by one, more than the %d it takes: name fewer with --features", w.estimates, maxColumns)
+		return usageErr("rank compares %d features one by one, more than the %d it takes: name fewer with --features", w.estimates, maxColumns)
 	}
 	if work := w.points * w.centres * w.draws; work > maxWork {
 		each := ""
 		if w.estimates > 1 {
 			each = fmt.Sprintf(" for each of %d features", w.estimates)
 		}
-		return usagef(c, "the run would average over %.0f points with %.0f centres in each of %.0f draws%s: %.1e kernel evaluations, more than the bound of %.0e (minutes to hours of work): lower --m, --k or --draws",
+		return usageErr("the run would average over %.0f points with %.0f centres in each of %.0f draws%s: %.1e kernel evaluations, more than the bound of %.0e (minutes to hours of work): lower --m, --k or --draws",
 			w.points, w.centres, w.draws, each, work, maxWork)
 	}
 	return nil

@@ -140,22 +140,23 @@ type cpJob struct {
 	firstLine int        // line of the first row read
 	rowNum    int        // row number of the next row, missing rows counted
 
-	ctx        context.Context
-	cliContext *cli.Context
-	d          *changepoint.Detector
-	times      changepoint.TimeChecker
-	labels     []float64 // time labels of the last len(labels) rows, by row mod len
-	rows       int
-	found      int // change points written
+	ctx    context.Context
+	budget float64 // --max-memory, in bytes
+	d      *changepoint.Detector
+	times  changepoint.TimeChecker
+	labels []float64 // time labels of the last len(labels) rows, by row mod len
+	rows   int
+	found  int // change points written
 }
 
 func runChangepoint(c *cli.Context) error {
-	j, err := newCPJob(c)
+	o := readOptions(c)
+	j, err := newCPJob(c, o)
 	if err != nil {
 		return err
 	}
-	plotPath := c.String("plot")
-	files, release, err := createOutputs(c, []string{j.path}, []output{{"--plot", plotPath}})
+	plotPath := o.plot
+	files, release, err := createOutputs(o, []string{j.path}, []output{{"--plot", plotPath}})
 	defer release()
 	if err != nil {
 		return err
@@ -164,21 +165,21 @@ func runChangepoint(c *cli.Context) error {
 	if plotFile != nil {
 		j.plot = new(cpPlot)
 	}
-	prog, err := newProgress(c)
+	prog, err := newProgress(o)
 	if err != nil {
 		return err
 	}
 	// Every row passes through: there is no reservoir to size.
-	r, err := newReader(c, prog, &divergence.Settings{Exact: true})
+	r, err := newReader(o, prog, &divergence.Settings{Exact: true})
 	if err != nil {
 		return err
 	}
 	// A URL is read whole, by a stream of requests in order: objects
 	// larger than the memory budget leaves beside the run's base are
 	// refused before their first byte.
-	budget, err := memoryBudget(c)
-	if err != nil {
-		return err
+	budget := j.budget // read by newCPJob, or by newCPSegment
+	if j.seg != nil {
+		budget = j.seg.budget
 	}
 	r.scanBytes = max(budget-baseMemory, 1)
 	var q dataset.Query
@@ -194,12 +195,12 @@ func runChangepoint(c *cli.Context) error {
 		q.Columns = j.columns
 	case j.timeCol != "" || len(j.exclude) > 0:
 		if err := j.findColumns(r); err != nil {
-			return libraryError(c, err)
+			return err
 		}
 	}
 	t, err := r.scan(j.path, q, j.row)
 	if err != nil {
-		return libraryError(c, err)
+		return err
 	}
 	// Blank lines right after the header are missing rows too, which row
 	// could not see: the header's line is known only now.
@@ -216,7 +217,7 @@ func runChangepoint(c *cli.Context) error {
 		cols = slices.DeleteFunc(slices.Clone(cols), func(c string) bool { return c == j.timeCol || slices.Contains(j.exclude, c) })
 	}
 	if j.seg != nil {
-		if err := j.segment(c, t.Name, cols, c.Uint64("seed")); err != nil {
+		if err := j.segment(o.stdout, t.Name, cols, o.seed); err != nil {
 			return err
 		}
 		return j.writePlot(plotFile, cols)
@@ -233,7 +234,7 @@ func runChangepoint(c *cli.Context) error {
 			return err
 		}
 	}
-	if err := j.out.end(j.summary(t.Name, cols, c.Uint64("seed"))); err != nil {
+	if err := j.out.end(j.summary(t.Name, cols, o.seed)); err != nil {
 		return err
 	}
 	return j.writePlot(plotFile, cols)
@@ -253,16 +254,15 @@ func (j *cpJob) writePlot(plotFile *outFile, cols []string) error {
 
 // newCPJob reads and checks the flags and the argument of changepoint, and
 // has the library check the settings, before any input is read.
-func newCPJob(c *cli.Context) (*cpJob, error) {
+func newCPJob(c *cli.Context, o *options) (*cpJob, error) {
 	j := &cpJob{
-		columns:    splitList(c.String("columns")),
-		exclude:    splitList(c.String("exclude")),
-		timeCol:    strings.TrimSpace(c.String("time")),
-		timeAt:     -1,
-		alpha:      c.Float64("alpha"),
-		ctx:        c.Context,
-		drop:       c.Bool("drop-missing"),
-		cliContext: c,
+		columns: splitList(c.String("columns")),
+		exclude: splitList(c.String("exclude")),
+		timeCol: strings.TrimSpace(c.String("time")),
+		timeAt:  -1,
+		alpha:   c.Float64("alpha"),
+		ctx:     c.Context,
+		drop:    c.Bool("drop-missing"),
 		s: changepoint.Settings{
 			Embed:       c.Int("embed"),
 			Window:      c.Int("window"),
@@ -279,24 +279,24 @@ func newCPJob(c *cli.Context) (*cpJob, error) {
 		},
 	}
 	var err error
-	if j.format, err = checkFormat(c, changepointFormats); err != nil {
+	if j.format, err = checkFormat(o, changepointFormats); err != nil {
 		return nil, err
 	}
 	if p := c.String("plot"); p != "" {
 		if err := plots.CheckPath(p); err != nil {
-			return nil, usagef(c, "--plot: %v", err)
+			return nil, usageErr("--plot: %v", err)
 		}
 	}
-	if j.path, err = oneInput(c); err != nil {
+	if j.path, err = oneInput(o); err != nil {
 		return nil, err
 	}
 	switch {
 	case slices.Contains(j.columns, j.timeCol):
-		return nil, usagef(c, "--time %s is also in --columns: the time labels are not part of the series", j.timeCol)
+		return nil, usageErr("--time %s is also in --columns: the time labels are not part of the series", j.timeCol)
 	case j.timeCol != "" && slices.Contains(j.exclude, j.timeCol):
-		return nil, usagef(c, "--time %s is also in --exclude: the time labels are not part of the series already", j.timeCol)
+		return nil, usageErr("--time %s is also in --exclude: the time labels are not part of the series already", j.timeCol)
 	case len(j.columns) > 0 && len(j.exclude) > 0:
-		if j.columns, err = excludeListed(c, j.columns, j.exclude, "columns"); err != nil {
+		if j.columns, err = excludeListed(j.columns, j.exclude, "columns"); err != nil {
 			return nil, err
 		}
 		j.exclude = nil
@@ -304,16 +304,16 @@ func newCPJob(c *cli.Context) (*cpJob, error) {
 	if j.s.Exact {
 		for _, name := range []string{"k", "m", "draws"} {
 			if c.IsSet(name) {
-				return nil, usagef(c, "--%s and --exact: the all-centre solution uses every subsequence of both windows; leave --%s out", name, name)
+				return nil, usageErr("--%s and --exact: the all-centre solution uses every subsequence of both windows; leave --%s out", name, name)
 			}
 		}
 	}
-	segment, err := segmentMode(c)
+	segment, err := segmentMode(o)
 	if err != nil {
 		return nil, err
 	}
 	if segment {
-		if j.seg, err = newCPSegment(c); err != nil {
+		if j.seg, err = newCPSegment(c, o); err != nil {
 			return nil, err
 		}
 		return j, nil
@@ -321,11 +321,14 @@ func newCPJob(c *cli.Context) (*cpJob, error) {
 	if err := j.s.Validate(j.alpha); err != nil {
 		return nil, libraryError(c, err)
 	}
-	if err := j.checkStreamMemory(c, 1); err != nil {
+	if j.budget, err = memoryBudget(o); err != nil {
+		return nil, err
+	}
+	if err := j.checkStreamMemory(1); err != nil {
 		return nil, err
 	}
 	j.s.Src = seedSource(c.Uint64("seed"))
-	j.out = j.format.stream(c.App.Writer, streamLayout)
+	j.out = j.format.stream(o.stdout, streamLayout)
 	return j, nil
 }
 
@@ -373,13 +376,13 @@ func (j *cpJob) row(_ string, line int, v []float64) error {
 		if j.plot != nil {
 			j.plot.series.add(label, v)
 		}
-		if err := j.seg.add(j.cliContext, label, v); err != nil {
+		if err := j.seg.add(label, v); err != nil {
 			return fmt.Errorf("%s: line %d: %w", displayPath(j.path), line, err)
 		}
 		return nil
 	}
 	if j.d == nil {
-		if err := j.checkStreamMemory(j.cliContext, len(v)); err != nil {
+		if err := j.checkStreamMemory(len(v)); err != nil {
 			return err
 		}
 		var err error
@@ -733,16 +736,13 @@ func (h *headRecorder) stop() []byte {
 // run whose windows would need more than --max-memory: the last 2n + k − 1
 // rows, the running sums of the k·dim coordinates, the scores of the last
 // MinDistance rows and a time label for each.
-func (j *cpJob) checkStreamMemory(c *cli.Context, dim int) error {
-	budget, err := memoryBudget(c)
-	if err != nil {
-		return err
-	}
+func (j *cpJob) checkStreamMemory(dim int) error {
+	budget := j.budget
 	r := j.s.Resolved()
 	need := float64(baseMemory) + j.s.StreamMemory(dim)
 	if need <= budget {
 		return nil
 	}
-	return usagef(c, "--window %d, --embed %d and --min-distance %d on %d columns would need about %s of memory, more than the budget of %s: lower them, or raise --max-memory",
+	return usageErr("--window %d, --embed %d and --min-distance %d on %d columns would need about %s of memory, more than the budget of %s: lower them, or raise --max-memory",
 		r.Window, r.Embed, r.MinDistance, dim, formatSize(need), formatSize(budget))
 }

@@ -6,6 +6,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 
 	"github.com/urfave/cli/v2"
 	"gonum.org/v1/gonum/mat"
@@ -44,12 +45,12 @@ const autoScoreRows = 100000
 
 // segmentMode reports whether the run segments the whole series (no
 // streaming-only flag set), and checks the flags of that mode.
-func segmentMode(c *cli.Context) (bool, error) {
+func segmentMode(o *options) (bool, error) {
 	for _, name := range streamOnlyFlags {
-		if c.IsSet(name) {
+		if o.given[name] {
 			for _, seg := range []string{"changes", "penalty", "scores"} {
-				if c.IsSet(seg) {
-					return false, usagef(c, "--%s and --%s: --%s is an option of the segmentation (the default), --%s of the streaming detector", seg, name, seg, name)
+				if o.given[seg] {
+					return false, usageErr("--%s and --%s: --%s is an option of the segmentation (the default), --%s of the streaming detector", seg, name, seg, name)
 				}
 			}
 			return false, nil
@@ -60,12 +61,12 @@ func segmentMode(c *cli.Context) (bool, error) {
 
 // newCPSegment reads the segmentation's settings: --embed, --window and
 // --min-distance adapt to the series unless set.
-func newCPSegment(c *cli.Context) (*cpSegment, error) {
+func newCPSegment(c *cli.Context, o *options) (*cpSegment, error) {
 	g := &cpSegment{s: changepoint.SegmentSettings{Changes: c.Int("changes"), Penalty: c.Float64("penalty")}, scores: c.String("scores")}
 	switch g.scores {
 	case "all", "none", "auto":
 	default:
-		return nil, usagef(c, "--scores %q: want all, none or auto", g.scores)
+		return nil, usageErr("--scores %q: want all, none or auto", g.scores)
 	}
 	for name, v := range map[string]*int{"embed": &g.s.Embed, "window": &g.s.Window, "min-distance": &g.s.MinDistance} {
 		if c.IsSet(name) {
@@ -75,12 +76,12 @@ func newCPSegment(c *cli.Context) (*cpSegment, error) {
 	if err := g.s.Validate(c.Float64("alpha")); err != nil {
 		return nil, libraryError(c, err)
 	}
-	budget, err := memoryBudget(c)
+	budget, err := memoryBudget(o)
 	if err != nil {
 		return nil, err
 	}
 	g.budget = budget
-	if err := g.checkMemory(c, 1, 0); err != nil {
+	if err := g.checkMemory(1, 0); err != nil {
 		return nil, err
 	}
 	return g, nil
@@ -89,7 +90,7 @@ func newCPSegment(c *cli.Context) (*cpSegment, error) {
 // checkMemory refuses a run whose rows kept, and the windows of its
 // candidates, would need more than --max-memory: a window holds at most
 // as many subsequences as the series has rows.
-func (g *cpSegment) checkMemory(c *cli.Context, dim, rows int) error {
+func (g *cpSegment) checkMemory(dim, rows int) error {
 	p := changepoint.SegmentParamsFor(max(rows, 1), &g.s)
 	n := float64(min(p.Window, rows))
 	window := 8 * (2*n*float64(p.Embed)*float64(dim) + (2*n+float64(p.Embed))*float64(dim))
@@ -104,24 +105,24 @@ func (g *cpSegment) checkMemory(c *cli.Context, dim, rows int) error {
 }
 
 // add keeps a row and its time.
-func (g *cpSegment) add(c *cli.Context, label float64, v []float64) error {
+func (g *cpSegment) add(label float64, v []float64) error {
 	if g.dim == 0 {
 		g.dim = len(v)
-		if err := g.checkMemory(c, g.dim, 0); err != nil {
+		if err := g.checkMemory(g.dim, 0); err != nil {
 			return err
 		}
 	}
 	g.values = append(g.values, v...)
 	g.labels = append(g.labels, label)
 	if n := len(g.labels); n&(n-1) == 0 || n%4096 == 0 {
-		return g.checkMemory(c, g.dim, n)
+		return g.checkMemory(g.dim, n)
 	}
 	return nil
 }
 
 // segment segments the rows kept and writes the outcome in the format
 // asked for.
-func (j *cpJob) segment(c *cli.Context, name string, columns []string, seed uint64) error {
+func (j *cpJob) segment(stdout io.Writer, name string, columns []string, seed uint64) error {
 	g := j.seg
 	if len(g.labels) == 0 {
 		return fmt.Errorf("%s: %w: no rows", name, changepoint.ErrTooFew)
@@ -185,7 +186,7 @@ func (j *cpJob) segment(c *cli.Context, name string, columns []string, seed uint
 			j.plot.points = append(j.plot.points, g.labels[ch.Time])
 		}
 	}
-	out := j.format.stream(c.App.Writer, segmentLayout)
+	out := j.format.stream(stdout, segmentLayout)
 	for _, part := range []struct {
 		kind string
 		recs []*record

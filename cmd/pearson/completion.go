@@ -34,7 +34,7 @@ func completionCommand() *cli.Command {
 
 func runCompletion(c *cli.Context) error {
 	if c.Args().Len() != 1 {
-		return usagef(c, "need one shell: %s", strings.Join(completionShells, ", "))
+		return usageErr("need one shell: %s", strings.Join(completionShells, ", "))
 	}
 	w := c.App.Writer
 	switch shell := c.Args().First(); shell {
@@ -50,7 +50,7 @@ func runCompletion(c *cli.Context) error {
 		_, err = io.WriteString(w, script)
 		return err
 	default:
-		return usagef(c, "unknown shell %q: want one of %s", shell, strings.Join(completionShells, ", "))
+		return usageErr("unknown shell %q: want one of %s", shell, strings.Join(completionShells, ", "))
 	}
 }
 

@@ -18,20 +18,21 @@ import (
 )
 
 // oneInput returns the single input file of mi and rank.
-func oneInput(c *cli.Context) (string, error) {
-	switch n := c.Args().Len(); {
+func oneInput(o *options) (string, error) {
+	switch n := len(o.args); {
 	case n == 0:
-		return "", usagef(c, "missing input: give one CSV file (\"-\" for standard input)")
+		return "", usageErr("missing input: give one CSV file (\"-\" for standard input)")
 	case n > 1:
-		return "", usagef(c, "expected one input file, got %d", n)
+		return "", usageErr("expected one input file, got %d", n)
 	}
-	return c.Args().First(), nil
+	return o.args[0], nil
 }
 
 // pairedCmd is what the mi and rank commands share: one input file of
 // paired columns, the widths on x and y, and the permutations of the
 // independence test.
 type pairedCmd struct {
+	opt            *options
 	path           string
 	sigmaX, sigmaY float64
 	permutations   int
@@ -56,29 +57,30 @@ func typeFlag(name, what string) cli.Flag {
 	return &cli.StringFlag{Name: name, Value: "auto", Usage: fmt.Sprintf("`auto`, numeric or categorical: categorical scores %s, one column, as class labels with the delta kernel (σy fixed at %g); auto when it holds text labels, at most %[3]d of them, or at most %[3]d distinct values, all integers", what, divergence.ClassSigma, divergence.MaxClasses)}
 }
 
-func (p *pairedCmd) parse(c *cli.Context, typeName string) (err error) {
-	p.sigmaX, p.sigmaY, p.permutations = c.Float64("sigma-x"), c.Float64("sigma-y"), c.Int("permutations")
-	switch p.model = c.String("model"); p.model {
+func (p *pairedCmd) parse(o *options, typeName, yType string) (err error) {
+	p.opt = o
+	p.sigmaX, p.sigmaY, p.permutations = o.sigmaX, o.sigmaY, o.permutations
+	switch p.model = o.model; p.model {
 	case "auto":
 		p.model = ""
 	case divergence.ModelKernel:
 	case divergence.ModelCopula:
-		if c.Bool("exact") {
-			return usagef(c, "--exact computes the kernel model's all-centre value: drop --model %s or --exact", p.model)
+		if o.est.Exact {
+			return usageErr("--exact computes the kernel model's all-centre value: drop --model %s or --exact", p.model)
 		}
 	default:
-		return usagef(c, "--model %q: want auto, %s or %s", p.model, divergence.ModelKernel, divergence.ModelCopula)
+		return usageErr("--model %q: want auto, %s or %s", p.model, divergence.ModelKernel, divergence.ModelCopula)
 	}
-	switch p.yType = c.String(typeName); p.yType {
+	switch p.yType = yType; p.yType {
 	case "auto", "numeric":
 	case "categorical":
 		if p.sigmaY != 0 {
-			return usagef(c, "--%s categorical fixes the width on y: drop --sigma-y", typeName)
+			return usageErr("--%s categorical fixes the width on y: drop --sigma-y", typeName)
 		}
 	default:
-		return usagef(c, "--%s %q: want auto, numeric or categorical", typeName, p.yType)
+		return usageErr("--%s %q: want auto, numeric or categorical", typeName, p.yType)
 	}
-	p.path, err = oneInput(c)
+	p.path, err = oneInput(o)
 	return err
 }
 
@@ -98,17 +100,17 @@ func (p *pairedCmd) label(ys []string) string {
 // are the text labels of the one y column, its values their codes: class
 // labels with categorical or auto, at most divergence.MaxClasses of them
 // with auto. With classes, the width on y is divergence.ClassSigma.
-func (p *pairedCmd) decide(c *cli.Context, typeName string, y *mat.Dense, file, column string, labels []string) error {
+func (p *pairedCmd) decide(typeName string, y *mat.Dense, file, column string, labels []string) error {
 	_, d := y.Dims()
 	switch {
 	case p.yType == "categorical":
 		if d != 1 {
-			return usagef(c, "--%s categorical takes one column, not %d", typeName, d)
+			return usageErr("--%s categorical takes one column, not %d", typeName, d)
 		}
 		p.classes = true
 	case labels != nil: // auto, one column of text
 		if p.sigmaY != 0 {
-			return usagef(c, "column %q holds text labels, scored as classes with the delta kernel: drop --sigma-y", column)
+			return usageErr("column %q holds text labels, scored as classes with the delta kernel: drop --sigma-y", column)
 		}
 		if len(labels) > divergence.MaxClasses {
 			return fmt.Errorf("%s: column %q holds %d distinct text labels, more than the %d that --%s auto takes for class labels: give --%s categorical to score them as classes all the same", file, column, len(labels), divergence.MaxClasses, typeName, typeName)
@@ -120,7 +122,7 @@ func (p *pairedCmd) decide(c *cli.Context, typeName string, y *mat.Dense, file, 
 	if p.classes {
 		p.sigmaY = divergence.ClassSigma
 		if p.model == divergence.ModelCopula {
-			return usagef(c, "%s: column %q is read as class labels, to which the Gaussian-copula model does not apply (it needs more than %d distinct values): drop --model, or give --%s numeric", file, column, divergence.MaxClasses, typeName)
+			return usageErr("%s: column %q is read as class labels, to which the Gaussian-copula model does not apply (it needs more than %d distinct values): drop --model, or give --%s numeric", file, column, divergence.MaxClasses, typeName)
 		}
 	}
 	return nil
@@ -145,13 +147,13 @@ func (p *pairedCmd) settings(s divergence.Settings) divergence.LSMISettings {
 // Numbers and text labels are coded alike, by divergence.ClassCodes in the
 // order of first appearance in the sample, so that the same classes named
 // by numbers or by words give the same codes and the same estimate.
-func (p *pairedCmd) split(c *cli.Context, typeName string, t *dataset.Table, all *sample, xs, ys []string) (mat.Matrix, mat.Matrix, error) {
+func (p *pairedCmd) split(typeName string, t *dataset.Table, all *sample, xs, ys []string) (mat.Matrix, mat.Matrix, error) {
 	x, y := columnsOf(all.x, t.Columns, xs), columnsOf(all.x, t.Columns, ys)
 	var labels []string // the text labels of y, by the reader's codes
 	if j := slices.Index(t.Columns, p.label(ys)); j >= 0 && t.Categories != nil {
 		labels = t.Categories[j]
 	}
-	if err := p.decide(c, typeName, y, t.Name, p.label(ys), labels); err != nil {
+	if err := p.decide(typeName, y, t.Name, p.label(ys), labels); err != nil {
 		return nil, nil, err
 	}
 	if p.classes {
@@ -174,10 +176,10 @@ func (p *pairedCmd) split(c *cli.Context, typeName string, t *dataset.Table, all
 	}
 	p.warnings = tabular.IDWarnings(xs, []*mat.Dense{x}, []int{all.rows})
 	_, dx := x.Dims()
-	if p.joint && standardizes(c, dx) || !p.joint && standardizes(c, 1) {
+	if p.joint && standardizes(p.opt, dx) || !p.joint && standardizes(p.opt, 1) {
 		p.scaleX = tabular.Standardize(p.catsX, x)
 	}
-	if _, dy := y.Dims(); !p.classes && standardizes(c, dy) {
+	if _, dy := y.Dims(); !p.classes && standardizes(p.opt, dy) {
 		p.scaleY = tabular.Standardize(nil, y)
 	}
 	return sample{x: x, rows: all.rows, cats: p.catsX}.matrix(), sample{x: y, rows: all.rows}.matrix(), nil

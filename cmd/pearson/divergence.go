@@ -39,19 +39,18 @@ type peCmd struct {
 	res      *divergence.PEResult
 }
 
-func (d *peCmd) parse(c *cli.Context) ([]string, []output, error) {
-	inputs, _, err := d.twoSampleCmd.parse(c)
+func (d *peCmd) parse(o *options) (plan, error) {
+	p, err := d.twoSampleCmd.parse(o)
 	if err != nil {
-		return nil, nil, err
+		return p, err
 	}
-	d.ratioOut = c.String("ratio-out")
-	if d.ratioOut != "" && slices.Contains(inputs, "-") {
-		return nil, nil, usagef(c, "--ratio-out reads the inputs a second time: they must be files, not standard input")
+	d.ratioOut = o.ratioOut
+	if d.ratioOut != "" && slices.Contains(p.inputs, "-") {
+		return p, usageErr("--ratio-out reads the inputs a second time: they must be files, not standard input")
 	}
-	return inputs, []output{{"--ratio-out", d.ratioOut}}, nil
+	p.outs = []output{{"--ratio-out", d.ratioOut}}
+	return p, nil
 }
-
-func (d *peCmd) steps() string { return "" }
 
 func (d *peCmd) estimate(ctx context.Context, s divergence.Settings, p, q mat.Matrix) (err error) {
 	ps := d.settings(s)

@@ -116,18 +116,19 @@ var adjustments = map[string]drift.Adjustment{"bh": drift.BenjaminiHochberg, "ho
 
 func runDrift(c *cli.Context) error {
 	start := time.Now()
-	j, err := newJob(c)
+	o := readOptions(c)
+	j, err := newJob(o)
 	if err != nil {
 		return err
 	}
-	d := &driftCmd{j: j, columns: splitList(c.String("columns")), exclude: splitList(c.String("exclude")), text: splitList(c.String("categorical")),
+	d := &driftCmd{j: j, columns: o.columns, exclude: o.exclude, text: splitList(c.String("categorical")),
 		saveRef: c.String("save-reference"), refFile: c.String("reference"), html: c.String("html"), fail: c.Bool("fail-on-drift")}
 	inputs, err := d.parse(c)
 	if err != nil {
 		return err
 	}
 	outs := []output{{"--save-reference", d.saveRef}, {"--html", d.html}}
-	files, release, err := createOutputs(c, inputs, outs)
+	files, release, err := createOutputs(o, inputs, outs)
 	defer release()
 	if err != nil {
 		return err
@@ -136,12 +137,12 @@ func runDrift(c *cli.Context) error {
 	var results []*driftResult
 	switch {
 	case d.saveRef != "":
-		err = d.save(c, files[0], start)
+		err = d.save(files[0], start)
 	case d.refFile != "":
-		results, err = d.againstSaved(c, start)
+		results, err = d.againstSaved(start)
 	default:
 		var res *driftResult
-		res, err = d.raw(c, start)
+		res, err = d.raw(start)
 		results = []*driftResult{res}
 	}
 	if err != nil {
@@ -191,42 +192,43 @@ func (d *driftCmd) parse(c *cli.Context) ([]string, error) {
 	group := c.String("group")
 	switch {
 	case d.saveRef != "" && d.refFile != "":
-		return nil, usagef(c, "--save-reference and --reference: store a reference, or compare with one, not both")
+		return nil, usageErr("--save-reference and --reference: store a reference, or compare with one, not both")
 	case d.saveRef != "" && (len(args) != 1 || group != ""):
-		return nil, usagef(c, "--save-reference stores one reference file: give REF alone")
+		return nil, usageErr("--save-reference stores one reference file: give REF alone")
 	case d.saveRef != "" && (d.html != "" || d.fail):
-		return nil, usagef(c, "--save-reference compares nothing: --html and --fail-on-drift do not apply")
+		return nil, usageErr("--save-reference compares nothing: --html and --fail-on-drift do not apply")
 	case d.refFile != "" && len(args) == 0:
-		return nil, usagef(c, "missing input: --reference FILE compares one or more current files CUR...")
+		return nil, usageErr("missing input: --reference FILE compares one or more current files CUR...")
 	case d.refFile != "" && group != "":
-		return nil, usagef(c, "--group goes with a single input file holding both tables, not with --reference")
+		return nil, usageErr("--group goes with a single input file holding both tables, not with --reference")
 	case d.refFile != "" && d.html != "" && len(args) > 1:
-		return nil, usagef(c, "--html reports one comparison: give one current file")
+		return nil, usageErr("--html reports one comparison: give one current file")
 	case d.refFile == "" && d.saveRef == "":
-		if err := checkTwoSamples(c); err != nil {
+		if err := checkTwoSamples(d.j.opt); err != nil {
 			return nil, err
 		}
 	}
-	if _, err := selectionUsage(c)(nil, tabular.Selection{Exclude: d.exclude, Group: group}.CheckGroup()); err != nil {
+	if _, err := selectionUsage()(nil, tabular.Selection{Exclude: d.exclude, Group: group}.CheckGroup()); err != nil {
 		return nil, err
 	}
 	if len(d.columns) > 0 && len(d.exclude) > 0 {
 		var err error
-		if d.columns, err = excludeListed(c, d.columns, d.exclude, "columns"); err != nil {
+		if d.columns, err = excludeListed(d.columns, d.exclude, "columns"); err != nil {
 			return nil, err
 		}
 		d.exclude = nil
 	}
 	var ok bool
 	if d.gate, ok = drift.ParseGate(c.String("fail-rule")); !ok {
-		return nil, usagef(c, "unknown --fail-rule %q: use column or share", c.String("fail-rule"))
+		return nil, usageErr("unknown --fail-rule %q: use column or share", c.String("fail-rule"))
 	}
 	adjust, ok := adjustments[c.String("adjust")]
 	if !ok {
-		return nil, usagef(c, "unknown --adjust %q: use bh, holm or none", c.String("adjust"))
+		return nil, usageErr("unknown --adjust %q: use bh, holm or none", c.String("adjust"))
 	}
 	d.settings = drift.Settings{
 		Settings:     d.j.settings,
+		Points:       d.j.settings.M, // --m: the estimates' and every test's
 		Level:        c.Float64("level"),
 		Threshold:    c.Float64("threshold"),
 		DriftShare:   c.Float64("drift-share"),
@@ -245,7 +247,7 @@ func (d *driftCmd) parse(c *cli.Context) ([]string, error) {
 	} else {
 		d.j.reader.reservoir = d.settings.SampleSize()
 	}
-	if err := d.checkSettings(c); err != nil {
+	if err := d.checkSettings(); err != nil {
 		return nil, err
 	}
 	inputs := args
@@ -257,9 +259,9 @@ func (d *driftCmd) parse(c *cli.Context) ([]string, error) {
 
 // checkSettings has drift check the settings before any input is read
 // (drift.Settings.Validate: its own fields, then the estimator's).
-func (d *driftCmd) checkSettings(c *cli.Context) error {
+func (d *driftCmd) checkSettings() error {
 	if err := d.settings.Validate(); err != nil {
-		return libraryError(c, err)
+		return err
 	}
 	return nil
 }
@@ -315,7 +317,7 @@ func (d *driftCmd) checkExclude(file string, t *dataset.Table, others []string) 
 // than --max-memory or the machine gives (drift.Settings.Memory of the
 // columns cur: the joint row's test over d numeric columns holds d×d
 // matrices).
-func (d *driftCmd) checkMemory(c *cli.Context, cur []drift.Column) error {
+func (d *driftCmd) checkMemory(cur []drift.Column) error {
 	rows, numeric := 0, 0
 	for _, col := range cur {
 		if col.Categories == nil {
@@ -326,33 +328,33 @@ func (d *driftCmd) checkMemory(c *cli.Context, cur []drift.Column) error {
 		}
 	}
 	need := d.settings.Memory(d.settings.SampleSize(), rows, len(cur), numeric)
-	return checkNeed(c, need, d.j.budget, fmt.Sprintf(" to compare %d columns (%d numeric, in the joint row)", len(cur), numeric), "--reservoir or --columns, or give --no-joint")
+	return checkNeed(need, d.j.budget, fmt.Sprintf(" to compare %d columns (%d numeric, in the joint row)", len(cur), numeric), "--reservoir or --columns, or give --no-joint")
 }
 
 // compare runs the comparison with the reference, with a progress bar of
 // the columns.
-func (d *driftCmd) compare(c *cli.Context, ref *drift.Reference, cur []drift.Column) (*drift.Result, error) {
+func (d *driftCmd) compare(ref *drift.Reference, cur []drift.Column) (*drift.Result, error) {
 	if len(cur) > maxColumns { // see bounds.go
-		return nil, usagef(c, "drift compares %d columns one by one, more than the %d it takes: name fewer with --columns", len(cur), maxColumns)
+		return nil, usageErr("drift compares %d columns one by one, more than the %d it takes: name fewer with --columns", len(cur), maxColumns)
 	}
-	if err := d.checkMemory(c, cur); err != nil {
+	if err := d.checkMemory(cur); err != nil {
 		return nil, err
 	}
 	s := d.settings
 	var done func()
 	s.Progress, done = d.j.prog.Steps("columns")
-	res, err := ref.Compare(c.Context, cur, &s)
+	res, err := ref.Compare(d.j.opt.ctx, cur, &s)
 	done()
 	if err != nil {
-		return nil, libraryError(c, err)
+		return nil, err
 	}
 	return res, nil
 }
 
 // raw compares two tables read from the inputs: REF CUR, or one file with
 // --group.
-func (d *driftCmd) raw(c *cli.Context, start time.Time) (*driftResult, error) {
-	args := c.Args().Slice()
+func (d *driftCmd) raw(start time.Time) (*driftResult, error) {
+	args := d.j.opt.args
 	out := &driftResult{settings: d}
 	var refCols, curCols []drift.Column
 	if len(args) == 2 {
@@ -370,7 +372,7 @@ func (d *driftCmd) raw(c *cli.Context, start time.Time) (*driftResult, error) {
 		out.ref, out.cur = displayPath(args[0]), displayPath(args[1])
 		out.refRead, out.curRead = rt.RowsRead, ct.RowsRead
 	} else {
-		group, num, den := c.String("group"), c.String("numerator"), c.String("denominator")
+		group, num, den := d.j.opt.group, d.j.opt.numerator, d.j.opt.denominator
 		q := dataset.Query{Group: group, Columns: d.columns, MaxGroups: 2}
 		if num != "" && den != "" {
 			q.Groups = []string{num, den}
@@ -379,7 +381,7 @@ func (d *driftCmd) raw(c *cli.Context, start time.Time) (*driftResult, error) {
 		if err != nil {
 			return nil, err
 		}
-		ci, ri, err := chooseGroups(c, t, group, num, den)
+		ci, ri, err := chooseGroups(t, group, num, den)
 		if err != nil {
 			return nil, err
 		}
@@ -394,9 +396,9 @@ func (d *driftCmd) raw(c *cli.Context, start time.Time) (*driftResult, error) {
 	out.warnings = idColumnWarnings(refCols, curCols)
 	ref, err := drift.NewReference(refCols, &d.settings)
 	if err != nil {
-		return nil, libraryError(c, err)
+		return nil, err
 	}
-	if out.res, err = d.compare(c, ref, curCols); err != nil {
+	if out.res, err = d.compare(ref, curCols); err != nil {
 		return nil, err
 	}
 	out.timing = timing{load: load, estimate: time.Since(start) - load}
@@ -404,8 +406,8 @@ func (d *driftCmd) raw(c *cli.Context, start time.Time) (*driftResult, error) {
 }
 
 // save stores the reference read from REF in f.
-func (d *driftCmd) save(c *cli.Context, f *outFile, start time.Time) error {
-	path := c.Args().First()
+func (d *driftCmd) save(f *outFile, start time.Time) error {
+	path := d.j.opt.args[0]
 	cols, t, err := d.readOne(path)
 	if err != nil {
 		return err
@@ -415,7 +417,7 @@ func (d *driftCmd) save(c *cli.Context, f *outFile, start time.Time) error {
 	}
 	ref, err := drift.NewReference(cols, &d.settings)
 	if err != nil {
-		return libraryError(c, err)
+		return err
 	}
 	if err := ref.Save(f.f); err != nil {
 		return fmt.Errorf("--save-reference %s: %w", d.saveRef, err)
@@ -430,11 +432,11 @@ func (d *driftCmd) save(c *cli.Context, f *outFile, start time.Time) error {
 		add("rows_read", t.RowsRead).
 		add("seed", d.j.seed).
 		add("timing", timing{load: time.Since(start)})
-	return rec.writeTo(c.App.Writer, d.j.format)
+	return rec.writeTo(d.j.opt.stdout, d.j.format)
 }
 
 // againstSaved compares every CUR with the reference stored in --reference.
-func (d *driftCmd) againstSaved(c *cli.Context, start time.Time) ([]*driftResult, error) {
+func (d *driftCmd) againstSaved(start time.Time) ([]*driftResult, error) {
 	f, err := os.Open(d.refFile)
 	if err != nil {
 		return nil, fmt.Errorf("--reference: %w", err)
@@ -445,7 +447,7 @@ func (d *driftCmd) againstSaved(c *cli.Context, start time.Time) ([]*driftResult
 		return nil, fmt.Errorf("--reference %s: %w", d.refFile, err)
 	}
 	var out []*driftResult
-	for _, path := range c.Args().Slice() {
+	for _, path := range d.j.opt.args {
 		t0 := time.Now()
 		cols, t, err := d.readOne(path)
 		if err != nil {
@@ -456,7 +458,7 @@ func (d *driftCmd) againstSaved(c *cli.Context, start time.Time) ([]*driftResult
 		}
 		load := time.Since(t0)
 		res := &driftResult{settings: d, ref: d.refFile, cur: displayPath(path), refRead: -1, curRead: t.RowsRead, warnings: idColumnWarnings(cols)}
-		if res.res, err = d.compare(c, ref, cols); err != nil {
+		if res.res, err = d.compare(ref, cols); err != nil {
 			return nil, err
 		}
 		res.timing = timing{load: load, estimate: time.Since(t0) - load}

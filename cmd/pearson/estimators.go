@@ -7,8 +7,6 @@ package main
 import (
 	"errors"
 
-	"github.com/urfave/cli/v2"
-
 	"github.com/sublinear/pearson/divergence"
 )
 
@@ -109,41 +107,19 @@ func (r rankSettings) work(sh shape) estimateWork {
 func (d *peCmd) estimatorSettings(s divergence.Settings, _ int) estimatorSettings {
 	return peSettings{s: d.settings(s), alpha: d.alpha}
 }
-func (d *peCmd) permutationCount() int { return 0 }
 
 func (t *testCmd) estimatorSettings(s divergence.Settings, b int) estimatorSettings {
-	return twoSampleSettings{s: divergence.TwoSampleSettings{PESettings: t.settings(s), Permutations: b}, alpha: t.alpha}
-}
-func (t *testCmd) permutationCount() int { return t.permutations }
-
-func (t *twoSampleCmd) paired() bool { return false }
-
-func (t *twoSampleCmd) inputShape(c *cli.Context, inputs []string, reservoir int, exact bool) shape {
-	cols := 1
-	if n := len(splitList(c.String("columns"))); n > 0 {
-		cols = n
+	ts := divergence.TwoSampleSettings{PESettings: t.settings(s), Permutations: b}
+	if t.budgetSet {
+		ts.Points = s.M // as estimate runs it
 	}
-	return fileShape(inputs, reservoir, cols, cols, false, exact)
+	return twoSampleSettings{s: ts, alpha: t.alpha}
 }
 
 func (m *miCmd) estimatorSettings(s divergence.Settings, b int) estimatorSettings {
 	return miSettings{divergence.IndependenceSettings{LSMISettings: m.settings(s), Permutations: b}}
 }
-func (m *miCmd) permutationCount() int { return m.permutations }
-func (m *miCmd) inputShape(_ *cli.Context, inputs []string, reservoir int, exact bool) shape {
-	return fileShape(inputs, reservoir, len(m.xs), len(m.ys), true, exact)
-}
 
 func (k *rankCmd) estimatorSettings(s divergence.Settings, b int) estimatorSettings {
 	return rankSettings{divergence.RankSettings{LSMISettings: k.settings(s), PValuePermutations: b}}
 }
-func (k *rankCmd) permutationCount() int { return k.permutations }
-func (k *rankCmd) inputShape(_ *cli.Context, inputs []string, reservoir int, exact bool) shape {
-	cols := 1
-	if k.features != nil {
-		cols = len(k.features)
-	}
-	return fileShape(inputs, reservoir, cols, 1, true, exact)
-}
-
-func (p *pairedCmd) paired() bool { return true }

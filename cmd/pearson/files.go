@@ -19,8 +19,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/urfave/cli/v2"
-
 	"github.com/sublinear/pearson/dataset"
 	"github.com/sublinear/pearson/objstore"
 )
@@ -160,23 +158,23 @@ type output struct{ flag, path string }
 // ("-", which carries the result), one of the input files (it would be
 // overwritten, through a link too) or the file of another output. Outputs
 // with an empty path are not asked for.
-func checkOutputs(c *cli.Context, inputs []string, outs ...output) error {
+func checkOutputs(inputs []string, outs ...output) error {
 	var given []output
 	for _, o := range outs {
 		if o.path == "" {
 			continue
 		}
 		if o.path == "-" {
-			return usagef(c, "%s -: standard output carries the result; give a file name", o.flag)
+			return usageErr("%s -: standard output carries the result; give a file name", o.flag)
 		}
 		for _, in := range inputs {
 			if in != "-" && samePath(o.path, in) {
-				return usagef(c, "%s %s is the input file %s: it would be overwritten", o.flag, o.path, in)
+				return usageErr("%s %s is the input file %s: it would be overwritten", o.flag, o.path, in)
 			}
 		}
 		for _, g := range given {
 			if samePath(o.path, g.path) {
-				return usagef(c, "%s %s and %s %s are the same file", g.flag, g.path, o.flag, o.path)
+				return usageErr("%s %s and %s %s are the same file", g.flag, g.path, o.flag, o.path)
 			}
 		}
 		given = append(given, o)
@@ -189,17 +187,17 @@ func checkOutputs(c *cli.Context, inputs []string, outs ...output) error {
 // outs (nil where none was asked for). Deferring release removes those not
 // committed, so that a failed or interrupted run leaves the old files as
 // they were; it is set, and safe to call, even when an error is returned.
-func createOutputs(c *cli.Context, inputs []string, outs []output) ([]*outFile, func(), error) {
+func createOutputs(o *options, inputs []string, outs []output) ([]*outFile, func(), error) {
 	files := make([]*outFile, len(outs))
 	release := func() {
 		for _, f := range files {
 			f.discard()
 		}
 	}
-	if err := checkOutputs(c, inputs, outs...); err != nil {
+	if err := checkOutputs(inputs, outs...); err != nil {
 		return nil, release, err
 	}
-	if err := checkStreams(c, inputs, outs); err != nil {
+	if err := checkStreams(o, inputs, outs); err != nil {
 		return nil, release, err
 	}
 	for i, o := range outs {
@@ -219,11 +217,11 @@ func createOutputs(c *cli.Context, inputs []string, outs []output) ([]*outFile, 
 // res.txt), or the file standard input reads when an input is "-": the
 // same device and inode, whatever the names, so that the result or the
 // input would be overwritten.
-func checkStreams(c *cli.Context, inputs []string, outs []output) error {
-	stdout := fileInfo(c.App.Writer)
+func checkStreams(opt *options, inputs []string, outs []output) error {
+	stdout := fileInfo(opt.stdout)
 	var stdin fs.FileInfo
 	if slices.Contains(inputs, "-") {
-		stdin = fileInfo(c.App.Reader)
+		stdin = fileInfo(opt.stdin)
 	}
 	for _, o := range outs {
 		if o.path == "" {
@@ -234,10 +232,10 @@ func checkStreams(c *cli.Context, inputs []string, outs []output) error {
 			continue
 		}
 		if stdout != nil && os.SameFile(fi, stdout) {
-			return usagef(c, "%s %s is the file standard output goes to, which carries the result: give another file", o.flag, o.path)
+			return usageErr("%s %s is the file standard output goes to, which carries the result: give another file", o.flag, o.path)
 		}
 		if stdin != nil && os.SameFile(fi, stdin) {
-			return usagef(c, "%s %s is the file standard input reads, an input: it would be overwritten", o.flag, o.path)
+			return usageErr("%s %s is the file standard input reads, an input: it would be overwritten", o.flag, o.path)
 		}
 	}
 	return nil

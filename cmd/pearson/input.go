@@ -114,23 +114,23 @@ type reader struct {
 // newReader reads the input flags. s.Exact asks for every row; so does
 // --ratio-out, whose second pass reads every row anyway: the first then
 // validates them all before the estimate is printed.
-func newReader(c *cli.Context, prog *progress.Bars, s *divergence.Settings) (*reader, error) {
-	delim, err := delimiter(c)
+func newReader(o *options, prog *progress.Bars, s *divergence.Settings) (*reader, error) {
+	delim, err := delimiter(o)
 	if err != nil {
 		return nil, err
 	}
-	r := &reader{ctx: c.Context, stdin: c.App.Reader, delim: delim, drop: c.Bool("drop-missing"), seed: c.Uint64("seed"), prog: prog, stderr: c.App.ErrWriter}
-	if r.timeout, r.connect, err = timeouts(c); err != nil {
+	r := &reader{ctx: o.ctx, stdin: o.stdin, delim: delim, drop: o.dropMissing, seed: o.seed, prog: prog, stderr: o.stderr}
+	if r.timeout, r.connect, err = timeouts(o); err != nil {
 		return nil, err
 	}
-	if r.endpoint = c.String("endpoint"); r.endpoint != "" {
+	if r.endpoint = o.endpoint; r.endpoint != "" {
 		if u, err := url.Parse(r.endpoint); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return nil, usagef(c, "--endpoint %s: give the URL of an S3-compatible server, such as http://127.0.0.1:7070", r.endpoint)
+			return nil, usageErr("--endpoint %s: give the URL of an S3-compatible server, such as http://127.0.0.1:7070", r.endpoint)
 		}
 	}
-	switch res := c.Int("reservoir"); {
+	switch res := o.reservoir; {
 	case res < 0:
-		return nil, usagef(c, "--reservoir %d: the rows kept per sample cannot be negative", res)
+		return nil, usageErr("--reservoir %d: the rows kept per sample cannot be negative", res)
 	case s.Exact:
 		r.reservoir = 0
 	case res > 0:
@@ -138,7 +138,7 @@ func newReader(c *cli.Context, prog *progress.Bars, s *divergence.Settings) (*re
 	default:
 		r.reservoir = defaultReservoir(s)
 	}
-	r.seek = r.reservoir > 0 && !c.Bool("scan") && c.String("ratio-out") == ""
+	r.seek = r.reservoir > 0 && !o.scan && o.ratioOut == ""
 	return r, nil
 }
 

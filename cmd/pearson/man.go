@@ -28,7 +28,7 @@ func manCommand() *cli.Command {
 
 func runMan(c *cli.Context) error {
 	if c.Args().Present() {
-		return usagef(c, "unexpected argument %q", c.Args().First())
+		return usageErr("unexpected argument %q", c.Args().First())
 	}
 	// The flag library's page leaves the commands' descriptions out: each
 	// goes under its usage lines, as --help shows it, line breaks kept.

@@ -39,14 +39,14 @@ func maxMemoryFlag() *cli.StringFlag {
 }
 
 // memoryBudget returns --max-memory in bytes, or the default budget.
-func memoryBudget(c *cli.Context) (float64, error) {
-	s := c.String("max-memory")
+func memoryBudget(o *options) (float64, error) {
+	s := o.maxMemory
 	if s == "" {
 		return defaultMemoryBudget(), nil
 	}
 	b, err := parseSize(s)
 	if err != nil {
-		return 0, usagef(c, "--max-memory %q: %v", s, err)
+		return 0, usageErr("--max-memory %q: %v", s, err)
 	}
 	return b, nil
 }
@@ -129,7 +129,7 @@ func shapeOf(a, b mat.Matrix) shape {
 // sampleBytes is the memory of the rows kept of shape sh: 8 bytes a value
 // and 8 a row for its line number, twice for mi and rank, whose columns
 // are copied out of the table.
-func sampleBytes(cmd command, sh shape) float64 {
+func sampleBytes(paired bool, sh shape) float64 {
 	known := func(r int) float64 {
 		if r >= unknownRows {
 			return 0 // a stream's rows are its own
@@ -137,16 +137,16 @@ func sampleBytes(cmd command, sh shape) float64 {
 		return float64(r)
 	}
 	b := 8 * (known(sh.ra)*float64(sh.ca+1) + known(sh.rb)*float64(sh.cb+1))
-	if cmd.paired() {
+	if paired {
 		b *= 2
 	}
 	return b
 }
 
 // memoryNeed is the bound of a run's memory on samples of shape sh, with
-// settings s and b permutations.
-func memoryNeed(cmd command, s divergence.Settings, b int, sh shape) float64 {
-	return baseMemory + sampleBytes(cmd, sh) + cmd.estimatorSettings(s, b).memory(sh)
+// settings s and b permutations (paired: see plan).
+func memoryNeed(cmd command, paired bool, s divergence.Settings, b int, sh shape) float64 {
+	return baseMemory + sampleBytes(paired, sh) + cmd.estimatorSettings(s, b).memory(sh)
 }
 
 // knobs are the flags whose lowering saves memory, with the setting each
@@ -165,12 +165,12 @@ var knobs = []struct {
 // checkMemory returns a usage error when the run's bound on samples of
 // shape sh exceeds the budget: how much it would need, and which flag to
 // lower. when says at which point ("" before reading, or the samples read).
-func checkMemory(c *cli.Context, cmd command, s divergence.Settings, sh shape, budget float64, when string) error {
-	if err := checkWork(c, cmd, s, sh, when); err != nil {
+func checkMemory(cmd command, p plan, s divergence.Settings, sh shape, budget float64, when string) error {
+	if err := checkWork(cmd, p.permutations, s, sh, when); err != nil {
 		return err
 	}
-	b := cmd.permutationCount()
-	need := memoryNeed(cmd, s, b, sh)
+	b := p.permutations
+	need := memoryNeed(cmd, p.paired, s, b, sh)
 	machine := processMemory()
 	if need <= budget && checkMachine(need, when, machine, "") == nil {
 		return nil
@@ -179,43 +179,43 @@ func checkMemory(c *cli.Context, cmd command, s divergence.Settings, sh shape, b
 	for _, kn := range knobs {
 		s2, b2 := s, b
 		kn.set(&s2, &b2)
-		if v := need - memoryNeed(cmd, s2, b2, sh); v > saved {
+		if v := need - memoryNeed(cmd, p.paired, s2, b2, sh); v > saved {
 			best, saved = kn.flag, v
 		}
 	}
-	if v := sampleBytes(cmd, sh); v > saved {
+	if v := sampleBytes(p.paired, sh); v > saved {
 		best = "--reservoir" // the rows kept, not the estimate's
 	}
-	return refuseMemory(c, need, budget, when, machine, best)
+	return refuseMemory(need, budget, when, machine, best)
 }
 
 // refuseMemory returns the usage error of a run that would need need bytes
 // (when: at which point), more than the budget or what the machine gives
 // this process (machine): the one refusal of every command, naming the
 // flag best to lower when there is one.
-func refuseMemory(c *cli.Context, need, budget float64, when string, machine machineMemory, best string) error {
+func refuseMemory(need, budget float64, when string, machine machineMemory, best string) error {
 	if machine.bytes > 0 && machine.bytes < budget { // the machine binds first
 		if err := checkMachine(need, when, machine, best); err != nil {
-			return usagef(c, "%v", err)
+			return usageErr("%v", err)
 		}
 	}
 	advice := "raise --max-memory"
 	if best != "" {
 		advice = "lower " + best + ", or raise --max-memory"
 	}
-	return usagef(c, "the run would need about %s of memory%s, more than the budget of %s: %s", formatSize(need), when, formatSize(budget), advice)
+	return usageErr("the run would need about %s of memory%s, more than the budget of %s: %s", formatSize(need), when, formatSize(budget), advice)
 }
 
 // checkNeed returns refuseMemory's error when need bytes (with baseMemory
 // added) exceed the budget or what the machine gives, and nil otherwise:
 // the check of a command whose library reports its own need (drift).
-func checkNeed(c *cli.Context, need, budget float64, when, best string) error {
+func checkNeed(need, budget float64, when, best string) error {
 	need += baseMemory
 	machine := processMemory()
 	if need <= budget && checkMachine(need, when, machine, "") == nil {
 		return nil
 	}
-	return refuseMemory(c, need, budget, when, machine, best)
+	return refuseMemory(need, budget, when, machine, best)
 }
 
 // fileShape is the largest shape samples of ca and cb columns, paired or
@@ -229,7 +229,7 @@ func fileShape(inputs []string, reservoir, ca, cb int, paired, exact bool) shape
 		switch info.Format {
 		case dataset.FormatCSV:
 			most = int(min(float64(info.Size)/float64(2*cols), unknownRows))
-		case dataset.FormatParquet:
+		case dataset.FormatParquet, dataset.FormatNPZ: // rows counted
 			if info.Rows >= 0 {
 				most = int(min(float64(info.Rows), unknownRows))
 			}
@@ -259,8 +259,8 @@ func fileShape(inputs []string, reservoir, ca, cb int, paired, exact bool) shape
 // exactSample is the file whose rows --exact takes as centres, and how it
 // is named: the numerator file of two, or the paired file; "" when a group
 // of one file is (its rows are not known before reading).
-func exactSample(cmd command, inputs []string) string {
-	if cmd.paired() || len(inputs) == 2 {
+func exactSample(paired bool, inputs []string) string {
+	if paired || len(inputs) == 2 {
 		return inputs[0]
 	}
 	return ""
@@ -269,23 +269,23 @@ func exactSample(cmd command, inputs []string) string {
 // checkExact refuses --exact before reading when the file of the centres
 // clearly holds more rows than the exact solution takes (its estimate
 // above 1.25·MaxExact); the estimator checks the rows read too.
-func checkExact(c *cli.Context, cmd command, inputs []string) error {
-	path := exactSample(cmd, inputs)
+func checkExact(o *options, paired bool, inputs []string) error {
+	path := exactSample(paired, inputs)
 	if path == "" {
 		return nil
 	}
 	info := dataset.Inspect(path)
 	if info.Format == dataset.FormatParquet && info.Rows >= 0 {
-		return checkExactParquet(c, path, info.Rows)
+		return checkExactParquet(path, info.Rows)
 	}
-	if rows, ok, err := remoteParquetRows(c, path); err != nil || ok {
+	if rows, ok, err := remoteParquetRows(o, path); err != nil || ok {
 		if err != nil {
 			return err
 		}
-		return checkExactParquet(c, path, rows)
+		return checkExactParquet(path, rows)
 	}
 	if rows := info.Rows; rows >= 0 && float64(rows) > 1.25*divergence.MaxExact {
-		return usagef(c, "--exact: %s holds about %d rows (from its size and the lines of its start); the exact solution takes at most %d: leave --exact out", displayPath(path), rows, divergence.MaxExact)
+		return usageErr("--exact: %s holds about %d rows (from its size and the lines of its start); the exact solution takes at most %d: leave --exact out", displayPath(path), rows, divergence.MaxExact)
 	}
 	return nil
 }

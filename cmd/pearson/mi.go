@@ -54,42 +54,42 @@ type miCmd struct {
 	prog   *progress.Bars
 }
 
-func (m *miCmd) parse(c *cli.Context) ([]string, []output, error) {
-	if err := m.pairedCmd.parse(c, "y-type"); err != nil {
-		return nil, nil, err
+func (m *miCmd) parse(o *options) (plan, error) {
+	if err := m.pairedCmd.parse(o, "y-type", o.yType); err != nil {
+		return plan{}, err
 	}
 	m.joint = true
-	m.stderr = c.App.ErrWriter
-	if c.Bool("exact") {
+	m.stderr = o.stderr
+	if o.est.Exact {
 		var err error
-		if m.prog, err = newProgress(c); err != nil {
-			return nil, nil, err
+		if m.prog, err = newProgress(o); err != nil {
+			return plan{}, err
 		}
 	}
-	m.xs, m.ys = splitList(c.String("x")), splitList(c.String("y"))
+	m.xs, m.ys = o.x, o.y
 	switch {
 	case len(m.xs) == 0:
-		return nil, nil, usagef(c, "missing --x: the columns of X")
+		return plan{}, usageErr("missing --x: the columns of X")
 	case len(m.ys) == 0:
-		return nil, nil, usagef(c, "missing --y: the columns of Y")
+		return plan{}, usageErr("missing --y: the columns of Y")
 	}
 	for _, name := range m.xs {
 		if slices.Contains(m.ys, name) {
-			return nil, nil, usagef(c, "column %q is in both --x and --y", name)
+			return plan{}, usageErr("column %q is in both --x and --y", name)
 		}
 	}
-	if c.String("plot") != "" && m.permutations == 0 {
-		return nil, nil, usagef(c, "--plot draws the null distribution of the independence test: give --permutations too")
+	if o.plot != "" && m.permutations == 0 {
+		return plan{}, usageErr("--plot draws the null distribution of the independence test: give --permutations too")
 	}
-	return []string{m.path}, nil, nil
+	return plan{inputs: []string{m.path}, steps: m.steps(), permutations: m.permutations, paired: true, cols: [2]int{len(m.xs), len(m.ys)}}, nil
 }
 
-func (m *miCmd) read(c *cli.Context, r *reader) (mat.Matrix, mat.Matrix, error) {
+func (m *miCmd) read(r *reader) (mat.Matrix, mat.Matrix, error) {
 	t, all, err := readColumns(r, m.path, append(slices.Clone(m.xs), m.ys...), m.label(m.ys), m.maxLabels(r), m.xs...)
 	if err != nil {
 		return nil, nil, categoryHint(m.textHint(err, m.ys, "y-type", r), featureLabels(m.label(m.ys), m.maxLabels(r)), "y-type", m.ys...)
 	}
-	x, y, err := m.split(c, "y-type", t, &all, m.xs, m.ys)
+	x, y, err := m.split("y-type", t, &all, m.xs, m.ys)
 	m.in = all
 	return x, y, err
 }

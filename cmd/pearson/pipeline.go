@@ -17,20 +17,20 @@ import (
 )
 
 // command is an estimating command's part of the pipeline (divergence,
-// test, mi, rank): its own arguments and flags, how it reads, estimates and
-// reports. runPipeline calls the parts in order.
+// test, mi, rank): how it reads, estimates and reports. runPipeline calls
+// the parts in order, after parse has read the command's options.
 type command interface {
-	// parse reads and checks the command's arguments and own flags, and
-	// returns the input files and the files it writes besides standard
-	// output and --plot (whose paths may be empty: not asked for).
-	// Mistakes are usage errors.
-	parse(c *cli.Context) (inputs []string, outs []output, err error)
+	// parse checks the command's arguments and own options and returns
+	// its plan. Mistakes are usage errors.
+	parse(o *options) (plan, error)
 	// read reads the inputs and returns the two samples the estimator
 	// takes.
-	read(c *cli.Context, r *reader) (a, b mat.Matrix, err error)
-	// steps names what the estimate's progress bar counts, or "" for no
-	// bar.
-	steps() string
+	read(r *reader) (a, b mat.Matrix, err error)
+	// estimatorSettings returns the settings of the command's library entry
+	// point, the common settings s with the command's own and b
+	// permutations (ignored by a command without them), which the pipeline
+	// validates and bounds the memory of.
+	estimatorSettings(s divergence.Settings, b int) estimatorSettings
 	// estimate runs the estimator on the samples, with the common
 	// settings s and the command's own.
 	estimate(ctx context.Context, s divergence.Settings, a, b mat.Matrix) error
@@ -38,25 +38,31 @@ type command interface {
 	result(seed uint64) result
 	// plot draws the picture of the estimate to the file path.
 	plot(path string, seed uint64) error
-	// writeOutputs writes the outputs parse returned to their files, one
-	// per output in the same order; a file is nil when its output was not
+	// writeOutputs writes the plan's outputs to their files, one per
+	// output in the same order; a file is nil when its output was not
 	// asked for.
 	writeOutputs(r *reader, files []*outFile) error
+}
 
-	// estimatorSettings returns the settings of the command's library entry
-	// point, the common settings s with the command's own and b
-	// permutations (ignored by a command without them), which the pipeline
-	// validates and bounds the memory of.
-	estimatorSettings(s divergence.Settings, b int) estimatorSettings
-	// permutationCount returns the command's permutations, 0 when it has
-	// none.
-	permutationCount() int
-	// inputShape returns the largest shape its samples may take before
-	// they are read (see fileShape).
-	inputShape(c *cli.Context, inputs []string, reservoir int, exact bool) shape
-	// paired reports whether the samples are paired columns of one file
-	// (mi, rank), copied out of its table, rather than two samples.
-	paired() bool
+// plan is what a command's options ask of the pipeline.
+type plan struct {
+	// inputs are the input files; outs the files the command writes
+	// besides standard output and --plot (whose paths may be empty: not
+	// asked for).
+	inputs []string
+	outs   []output
+	// steps names what the estimate's progress bar counts, or "" for no
+	// bar.
+	steps string
+	// permutations are the command's permutations, 0 when it has none.
+	permutations int
+	// paired says that the samples are paired columns of one file (mi,
+	// rank), copied out of its table, rather than two samples.
+	paired bool
+	// cols are the columns of each sample as far as the options name
+	// them (1 when they do not), for the largest shape the samples may
+	// take before they are read (fileShape).
+	cols [2]int
 }
 
 // noOutputs is embedded by the commands that write no file besides
@@ -65,9 +71,10 @@ type noOutputs struct{}
 
 func (noOutputs) writeOutputs(*reader, []*outFile) error { return nil }
 
-// job is what the common flags of the estimating commands say, read and
+// job is what the common options of the estimating commands say, read and
 // checked before any work.
 type job struct {
+	opt      *options
 	format   writer
 	settings divergence.Settings // Src seeded by --seed
 	seed     uint64
@@ -80,7 +87,7 @@ type job struct {
 // action returns the cli action that runs cmd, a new one per run, through
 // the pipeline.
 func action(newCmd func() command) cli.ActionFunc {
-	return func(c *cli.Context) error { return runPipeline(c, newCmd()) }
+	return func(c *cli.Context) error { return runPipeline(readOptions(c), newCmd()) }
 }
 
 // runPipeline runs an estimating command: it checks the flags, the
@@ -89,39 +96,40 @@ func action(newCmd func() command) cli.ActionFunc {
 // other outputs and the plot, and renames the output files into place once
 // everything succeeded, after the result is printed; on failure or
 // interruption it removes them, leaving the destinations as they were.
-func runPipeline(c *cli.Context, cmd command) error {
+func runPipeline(o *options, cmd command) error {
 	start := time.Now()
-	j, err := newJob(c)
+	j, err := newJob(o)
 	if err != nil {
 		return err
 	}
-	inputs, outs, err := cmd.parse(c)
+	p, err := cmd.parse(o)
 	if err != nil {
 		return err
 	}
-	if err := checkSettings(c, cmd, j.settings); err != nil {
+	inputs := p.inputs
+	if err := cmd.estimatorSettings(j.settings, p.permutations).Validate(); err != nil {
 		return err
 	}
 	if j.settings.Exact {
-		if err := checkExact(c, cmd, inputs); err != nil {
+		if err := checkExact(o, p.paired, inputs); err != nil {
 			return err
 		}
 	}
-	if err := checkMemory(c, cmd, j.settings, cmd.inputShape(c, inputs, j.reader.reservoir, j.settings.Exact), j.budget, ""); err != nil {
+	if err := checkMemory(cmd, p, j.settings, fileShape(inputs, j.reader.reservoir, p.cols[0], p.cols[1], p.paired, j.settings.Exact), j.budget, ""); err != nil {
 		return err
 	}
-	outs = append(outs, output{"--plot", j.plot})
-	files, release, err := createOutputs(c, inputs, outs)
+	outs := append(p.outs, output{"--plot", j.plot})
+	files, release, err := createOutputs(o, inputs, outs)
 	defer release()
 	if err != nil {
 		return err
 	}
 
-	a, b, err := cmd.read(c, j.reader)
+	a, b, err := cmd.read(j.reader)
 	if err != nil {
 		return diagnoseRead(err, inputs)
 	}
-	if err := checkMemory(c, cmd, j.settings, shapeOf(a, b), j.budget, " on the rows read"); err != nil {
+	if err := checkMemory(cmd, p, j.settings, shapeOf(a, b), j.budget, " on the rows read"); err != nil {
 		return err
 	}
 	if err := checkMagnitude(a, b); err != nil {
@@ -130,10 +138,10 @@ func runPipeline(c *cli.Context, cmd command) error {
 	load := time.Since(start)
 	s := j.settings
 	done := func() {}
-	if steps := cmd.steps(); steps != "" {
-		s.Progress, done = j.prog.Steps(steps)
+	if p.steps != "" {
+		s.Progress, done = j.prog.Steps(p.steps)
 	}
-	err = cmd.estimate(c.Context, s, a, b)
+	err = cmd.estimate(o.ctx, s, a, b)
 	done()
 	if err != nil {
 		return err
@@ -156,10 +164,10 @@ func runPipeline(c *cli.Context, cmd command) error {
 			return err
 		}
 	}
-	if err := c.Context.Err(); err != nil {
+	if err := o.ctx.Err(); err != nil {
 		return err
 	}
-	if err := res.writeTo(c.App.Writer, j.format); err != nil {
+	if err := res.writeTo(o.stdout, j.format); err != nil {
 		return err
 	}
 	for _, f := range files {
@@ -170,50 +178,43 @@ func runPipeline(c *cli.Context, cmd command) error {
 	return nil
 }
 
-// newJob reads the common flags of the estimating commands and checks
-// those the library does not: the output format, progress, the plot's
-// file name, the flags --exact refuses, and the reading flags. Mistakes are
-// usage errors that name the flag.
-func newJob(c *cli.Context) (*job, error) {
-	j := &job{seed: c.Uint64("seed"), plot: c.String("plot")}
+// newJob checks the common options of the estimating commands that the
+// library does not: the output format, progress, the plot's file name, the
+// flags --exact refuses, and the reading flags. Mistakes are usage errors
+// that name the flag.
+func newJob(o *options) (*job, error) {
+	j := &job{opt: o, seed: o.seed, plot: o.plot}
 	var err error
-	if j.format, err = checkFormat(c, formatNames); err != nil {
+	if j.format, err = checkFormat(o, formatNames); err != nil {
 		return nil, err
 	}
-	if j.budget, err = memoryBudget(c); err != nil {
+	if j.budget, err = memoryBudget(o); err != nil {
 		return nil, err
 	}
-	if j.prog, err = newProgress(c); err != nil {
+	if j.prog, err = newProgress(o); err != nil {
 		return nil, err
 	}
 	if j.plot != "" {
 		if err := plots.CheckPath(j.plot); err != nil {
-			return nil, usagef(c, "--plot: %v", err)
+			return nil, usageErr("--plot: %v", err)
 		}
 	}
-	j.settings = divergence.Settings{
-		K:      c.Int("k"),
-		M:      c.Int("m"),
-		Draws:  c.Int("draws"),
-		Folds:  c.Int("folds"),
-		Lambda: c.Float64("lambda"),
-		Exact:  c.Bool("exact"),
-		Src:    seedSource(j.seed),
-	}
+	j.settings = o.est
+	j.settings.Src = seedSource(j.seed)
 	if j.settings.Exact {
 		// The all-centre solution takes every row as a centre, averages
 		// over every row, once, and keeps every row: these do not apply.
 		for _, name := range []string{"k", "m", "draws", "reservoir"} {
-			if c.IsSet(name) {
-				return nil, usagef(c, "--%s and --exact: the exact solution uses every row (k = n, exact averages, one draw, no reservoir); leave --%s out", name, name)
+			if o.given[name] {
+				return nil, usageErr("--%s and --exact: the exact solution uses every row (k = n, exact averages, one draw, no reservoir); leave --%s out", name, name)
 			}
 		}
 	}
-	if j.reader, err = newReader(c, j.prog, &j.settings); err != nil {
+	if j.reader, err = newReader(o, j.prog, &j.settings); err != nil {
 		return nil, err
 	}
-	if r := c.Int("reservoir"); r == 1 {
-		return nil, usagef(c, "--reservoir 1: an estimate needs at least 2 rows per sample (0: the default)")
+	if r := o.reservoir; r == 1 {
+		return nil, usageErr("--reservoir 1: an estimate needs at least 2 rows per sample (0: the default)")
 	}
 	return j, nil
 }

@@ -15,11 +15,11 @@ func progressFlag() *cli.StringFlag {
 }
 
 // newProgress reads --progress.
-func newProgress(c *cli.Context) (*progress.Bars, error) {
-	mode := c.String("progress")
-	p, err := progress.New(c.App.ErrWriter, progress.Mode(mode))
+func newProgress(o *options) (*progress.Bars, error) {
+	mode := o.progress
+	p, err := progress.New(o.stderr, progress.Mode(mode))
 	if err != nil {
-		return nil, usagef(c, "unknown --progress %q: use auto, always or never", mode)
+		return nil, usageErr("unknown --progress %q: use auto, always or never", mode)
 	}
 	return p, nil
 }

@@ -46,24 +46,39 @@ func qminCommand() *cli.Command {
 	}
 }
 
+// qminOptions are qmin's options: the shared ones (--k, --draws, --exact,
+// --seed, --delimiter, --format) and its own, read once by its action.
+type qminOptions struct {
+	*options
+	a, d, b            string
+	withoutReplacement bool
+	box                float64
+}
+
 func runQmin(c *cli.Context) error {
-	format, err := checkFormat(c, formatNames)
+	return qminRun(&qminOptions{options: readOptions(c), a: c.String("a"), d: c.String("d"), b: c.String("b"),
+		withoutReplacement: c.Bool("without-replacement"), box: c.Float64("box")})
+}
+
+// qminRun runs qmin with the options o.
+func qminRun(o *qminOptions) error {
+	format, err := checkFormat(o.options, formatNames)
 	if err != nil {
 		return err
 	}
-	delim, err := delimiter(c)
+	delim, err := delimiter(o.options)
 	if err != nil {
 		return err
 	}
-	if c.Args().Present() {
-		return usagef(c, "unexpected argument %q", c.Args().First())
+	if len(o.args) > 0 {
+		return usageErr("unexpected argument %q", o.args[0])
 	}
 	paths := map[string]string{}
 	stdinUsers := 0
-	for _, name := range []string{"a", "d", "b"} {
-		p := c.String(name)
+	for _, f := range []struct{ name, path string }{{"a", o.a}, {"d", o.d}, {"b", o.b}} {
+		name, p := f.name, f.path
 		if p == "" {
-			return usagef(c, "missing --%s", name)
+			return usageErr("missing --%s", name)
 		}
 		if p == "-" {
 			stdinUsers++
@@ -71,10 +86,10 @@ func runQmin(c *cli.Context) error {
 		paths[name] = p
 	}
 	if stdinUsers > 1 {
-		return usagef(c, "only one of --a, --d and --b may be \"-\" (standard input)")
+		return usageErr("only one of --a, --d and --b may be \"-\" (standard input)")
 	}
 
-	rows, cols, data, err := openMatrix(c.App.Reader, paths["a"], delim)
+	rows, cols, data, err := openMatrix(o.stdin, paths["a"], delim)
 	if err != nil {
 		return err
 	}
@@ -83,7 +98,7 @@ func runQmin(c *cli.Context) error {
 	}
 	vec := map[string][]float64{}
 	for _, name := range []string{"d", "b"} {
-		v, err := openVector(c.App.Reader, paths[name], delim)
+		v, err := openVector(o.stdin, paths[name], delim)
 		if err != nil {
 			return err
 		}
@@ -97,18 +112,18 @@ func runQmin(c *cli.Context) error {
 		return err
 	}
 	s := &qmin.Settings{
-		K:                  c.Int("k"),
-		Draws:              c.Int("draws"),
-		WithoutReplacement: c.Bool("without-replacement"),
-		Box:                c.Float64("box"),
-		Src:                seedSource(c.Uint64("seed")),
+		K:                  o.est.K,
+		Draws:              o.est.Draws,
+		WithoutReplacement: o.withoutReplacement,
+		Box:                o.box,
+		Src:                seedSource(o.seed),
 	}
 	if err := checkMachine(qminMemory(rows, s), "", processMemory(), "--draws or --k"); err != nil {
-		return usagef(c, "%v", err)
+		return usageErr("%v", err)
 	}
 	// The library checks the settings; the one error mapper
 	// (libraryError) names the flag of a setting out of range.
-	res, err := qmin.EstimateContext(c.Context, p, s)
+	res, err := qmin.EstimateContext(o.ctx, p, s)
 	if err != nil {
 		return err
 	}
@@ -121,9 +136,9 @@ func runQmin(c *cli.Context) error {
 		add("draws", len(res.Draws)).
 		add("box", s.Box).
 		add("certified", res.Certified).
-		add("seed", c.Uint64("seed"))
-	if c.Bool("exact") {
-		ex, err := qmin.ExactContext(c.Context, p, &qmin.Settings{Box: s.Box, Src: seedSource(c.Uint64("seed"))})
+		add("seed", o.seed)
+	if o.est.Exact {
+		ex, err := qmin.ExactContext(o.ctx, p, &qmin.Settings{Box: s.Box, Src: seedSource(o.seed)})
 		if err != nil {
 			return err
 		}
@@ -133,7 +148,7 @@ func runQmin(c *cli.Context) error {
 			add("error", math.Abs(res.Value-ex.Value)).
 			add("error_per_n2", math.Abs(res.Value-ex.Value)/n/n)
 	}
-	return out.writeTo(c.App.Writer, format)
+	return out.writeTo(o.stdout, format)
 }
 
 // openMatrix reads a headerless numeric matrix from a file, or from stdin

@@ -51,35 +51,39 @@ type rankCmd struct {
 	res      *divergence.RankResult
 }
 
-func (k *rankCmd) parse(c *cli.Context) ([]string, []output, error) {
-	if err := k.pairedCmd.parse(c, "target-type"); err != nil {
-		return nil, nil, err
+func (k *rankCmd) parse(o *options) (plan, error) {
+	if err := k.pairedCmd.parse(o, "target-type", o.targetTyp); err != nil {
+		return plan{}, err
 	}
-	k.target = strings.TrimSpace(c.String("target"))
+	k.target = strings.TrimSpace(o.target)
 	if k.target == "" {
-		return nil, nil, usagef(c, "missing --target: the column the features are ranked against")
+		return plan{}, usageErr("missing --target: the column the features are ranked against")
 	}
-	if k.top = c.Int("top"); k.top < 0 {
-		return nil, nil, usagef(c, "--top %d cannot be negative", k.top)
+	if k.top = o.top; k.top < 0 {
+		return plan{}, usageErr("--top %d cannot be negative", k.top)
 	}
-	k.features, k.exclude = splitList(c.String("features")), splitList(c.String("exclude"))
+	k.features, k.exclude = o.features, o.exclude
 	if slices.Contains(k.features, k.target) {
-		return nil, nil, usagef(c, "the target %q is also among --features", k.target)
+		return plan{}, usageErr("the target %q is also among --features", k.target)
 	}
 	if slices.Contains(k.exclude, k.target) {
-		return nil, nil, usagef(c, "the target %q is also among --exclude", k.target)
+		return plan{}, usageErr("the target %q is also among --exclude", k.target)
 	}
 	if k.features != nil && k.exclude != nil {
 		var err error
-		if k.features, err = excludeListed(c, k.features, k.exclude, "features"); err != nil {
-			return nil, nil, err
+		if k.features, err = excludeListed(k.features, k.exclude, "features"); err != nil {
+			return plan{}, err
 		}
 		k.exclude = nil
 	}
-	return []string{k.path}, nil, nil
+	cols := 1
+	if k.features != nil {
+		cols = len(k.features)
+	}
+	return plan{inputs: []string{k.path}, steps: k.steps(), permutations: k.permutations, paired: true, cols: [2]int{cols, 1}}, nil
 }
 
-func (k *rankCmd) read(c *cli.Context, r *reader) (mat.Matrix, mat.Matrix, error) {
+func (k *rankCmd) read(r *reader) (mat.Matrix, mat.Matrix, error) {
 	var want []string // nil: every numeric column
 	if k.features != nil {
 		want = append(slices.Clone(k.features), k.target)
@@ -119,7 +123,7 @@ func (k *rankCmd) read(c *cli.Context, r *reader) (mat.Matrix, mat.Matrix, error
 			return nil, nil, fmt.Errorf("%s: no numeric column besides the target %q", t.Name, k.target)
 		}
 	}
-	x, y, err := k.split(c, "target-type", t, &all, k.features, []string{k.target})
+	x, y, err := k.split("target-type", t, &all, k.features, []string{k.target})
 	k.in = all
 	// The table of features has no place for them: standard error says
 	// them too.

@@ -8,23 +8,21 @@ import (
 	"io"
 	"time"
 
-	"github.com/urfave/cli/v2"
-
 	"github.com/sublinear/pearson/dataset"
 	"github.com/sublinear/pearson/objstore"
 )
 
 // timeouts reads --timeout and --connect-timeout: 0 means no bound
 // (objstore's negative), a negative duration is refused.
-func timeouts(c *cli.Context) (wait, connect time.Duration, err error) {
-	wait, connect = c.Duration("timeout"), c.Duration("connect-timeout")
+func timeouts(o *options) (wait, connect time.Duration, err error) {
+	wait, connect = o.timeout, o.connectTimeout
 	for _, f := range []struct {
 		name string
 		d    *time.Duration
 	}{{"timeout", &wait}, {"connect-timeout", &connect}} {
 		switch {
 		case *f.d < 0:
-			return 0, 0, usagef(c, "--%s %v: give a positive duration (60s, 2m), or 0 for no bound", f.name, *f.d)
+			return 0, 0, usageErr("--%s %v: give a positive duration (60s, 2m), or 0 for no bound", f.name, *f.d)
 		case *f.d == 0:
 			*f.d = -1
 		}
@@ -46,16 +44,16 @@ func (r *reader) storeSettings() objstore.Settings {
 // for a local path or another format. A URL that does not open fails with
 // the error the read would give, so that a silent server costs one
 // timeout, not two.
-func remoteParquetRows(c *cli.Context, path string) (int64, bool, error) {
+func remoteParquetRows(o *options, path string) (int64, bool, error) {
 	if !objstore.IsURL(path) {
 		return 0, false, nil
 	}
-	wait, connect, err := timeouts(c)
+	wait, connect, err := timeouts(o)
 	if err != nil {
 		return 0, false, err
 	}
-	r := &reader{endpoint: c.String("endpoint"), timeout: wait, connect: connect}
-	src, err := openTable(c.Context, path, dataset.Options{}, remote{settings: r.storeSettings()}, io.Discard)
+	r := &reader{endpoint: o.endpoint, timeout: wait, connect: connect}
+	src, err := openTable(o.ctx, path, dataset.Options{}, remote{settings: r.storeSettings()}, io.Discard)
 	if err != nil {
 		return 0, false, err
 	}

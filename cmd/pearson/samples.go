@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/urfave/cli/v2"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/sublinear/pearson/dataset"
@@ -36,12 +35,12 @@ type twoSamples struct {
 // checkTwoSamples accepted: two files P.csv Q.csv, or one file with --group
 // COL (and --numerator and --denominator when the column has more than two
 // values).
-func readTwoSamples(c *cli.Context, r *reader) (*twoSamples, error) {
-	args := c.Args().Slice()
-	group := c.String("group")
-	num, den := c.String("numerator"), c.String("denominator")
-	sel := tabular.Selection{Columns: splitList(c.String("columns")), Exclude: splitList(c.String("exclude")), Group: group}
-	columns, err := selectionUsage(c)(sel.Named())
+func readTwoSamples(o *options, r *reader) (*twoSamples, error) {
+	args := o.args
+	group := o.group
+	num, den := o.numerator, o.denominator
+	sel := tabular.Selection{Columns: o.columns, Exclude: o.exclude, Group: group}
+	columns, err := selectionUsage()(sel.Named())
 	if err != nil {
 		return nil, err
 	}
@@ -110,7 +109,7 @@ func readTwoSamples(c *cli.Context, r *reader) (*twoSamples, error) {
 		ts.cats = tabular.CategoryColumns(t, t.Columns)
 		ids, w := tabular.TextIDs(t, text, "columns")
 		exclude, warnings = append(exclude, ids...), append(warnings, w...)
-		pi, qi, err := chooseGroups(c, t, group, num, den)
+		pi, qi, err := chooseGroups(t, group, num, den)
 		if err != nil {
 			return nil, err
 		}
@@ -131,12 +130,12 @@ func readTwoSamples(c *cli.Context, r *reader) (*twoSamples, error) {
 			}
 		}
 	}
-	if len(ts.cats) > 0 && c.String("ratio-out") != "" {
-		return nil, usagef(c, "--ratio-out reads numeric columns only, and %s holds text (categories): leave --ratio-out out, or the column", strings.Join(quoteAll(tabular.NamesOf(ts.columns, ts.cats)), ", "))
+	if len(ts.cats) > 0 && o.ratioOut != "" {
+		return nil, usageErr("--ratio-out reads numeric columns only, and %s holds text (categories): leave --ratio-out out, or the column", strings.Join(quoteAll(tabular.NamesOf(ts.columns, ts.cats)), ", "))
 	}
 	ts.p.cats, ts.q.cats = ts.cats, ts.cats
 	ts.warnings = append(tabular.IDWarnings(ts.columns, []*mat.Dense{ts.p.x, ts.q.x}, []int{ts.p.rows, ts.q.rows}), warnings...)
-	if standardizes(c, len(ts.columns)) {
+	if standardizes(o, len(ts.columns)) {
 		ts.scale = tabular.Standardize(ts.cats, ts.p.x, ts.q.x)
 	}
 	return ts, nil
@@ -145,25 +144,25 @@ func readTwoSamples(c *cli.Context, r *reader) (*twoSamples, error) {
 // checkTwoSamples returns a usage error unless the command line names the
 // two samples: two files P.csv Q.csv, or one file with --group COL (and
 // --numerator and --denominator when the column has more than two values).
-func checkTwoSamples(c *cli.Context) error {
-	args := c.Args().Slice()
-	group := c.String("group")
-	num, den := c.String("numerator"), c.String("denominator")
+func checkTwoSamples(o *options) error {
+	args := o.args
+	group := o.group
+	num, den := o.numerator, o.denominator
 	switch {
 	case len(args) == 0:
-		return usagef(c, "missing input: give two files P.csv Q.csv, or one file and --group COL")
+		return usageErr("missing input: give two files P.csv Q.csv, or one file and --group COL")
 	case len(args) > 2:
-		return usagef(c, "expected one or two input files, got %d", len(args))
+		return usageErr("expected one or two input files, got %d", len(args))
 	case len(args) == 1 && group == "":
-		return usagef(c, "with one input file, --group COL says which rows belong to which sample")
+		return usageErr("with one input file, --group COL says which rows belong to which sample")
 	case len(args) == 2 && group != "":
-		return usagef(c, "--group goes with a single input file, not two")
+		return usageErr("--group goes with a single input file, not two")
 	case group == "" && (num != "" || den != ""):
-		return usagef(c, "--numerator and --denominator go with --group")
+		return usageErr("--numerator and --denominator go with --group")
 	case num != "" && num == den:
-		return usagef(c, "--numerator and --denominator are both %q", num)
+		return usageErr("--numerator and --denominator are both %q", num)
 	case len(args) == 2 && args[0] == "-" && args[1] == "-":
-		return usagef(c, "only one input can be standard input (\"-\")")
+		return usageErr("only one input can be standard input (\"-\")")
 	}
 	return nil
 }
@@ -174,7 +173,7 @@ const shownValues = 10
 // chooseGroups returns the indices of the numerator and denominator groups.
 // The table holds the rows of at most two values; the others are in
 // t.Others.
-func chooseGroups(c *cli.Context, t *dataset.Table, group, num, den string) (pi, qi int, err error) {
+func chooseGroups(t *dataset.Table, group, num, den string) (pi, qi int, err error) {
 	keys := make([]string, 0, len(t.Groups)+len(t.Others))
 	for _, g := range t.Groups {
 		keys = append(keys, g.Key)
@@ -214,7 +213,7 @@ func chooseGroups(c *cli.Context, t *dataset.Table, group, num, den string) (pi,
 		qi, err = find(den, "denominator")
 		return pi, qi, err
 	case len(keys) > 2:
-		return 0, 0, usagef(c, "the group column %q of %s has %s (%s): say which two to compare with --numerator and --denominator", group, t.Name, count, list.String())
+		return 0, 0, usageErr("the group column %q of %s has %s (%s): say which two to compare with --numerator and --denominator", group, t.Name, count, list.String())
 	case num != "":
 		pi, err = find(num, "numerator")
 		return pi, 1 - pi, err

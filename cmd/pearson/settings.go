@@ -62,16 +62,6 @@ func estimatorFlags(kind int, permutations int) []cli.Flag {
 		&cli.StringFlag{Name: "plot", Usage: "draw a picture to `FILE`.png or FILE.svg"})
 }
 
-// checkSettings has the library check the settings of cmd before any
-// input is read, as its estimator would first thing: a setting out of range
-// is a usage error naming the flag.
-func checkSettings(c *cli.Context, cmd command, s divergence.Settings) error {
-	if err := cmd.estimatorSettings(s, cmd.permutationCount()).Validate(); err != nil {
-		return libraryError(c, err)
-	}
-	return nil
-}
-
 // fieldFlags names the flags whose name is not their field's in kebab case
 // (see flagOfField).
 var fieldFlags = map[string]string{
@@ -131,11 +121,11 @@ func libraryError(c *cli.Context, err error) error {
 				}
 				allowed += " (0: " + zero + ")"
 			}
-			return usagef(c, "%s %v: %s", flag, se.Value, allowed)
+			return usageErr("%s %v: %s", flag, se.Value, allowed)
 		}
 	}
 	if errors.Is(err, errs.ErrSettings) {
-		return usagef(c, "%v", err)
+		return usageErr("%v", err)
 	}
 	return err
 }

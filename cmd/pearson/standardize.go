@@ -27,9 +27,9 @@ func standardizeFlag() cli.Flag {
 // standardizes reports whether a set of cols columns is standardised:
 // always with --standardize given, never with --standardize=false, and by
 // default as tabular.ScaledByDefault says.
-func standardizes(c *cli.Context, cols int) bool {
-	if c.IsSet("standardize") {
-		return c.Bool("standardize")
+func standardizes(o *options, cols int) bool {
+	if o.given["standardize"] {
+		return o.standardize
 	}
 	return tabular.ScaledByDefault(cols)
 }
@@ -51,17 +51,17 @@ func excludeFlag(of string) cli.Flag {
 // excludeListed returns the columns named (by --flag) less those excluded
 // (tabular.Selection.Named): a usage error when an excluded column is not
 // among them or none is left.
-func excludeListed(c *cli.Context, columns, exclude []string, flag string) ([]string, error) {
-	return selectionUsage(c)(tabular.Selection{Columns: columns, Exclude: exclude, List: flag}.Named())
+func excludeListed(columns, exclude []string, flag string) ([]string, error) {
+	return selectionUsage()(tabular.Selection{Columns: columns, Exclude: exclude, List: flag}.Named())
 }
 
 // selectionUsage turns table's refusal of a selection made before any read
 // into a usage error of c.
-func selectionUsage(c *cli.Context) func([]string, error) ([]string, error) {
+func selectionUsage() func([]string, error) ([]string, error) {
 	return func(keep []string, err error) ([]string, error) {
 		var se *tabular.SelectionError
 		if errors.As(err, &se) && se.File == "" {
-			return nil, usagef(c, "%s", se.Msg)
+			return nil, usageErr("%s", se.Msg)
 		}
 		return keep, err
 	}

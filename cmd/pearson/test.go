@@ -45,18 +45,19 @@ type testCmd struct {
 	res       *divergence.TwoSampleResult
 }
 
-func (t *testCmd) parse(c *cli.Context) ([]string, []output, error) {
-	t.permutations, t.budgetSet = c.Int("permutations"), c.IsSet("m")
-	return t.twoSampleCmd.parse(c)
+func (t *testCmd) parse(o *options) (plan, error) {
+	t.permutations, t.budgetSet = o.permutations, o.given["m"]
+	p, err := t.twoSampleCmd.parse(o)
+	p.steps, p.permutations = "permutations", t.permutations
+	return p, err
 }
 
-func (t *testCmd) steps() string { return "permutations" }
-
 func (t *testCmd) estimate(ctx context.Context, s divergence.Settings, p, q mat.Matrix) (err error) {
-	if !t.budgetSet {
-		s.M = 0 // the estimate's default (DefaultM) and the test's rule (TwoSamplePoints)
+	ts := divergence.TwoSampleSettings{PESettings: t.settings(s), Permutations: t.permutations}
+	if t.budgetSet {
+		ts.Points = s.M // --m is the test's budget too; otherwise its rule (TwoSamplePoints)
 	}
-	t.res, err = divergence.TwoSampleTest(ctx, p, q, t.alpha, &divergence.TwoSampleSettings{PESettings: t.settings(s), Permutations: t.permutations})
+	t.res, err = divergence.TwoSampleTest(ctx, p, q, t.alpha, &ts)
 	return err
 }
 

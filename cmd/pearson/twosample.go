@@ -31,17 +31,19 @@ const twoSampleInputs = "P.csv Q.csv, or one file with --group COL ([--numerator
 // twoSampleCmd is what the divergence and test commands share: the
 // samples P and Q, α and σ.
 type twoSampleCmd struct {
+	opt          *options
 	alpha, sigma float64
 	in           *twoSamples
 }
 
-func (t *twoSampleCmd) parse(c *cli.Context) ([]string, []output, error) {
-	t.alpha, t.sigma = c.Float64("alpha"), c.Float64("sigma")
-	return c.Args().Slice(), nil, checkTwoSamples(c)
+func (t *twoSampleCmd) parse(o *options) (plan, error) {
+	t.opt, t.alpha, t.sigma = o, o.alpha, o.sigma
+	cols := max(len(o.columns), 1)
+	return plan{inputs: o.args, cols: [2]int{cols, cols}}, checkTwoSamples(o)
 }
 
-func (t *twoSampleCmd) read(c *cli.Context, r *reader) (p, q mat.Matrix, err error) {
-	if t.in, err = readTwoSamples(c, r); err != nil {
+func (t *twoSampleCmd) read(r *reader) (p, q mat.Matrix, err error) {
+	if t.in, err = readTwoSamples(t.opt, r); err != nil {
 		return nil, nil, err
 	}
 	if t.in.group != "" {
