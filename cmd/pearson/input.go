@@ -248,6 +248,8 @@ func (r *reader) noted(path string, t *dataset.Table, err error) (*dataset.Table
 // stages, or the rows drawn one by one.
 func sampledRead(t *dataset.Table) string {
 	switch {
+	case t.Objects > 0:
+		return fmt.Sprintf("%d of %d objects drawn at random and read whole (a compressed object cannot be read from an offset), %d rows read and validated", t.ObjectsRead, t.Objects, t.RowsRead)
 	case t.BlockBytes > 0:
 		return fmt.Sprintf("%d blocks of about %s drawn, %d rows read and validated", t.Units, formatSize(float64(t.BlockBytes)), t.RowsRead)
 	case t.Units > 0:
