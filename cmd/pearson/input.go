@@ -228,7 +228,7 @@ func (r *reader) noted(path string, t *dataset.Table, err error) (*dataset.Table
 	}
 	if t.Sampled {
 		counts := "the row counts estimated"
-		if t.Units > 0 && t.BlockBytes == 0 && !slices.ContainsFunc(t.Groups, func(g dataset.Group) bool { return g.RowsStdErr > 0 }) {
+		if t.Units > 0 && t.BlockBytes == 0 && t.Objects == 0 && !slices.ContainsFunc(t.Groups, func(g dataset.Group) bool { return g.RowsStdErr > 0 }) {
 			counts = "the row counts exact (from the metadata)"
 		}
 		fmt.Fprintf(r.stderr, "pearson: %s: sampled: %s, %s (--scan reads every row)\n", name, sampledRead(t), counts)
