@@ -315,6 +315,12 @@ func (st *objectStream) next() error {
 	}
 	o := st.objs[st.i]
 	st.cur = &objectCounter{o: o}
+	if o.Size == 0 { // an empty object, not even a compressed empty stream
+		st.open, st.text = true, bufio.NewReader(bytes.NewReader(nil))
+		st.starts = append(st.starts, st.lines+1)
+		st.hlines = append(st.hlines, 0)
+		return nil
+	}
 	raw := bufio.NewReaderSize(st.cur, 64<<10)
 	head, err := raw.Peek(4)
 	if err != nil && err != io.EOF {

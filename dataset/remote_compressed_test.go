@@ -41,7 +41,8 @@ func memObject(key string, b []byte) Object {
 
 // TestCompressedPrefixWhole checks that a prefix of CSV objects of mixed
 // compression (gzip, zstd, none; a byte-order mark, CRLF line ends, a
-// missing last line end, an empty object, blank lines before a header)
+// missing last line end, an empty object, a zero-byte .csv.gz object,
+// blank lines before a header)
 // read whole (Sampling.Size 0, or fewer objects than a sample draws) is
 // the one CSV of their rows, and that an error names the object and its
 // own line, and a header that differs, the object.
@@ -51,6 +52,7 @@ func TestCompressedPrefixWhole(t *testing.T) {
 		memObject("a/part-0.csv.gz", gzipBytes([]byte(parts[0]))),
 		memObject("a/part-1.csv.zst", zstdBytes([]byte(parts[1]))),
 		memObject("b/part-2.csv.gz", gzipBytes(nil)),
+		memObject("b/part-2b.csv.gz", nil), // zero bytes, not even an empty gzip stream
 		memObject("b/part-3.csv", []byte(parts[3])),
 		memObject("_SUCCESS", nil),
 	}
@@ -71,13 +73,13 @@ func TestCompressedPrefixWhole(t *testing.T) {
 			t.Errorf("size %d: sampled %v, rows %d, data %v; want %v", size, got.Sampled, got.Groups[0].Rows, got.Groups[0].Data, want.Groups[0].Data)
 		}
 	}
-	objs[3] = memObject("b/part-3.csv", []byte("\n\nx,y\n9,10\n11,zz\n"))
+	objs[4] = memObject("b/part-3.csv", []byte("\n\nx,y\n9,10\n11,zz\n"))
 	src, _ = OpenObjects("s3://b/p/", objs, Options{})
 	_, err = src.Sample(context.Background(), Query{}, Sampling{Size: 10})
 	if err == nil || !strings.Contains(err.Error(), `s3://b/p/b/part-3.csv: line 5, column "y"`) {
 		t.Errorf("bad cell: %v", err)
 	}
-	objs[3] = memObject("b/part-3.csv", []byte("x,z\n9,10\n"))
+	objs[4] = memObject("b/part-3.csv", []byte("x,z\n9,10\n"))
 	src, _ = OpenObjects("s3://b/p/", objs, Options{})
 	_, err = src.Sample(context.Background(), Query{}, Sampling{Size: 10})
 	if err == nil || !strings.Contains(err.Error(), `s3://b/p/b/part-3.csv: its header "x,z" differs from the header "x,y" of s3://b/p/a/part-0.csv.gz`) {
