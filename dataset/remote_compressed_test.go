@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -69,7 +70,7 @@ func TestCompressedPrefixWhole(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got.Sampled || got.Groups[0].Rows != 5 || !slices64Equal(got.Groups[0].Data, want.Groups[0].Data) {
+		if got.Sampled || got.Groups[0].Rows != 5 || !slices.Equal(got.Groups[0].Data, want.Groups[0].Data) {
 			t.Errorf("size %d: sampled %v, rows %d, data %v; want %v", size, got.Sampled, got.Groups[0].Rows, got.Groups[0].Data, want.Groups[0].Data)
 		}
 	}
@@ -98,18 +99,6 @@ func TestCompressedPrefixWhole(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "s3://b/p/a/part-0.csv.gz: gzip stream cut short") {
 		t.Errorf("cut short: %v", err)
 	}
-}
-
-func slices64Equal(a, b []float64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // compressedParts returns m gzip-compressed CSV objects of rows rows
