@@ -20,7 +20,7 @@ import (
 	"github.com/sublinear/pearson/internal/isnil"
 )
 
-// DefaultObjectBytes is about how many compressed bytes a sample of a
+// DefaultObjectBytes is about how many compressed bytes a sample (with Seek) of a
 // prefix of compressed CSV objects reads (Sampling.ObjectBytes).
 const DefaultObjectBytes = 32 << 20
 
@@ -60,7 +60,8 @@ func (c *compressedObjects) Name() string { return c.name }
 // Close does nothing: the objects' readers belong to the caller.
 func (c *compressedObjects) Close() error { return nil }
 
-// Sample reads a simple random sample of k of the M objects of the
+// Sample reads, with s.Seek (without it, every object is read, as a
+// stream is), a simple random sample of k of the M objects of the
 // prefix, whole, each drawn with the same probability k/M (without
 // replacement), so that every row of the dataset is read with probability
 // k/M, and keeps a uniform sample of s.Size rows of each group of the rows
@@ -68,8 +69,10 @@ func (c *compressedObjects) Close() error { return nil }
 // mean size that s.ObjectBytes holds, at least 2 (and at most M): the
 // compressed bytes read are about s.ObjectBytes whatever the size of the
 // prefix, more when the objects drawn are larger than the mean. When k is
-// M, or s.Size is 0, every object is read and the table is that of the
-// one CSV of their rows. Otherwise Table.Sampled is set, Table.Objects and
+// M, or s.Size is 0, or s.Seek is false, every object is read and the table is that of the
+// one CSV of their rows; s.Size 0 (every row kept) is refused when the
+// objects hold more than s.ObjectBytes, whose rows, held in memory, could
+// be any number. Otherwise Table.Sampled is set, Table.Objects and
 // Table.ObjectsRead are M and k, Table.Draws and Table.Units are k and
 // Group.Units gives the object (0 to k−1) of each kept row: the objects
 // are the independent draws of the sample, and an error bar must treat
@@ -87,6 +90,10 @@ func (c *compressedObjects) Sample(ctx context.Context, q Query, s Sampling) (*T
 	}
 	if s.Src == nil {
 		s.Src = rand.NewPCG(1, 2)
+	}
+	if budget := c.budget(s); s.Size == 0 && c.total > budget {
+		return nil, fmt.Errorf("dataset: %s: keeping every row of its %d compressed CSV objects would download and decompress them all (%d bytes compressed, more than the %d bytes a sample reads) and hold every row: keep a sample of the rows, or scan them",
+			c.name, len(c.objs), c.total, budget)
 	}
 	picked := c.pick(s)
 	st := c.stream(ctx, picked)
@@ -124,16 +131,13 @@ func (c *compressedObjects) Sample(ctx context.Context, q Query, s Sampling) (*T
 }
 
 // pick returns the objects a sample reads, in key order: every one when
-// s.Size is 0, otherwise a simple random sample of k of them (see Sample).
+// s.Size is 0 or s.Seek is false, otherwise a simple random sample of k of them (see Sample).
 func (c *compressedObjects) pick(s Sampling) []Object {
 	m := len(c.objs)
-	if s.Size == 0 || m <= 2 || c.total == 0 {
+	if s.Size == 0 || !s.Seek || m <= 2 || c.total == 0 {
 		return c.objs
 	}
-	budget := s.ObjectBytes
-	if budget <= 0 {
-		budget = DefaultObjectBytes
-	}
+	budget := c.budget(s)
 	k := m
 	if f := float64(budget) * float64(m) / float64(c.total); f < float64(m) {
 		k = max(2, int(f))
@@ -157,6 +161,14 @@ func (c *compressedObjects) pick(s Sampling) []Object {
 		out[i] = c.objs[j]
 	}
 	return out
+}
+
+// budget returns the compressed bytes a sample reads, about.
+func (c *compressedObjects) budget(s Sampling) int64 {
+	if s.ObjectBytes <= 0 {
+		return DefaultObjectBytes
+	}
+	return s.ObjectBytes
 }
 
 // estimate turns the counts of the table t, read from the objects picked,

@@ -46,7 +46,8 @@ func memObject(key string, b []byte) Object {
 // blank lines before a header)
 // read whole (Sampling.Size 0, or fewer objects than a sample draws) is
 // the one CSV of their rows, and that an error names the object and its
-// own line, and a header that differs, the object.
+// own line, and a header that differs, the object; every row of more
+// bytes than a sample reads is refused.
 func TestCompressedPrefixWhole(t *testing.T) {
 	parts := []string{"\ufeffx,y\r\n1,2\r\n3,4\r\n", "x,y\n5,6\n7,8", "", "\n\nx,y\n9,10\n"}
 	objs := []Object{
@@ -73,6 +74,10 @@ func TestCompressedPrefixWhole(t *testing.T) {
 		if got.Sampled || got.Groups[0].Rows != 5 || !slices.Equal(got.Groups[0].Data, want.Groups[0].Data) {
 			t.Errorf("size %d: sampled %v, rows %d, data %v; want %v", size, got.Sampled, got.Groups[0].Rows, got.Groups[0].Data, want.Groups[0].Data)
 		}
+	}
+	_, err = src.Sample(context.Background(), Query{}, Sampling{ObjectBytes: 10})
+	if err == nil || !strings.Contains(err.Error(), "keeping every row of its 5 compressed CSV objects would download") {
+		t.Errorf("every row of more than the budget: %v", err)
 	}
 	objs[4] = memObject("b/part-3.csv", []byte("\n\nx,y\n9,10\n11,zz\n"))
 	src, _ = OpenObjects("s3://b/p/", objs, Options{})
@@ -147,7 +152,7 @@ func TestCompressedPrefixSampled(t *testing.T) {
 			t.Fatal(err)
 		}
 		budget := (4*size + int64(m) - 1) / int64(m) // four objects of the mean size
-		tb, err := src.Sample(context.Background(), Query{}, Sampling{Size: 2000, Src: rand.NewPCG(3, 4), ObjectBytes: budget})
+		tb, err := src.Sample(context.Background(), Query{}, Sampling{Size: 2000, Src: rand.NewPCG(3, 4), ObjectBytes: budget, Seek: true})
 		if err != nil {
 			t.Fatal(err)
 		}

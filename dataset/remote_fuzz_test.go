@@ -99,7 +99,7 @@ func samplePrefix(key string, size int64, r io.ReaderAt, gz []byte) {
 	if err != nil {
 		return
 	}
-	for _, s := range []Sampling{{Size: 3, ObjectBytes: 1}, {}} {
+	for _, s := range []Sampling{{Size: 3, ObjectBytes: 1, Seek: true}, {Size: 3}, {}} {
 		src.Sample(context.Background(), Query{DropMissing: true}, s)
 	}
 	src.Scan(context.Background(), Query{}, func(string, int, []float64) error { return nil })

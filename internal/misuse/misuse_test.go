@@ -471,7 +471,7 @@ func datasetCases(t *testing.T) []misuse {
 		}},
 		{"dataset.OpenObjects/compressed prefix, Scan nil ctx", nilContext, func() error { _, err := gzPrefix().Scan(nilCtx, dataset.Query{}, each); return err }},
 		{"dataset.OpenObjects/compressed prefix, cancelled ctx", canceled, func() error {
-			_, err := gzPrefix().Sample(cancelled(), dataset.Query{}, dataset.Sampling{Size: 2, Src: src(), ObjectBytes: 1})
+			_, err := gzPrefix().Sample(cancelled(), dataset.Query{}, dataset.Sampling{Size: 2, Src: src(), ObjectBytes: 1, Seek: true})
 			return err
 		}},
 		{"dataset.OpenObjects/compressed prefix, nil fn", anError, func() error { _, err := gzPrefix().Scan(bg, dataset.Query{}, nil); return err }},
