@@ -33,6 +33,11 @@ type CSV struct {
 	decoder io.Closer
 
 	alwaysSeek bool // tests: seek even when a full read would be cheaper
+
+	// tally, when not nil, is told the group and line of every row
+	// counted in a group (a prefix of compressed objects counts the rows
+	// of each object read).
+	tally func(group string, line int)
 }
 
 // NewCSV returns a Source reading the CSV text of r. name is the input's
@@ -238,7 +243,7 @@ func (c *CSV) Scan(ctx context.Context, q Query, fn RowFunc) (*Table, error) {
 // read makes one pass over the input, keeping rows through sm or passing
 // them to each.
 func (c *CSV) read(ctx context.Context, q Query, sm *sampler, each RowFunc) (*Table, error) {
-	rd := &reader{ctx: ctx, name: c.name, q: q, sampler: sm, each: each, delim: c.opts.Delimiter, gcol: -1}
+	rd := &reader{ctx: ctx, name: c.name, q: q, sampler: sm, each: each, delim: c.opts.Delimiter, gcol: -1, tally: c.tally}
 	if rd.delim == 0 {
 		rd.delim = ','
 	}
@@ -358,6 +363,8 @@ type reader struct {
 	firstData int   // the line of the first data row
 	rowsSeen  int   // data rows read before the current one
 	delivered bool  // each has been called
+
+	tally func(group string, line int) // CSV.tally
 
 	mixed *mixed // Query.Mixed: the kinds and labels of the columns; nil otherwise
 	// labels is, for Query.Labels without Query.Mixed, the kinds and labels
@@ -598,6 +605,9 @@ func (rd *reader) add(key string, missing bool, line int) error {
 		other = true
 	}
 	rd.table.RowsRead++
+	if rd.tally != nil && !other && !missing && gs != nil {
+		rd.tally(gs.g.Key, line)
+	}
 	if rd.mixed != nil && !other && !missing && gs != nil {
 		rd.mixed.count(&gs.g, rd.row)
 	}

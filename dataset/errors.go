@@ -62,6 +62,10 @@ var (
 	// ErrTooManyLabels means a text column holds more distinct labels
 	// than Query.MaxLabels: the read stops at the first label beyond.
 	ErrTooManyLabels = errors.New("dataset: too many distinct labels")
+	// ErrEncoding means an input that is not UTF-8 CSV text: UTF-16 (a
+	// byte-order mark FF FE or FE FF, or NUL bytes at its start), or a
+	// reference file saved by drift.
+	ErrEncoding = errors.New("dataset: not UTF-8 text")
 	// ErrTooManyNumbers means a headerless matrix or vector holds more than
 	// MaxNumbers numbers.
 	ErrTooManyNumbers = errors.New("dataset: too many numbers")

@@ -45,11 +45,14 @@ func TestMaxLine(t *testing.T) {
 		name  string
 		in    io.Reader
 		words []string
+		kind  error
 	}{
-		{"zeros", &endless{pattern: []byte{0}}, []string{"e.csv: line 1: line longer than 1048576 bytes, from byte 0"}},
-		{"endless header", &endless{pattern: []byte("x,")}, []string{"line 1:", "from byte 0"}},
-		{"endless cell", &endless{prefix: []byte("x,y\n1,2\n3,"), pattern: []byte("4")}, []string{"line 3:", "from byte 8"}},
-		{"endless quoted record", &endless{prefix: []byte("x,y\n1,2\n3,\""), pattern: []byte("a\n")}, []string{"line 3:", "from byte 8"}},
+		// NUL bytes are refused as not UTF-8 from the first four bytes.
+		{"zeros", &endless{pattern: []byte{0}}, []string{"e.csv: line 1: a NUL byte in its first bytes"}, ErrEncoding},
+		{"sevens", &endless{pattern: []byte{'7'}}, []string{"e.csv: line 1: line longer than 1048576 bytes, from byte 0"}, ErrLineTooLong},
+		{"endless header", &endless{pattern: []byte("x,")}, []string{"line 1:", "from byte 0"}, ErrLineTooLong},
+		{"endless cell", &endless{prefix: []byte("x,y\n1,2\n3,"), pattern: []byte("4")}, []string{"line 3:", "from byte 8"}, ErrLineTooLong},
+		{"endless quoted record", &endless{prefix: []byte("x,y\n1,2\n3,\""), pattern: []byte("a\n")}, []string{"line 3:", "from byte 8"}, ErrLineTooLong},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var before, after runtime.MemStats
@@ -58,7 +61,7 @@ func TestMaxLine(t *testing.T) {
 			src := NewCSV(tc.in, "e.csv", Options{MaxLine: max})
 			_, err := src.Sample(context.Background(), Query{}, Sampling{Size: 10})
 			runtime.ReadMemStats(&after)
-			if !errors.Is(err, ErrLineTooLong) {
+			if !errors.Is(err, tc.kind) {
 				t.Fatalf("error %v", err)
 			}
 			for _, w := range tc.words {
@@ -110,7 +113,7 @@ func TestMaxLine(t *testing.T) {
 			}
 			defer src.Close()
 			_, err = src.Sample(context.Background(), Query{}, Sampling{Size: 10, Seek: true})
-			if !errors.Is(err, ErrLineTooLong) || !strings.Contains(err.Error(), "/dev/zero") {
+			if !errors.Is(err, ErrEncoding) || !strings.Contains(err.Error(), "/dev/zero") {
 				t.Errorf("error %v", err)
 			}
 		})

@@ -25,15 +25,45 @@ func validDelimiter(d rune) bool {
 	return d != 0 && d != '"' && d != '\r' && d != '\n' && utf8.ValidRune(d) && d != utf8.RuneError
 }
 
+// referenceMagic is the first line of a reference file of drift
+// (drift.Reference.Save), which this package does not import.
+const referenceMagic = "pearson-drift\n"
+
+// checkEncoding refuses text whose first bytes head are those of UTF-16
+// (a byte-order mark FF FE or FE FF, or a NUL byte among the first four
+// bytes, as in UTF-16 text without one), which read as UTF-8 gave a
+// message about numbers, and a reference file of drift, which gave one
+// about quotes.
+func checkEncoding(name string, head []byte) error {
+	var what string
+	switch {
+	case bytes.Equal(head, []byte(referenceMagic)):
+		return &ParseError{File: name, Line: 1, Err: ErrEncoding,
+			msg: "a reference saved by pearson drift --save-reference, not a table: give it to drift with --reference"}
+	case bytes.HasPrefix(head, []byte{0xFF, 0xFE}), bytes.HasPrefix(head, []byte{0xFE, 0xFF}):
+		what = fmt.Sprintf("UTF-16 text (it starts with the byte-order mark % X)", head[:2])
+	case bytes.IndexByte(head[:min(len(head), 4)], 0) >= 0:
+		what = "a NUL byte in its first bytes: UTF-16 text, or not text"
+	default:
+		return nil
+	}
+	return &ParseError{File: name, Line: 1, Err: ErrEncoding,
+		msg: what + ": CSV input must be UTF-8 (convert it, e.g. iconv -f UTF-16 -t UTF-8)"}
+}
+
 // newReader returns a csv.Reader on r that skips a leading UTF-8 byte-order
-// mark, and fails on a line longer than maxLine bytes (see lineLimit).
+// mark, refuses UTF-16 (checkEncoding), and fails on a line longer than
+// maxLine bytes (see lineLimit).
 func newReader(r io.Reader, name string, delim rune, maxLine int) (*csv.Reader, error) {
 	br := bufio.NewReaderSize(newLineLimit(r, name, maxLine), 64<<10)
-	head, err := br.Peek(len(utf8BOM))
+	head, err := br.Peek(len(referenceMagic))
 	if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
 		return nil, readError(name, 0, err)
 	}
-	if bytes.Equal(head, utf8BOM) {
+	if err := checkEncoding(name, head); err != nil {
+		return nil, err
+	}
+	if bytes.HasPrefix(head, utf8BOM) {
 		br.Discard(len(utf8BOM))
 	}
 	cr := csv.NewReader(br)

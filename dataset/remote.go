@@ -62,8 +62,12 @@ const (
 // Parquet objects, which must share one header (see openCSVObjects). The
 // footers of a Parquet dataset are fetched concurrently, with its page
 // indexes, before they are read; uncompressed CSV is sampled in blocks
-// (see NewCSVBlocks). A compressed CSV object is refused: reading it would
-// download it whole.
+// (see NewCSVBlocks). A prefix holding compressed CSV objects (.csv.gz,
+// .csv.zst) is sampled by drawing whole objects at random and reading
+// them through their decoders, within a budget of compressed bytes (see
+// Sampling.ObjectBytes and compressedObjects.Sample). A compressed CSV
+// object named itself is refused: it cannot be sampled, and reading it
+// would download it whole.
 func OpenObjects(name string, objs []Object, opts Options) (Source, error) {
 	name = displayName(name)
 	objs = slices.Clone(objs)
@@ -120,6 +124,9 @@ func OpenObjects(name string, objs []Object, opts Options) (Source, error) {
 	}
 	if len(csv) == 0 {
 		return nil, &ParseError{File: name, Err: ErrEmpty, msg: fmt.Sprintf("no .parquet or .csv object among the %d objects under the prefix", len(objs))}
+	}
+	if slices.ContainsFunc(csv, func(o Object) bool { return isCompressedKey(o.Key) }) {
+		return openCompressedCSVObjects(name, csv, opts), nil
 	}
 	return openCSVObjects(name, csv, opts)
 }

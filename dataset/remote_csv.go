@@ -18,8 +18,8 @@ const csvHead = 4096
 
 // csvObjectKey reports whether an object below a prefix is a shard of a
 // CSV dataset (as Spark and Hive write them): its name ends in ".csv" (or
-// ".csv.gz" or ".csv.zst", refused by openCSVObjects with a message that
-// says why) and no segment of its key starts with "_" or ".".
+// ".csv.gz" or ".csv.zst", sampled by whole objects: see
+// compressedObjects) and no segment of its key starts with "_" or ".".
 func csvObjectKey(key string) bool {
 	for _, ext := range []string{".csv", ".csv.gz", ".csv.zst"} {
 		if strings.HasSuffix(key, ext) {

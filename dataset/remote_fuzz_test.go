@@ -5,6 +5,7 @@
 package dataset
 
 import (
+	"bytes"
 	"context"
 	"io"
 	"os"
@@ -47,7 +48,8 @@ func (l *lyingPrefetcher) Prefetch(ranges [][2]int64, keep bool) {
 
 // FuzzOpenObjects opens and samples an object of any bytes, whose claimed
 // size differs from its bytes by delta, as Parquet (by its name) and as
-// CSV, read through a plain io.ReaderAt and through a Prefetcher: an error
+// CSV, read through a plain io.ReaderAt and through a Prefetcher, and as
+// one of the objects of a prefix of compressed CSV objects: an error
 // or a table, never a panic, and no allocation or prefetch beyond what the
 // bytes justify (the readers check every size first).
 func FuzzOpenObjects(f *testing.F) {
@@ -60,6 +62,9 @@ func FuzzOpenObjects(f *testing.F) {
 	f.Add(good, int64(1<<31))
 	f.Add([]byte("x,y\n1,2\n3,4\n"), int64(0))
 	f.Add([]byte("x,y\n1,2\n3,4\n"), int64(1000))
+	gz := gzipBytes([]byte("x,y\n1,2\n3,4\n"))
+	f.Add(gz, int64(0))
+	f.Add(zstdBytes([]byte("x,y\n5,6\n")), int64(0))
 	f.Fuzz(func(t *testing.T, b []byte, delta int64) {
 		size := int64(len(b)) + delta
 		if size < 0 || size > 1<<40 {
@@ -76,7 +81,29 @@ func FuzzOpenObjects(f *testing.F) {
 				sampleObject(name, size, r)
 			}
 		}
+		for _, key := range []string{"p/a.csv.gz", "p/a.csv.zst", "p/a.csv"} {
+			samplePrefix(key, size, &lyingReader{b}, gz)
+		}
 	})
+}
+
+// samplePrefix samples a prefix of compressed CSV objects: the object key
+// of size bytes read by r, and two good ones, gz, for FuzzOpenObjects,
+// drawing two of the three objects and reading them all.
+func samplePrefix(key string, size int64, r io.ReaderAt, gz []byte) {
+	objs := []Object{{Path: "s3://b/" + key, Key: key, Size: size, R: r}}
+	for _, k := range []string{"p/b.csv.gz", "p/c.csv.gz"} {
+		objs = append(objs, Object{Path: "s3://b/" + k, Key: k, Size: int64(len(gz)), R: bytes.NewReader(gz)})
+	}
+	src, err := OpenObjects("s3://b/p/", objs, Options{})
+	if err != nil {
+		return
+	}
+	for _, s := range []Sampling{{Size: 3, ObjectBytes: 1, Seek: true}, {Size: 3}, {}} {
+		src.Sample(context.Background(), Query{DropMissing: true}, s)
+	}
+	src.Scan(context.Background(), Query{}, func(string, int, []float64) error { return nil })
+	src.Close()
 }
 
 // sampleObject opens the object name of size bytes read by r and samples

@@ -170,6 +170,10 @@ type Sampling struct {
 	// draws (Group.Units). A CSV object of a store (OpenObjects) is
 	// always sampled in blocks.
 	Blocks bool
+	// ObjectBytes is about how many compressed bytes a sample of a
+	// prefix of compressed CSV objects reads, in whole objects drawn at
+	// random (see OpenObjects). Zero means DefaultObjectBytes.
+	ObjectBytes int64
 }
 
 // Table is what Source.Sample and Source.Scan return.
@@ -234,6 +238,10 @@ type Table struct {
 	// BlockBytes is the bytes of each block of a CSV input sampled in
 	// blocks (see NewCSVBlocks); 0 otherwise.
 	BlockBytes int64
+	// Objects and ObjectsRead are, for a prefix of compressed CSV objects
+	// sampled by drawing whole objects (see OpenObjects), how many objects
+	// the prefix holds and how many were drawn and read; 0 otherwise.
+	Objects, ObjectsRead int
 
 	// HeaderLine is the line of a CSV input's header, counted from 1 (after
 	// any blank lines before it); 0 for Parquet and NumPy archives. With the lines that

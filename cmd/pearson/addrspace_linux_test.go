@@ -11,8 +11,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -21,6 +21,12 @@ import (
 // sets it: the Go runtime's own reservations leave a run about 1.3 GiB of
 // it (under 2 GiB, a few hundred MiB, too little for any run).
 const addressSpace = 3 << 30
+
+// addressSpaceFloor is the least RLIMIT_AS under which every command
+// either runs or refuses with a figure (docs/cli.md, "Memory"): below it,
+// the Go runtime's own reservations as it starts (about 1.1 GiB, more
+// with cgo) may end the process in a trace before main.
+const addressSpaceFloor = 2 << 30
 
 // TestAddressSpace runs every command in a child process whose address
 // space is limited (RLIMIT_AS, as `ulimit -v` sets it) on input that
@@ -31,16 +37,21 @@ const addressSpace = 3 << 30
 // was TestRlimitAS, of issue 27.)
 func TestAddressSpace(t *testing.T) {
 	if args := os.Getenv("PEARSON_TEST_AS_ARGS"); args != "" {
+		// The child, started under the limit (as `ulimit -v` starts a
+		// command): as main does.
 		var a []string
 		if err := json.Unmarshal([]byte(args), &a); err != nil {
 			t.Fatal(err)
 		}
-		rl := syscall.Rlimit{Cur: addressSpace, Max: addressSpace}
-		if err := syscall.Setrlimit(syscall.RLIMIT_AS, &rl); err != nil {
-			t.Skip(err)
+		a = append([]string{"pearson"}, a...)
+		limit, err := fitAddressSpace(processBudget(a))
+		if err != nil {
+			fmt.Printf("exit 2\npearson: %v\n", err)
+			return
 		}
+		debug.SetMemoryLimit(int64(limit))
 		var out, errb strings.Builder
-		code := Run(context.Background(), append([]string{"pearson"}, a...), strings.NewReader(""), &out, &errb)
+		code := Run(context.Background(), a, strings.NewReader(""), &out, &errb)
 		fmt.Printf("exit %d\n%s", code, errb.String())
 		return
 	}
@@ -75,6 +86,21 @@ func TestAddressSpace(t *testing.T) {
 		v.WriteString("1\n")
 	}
 	A, d := write("A.csv", a.String()), write("d.csv", v.String())
+	small := write("small.csv", strings.Join(strings.SplitAfter(b.String(), "\n")[:301], ""))
+	for _, c := range [][]string{
+		{"pe", small, small}, {"test", "--permutations", "20", small, small}, {"drift", small, small},
+		{"mi", "--x", "x", "--y", "y", small}, {"rank", "--target", "y", small},
+		{"qmin", "--a", A, "--d", d, "--b", d}, {"changepoint", small},
+	} {
+		t.Run("floor/"+c[0], func(t *testing.T) {
+			t.Parallel()
+			s := underLimit(t, addressSpaceFloor, c)
+			ok := strings.Contains(s, "exit 0\n") || strings.Contains(s, "exit 2\n") && strings.Contains(s, "RLIMIT_AS")
+			if !ok || strings.Contains(s, "goroutine ") || strings.Contains(s, "fatal error") || strings.Contains(s, "SIGABRT") {
+				t.Errorf("%v under RLIMIT_AS %d GiB: neither a run nor a refusal with the figure:\n%s", c, addressSpaceFloor>>30, s)
+			}
+		})
+	}
 	for _, c := range []struct {
 		name string
 		args []string
@@ -94,13 +120,7 @@ func TestAddressSpace(t *testing.T) {
 				t.Skip(c.skip)
 			}
 			t.Parallel()
-			args, _ := json.Marshal(c.args)
-			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-			defer cancel()
-			cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^TestAddressSpace$", "-test.count=1")
-			cmd.Env = append(os.Environ(), "PEARSON_TEST_AS_ARGS="+string(args))
-			got, _ := cmd.CombinedOutput()
-			s := string(got)
+			s := underLimit(t, addressSpace, c.args)
 			if strings.Contains(s, "--- SKIP") {
 				t.Skip(s)
 			}
@@ -110,4 +130,20 @@ func TestAddressSpace(t *testing.T) {
 			}
 		})
 	}
+}
+
+// underLimit runs pearson with args in a child process started under
+// RLIMIT_AS limit (by a shell's `ulimit -v`, so that the runtime starts
+// under it, as a command would), and returns its exit code and standard
+// error, as "exit N\n" and the text.
+func underLimit(t *testing.T, limit int64, args []string) string {
+	t.Helper()
+	a, _ := json.Marshal(args)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "/bin/sh", "-c", fmt.Sprintf(`ulimit -v %d && exec "$0" "$@"`, limit>>10),
+		os.Args[0], "-test.run=^TestAddressSpace$", "-test.count=1")
+	cmd.Env = append(os.Environ(), "PEARSON_TEST_AS_ARGS="+string(a))
+	got, _ := cmd.CombinedOutput()
+	return string(got)
 }

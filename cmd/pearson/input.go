@@ -228,7 +228,7 @@ func (r *reader) noted(path string, t *dataset.Table, err error) (*dataset.Table
 	}
 	if t.Sampled {
 		counts := "the row counts estimated"
-		if t.Units > 0 && t.BlockBytes == 0 && !slices.ContainsFunc(t.Groups, func(g dataset.Group) bool { return g.RowsStdErr > 0 }) {
+		if t.Units > 0 && t.BlockBytes == 0 && t.Objects == 0 && !slices.ContainsFunc(t.Groups, func(g dataset.Group) bool { return g.RowsStdErr > 0 }) {
 			counts = "the row counts exact (from the metadata)"
 		}
 		fmt.Fprintf(r.stderr, "pearson: %s: sampled: %s, %s (--scan reads every row)\n", name, sampledRead(t), counts)
@@ -248,6 +248,8 @@ func (r *reader) noted(path string, t *dataset.Table, err error) (*dataset.Table
 // stages, or the rows drawn one by one.
 func sampledRead(t *dataset.Table) string {
 	switch {
+	case t.Objects > 0:
+		return fmt.Sprintf("%d of %d objects drawn at random and read whole (a compressed object cannot be read from an offset), %d rows read and validated", t.ObjectsRead, t.Objects, t.RowsRead)
 	case t.BlockBytes > 0:
 		return fmt.Sprintf("%d blocks of about %s drawn, %d rows read and validated", t.Units, formatSize(float64(t.BlockBytes)), t.RowsRead)
 	case t.Units > 0:

@@ -6,6 +6,7 @@ package misuse
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
@@ -408,6 +409,21 @@ func datasetCases(t *testing.T) []misuse {
 		return s
 	}
 	each := func(string, int, []float64) error { return nil }
+	gzPrefix := func() dataset.Source { // three objects of a prefix of compressed CSV
+		var objs []dataset.Object
+		for _, k := range []string{"a", "b", "c"} {
+			var b bytes.Buffer
+			w := gzip.NewWriter(&b)
+			w.Write([]byte("x,y\n1,2\n3,4\n5,6\n"))
+			w.Close()
+			objs = append(objs, dataset.Object{Path: "s3://b/p/" + k + ".csv.gz", Key: k + ".csv.gz", Size: int64(b.Len()), R: bytes.NewReader(b.Bytes())})
+		}
+		s, err := dataset.OpenObjects("s3://b/p/", objs, dataset.Options{})
+		if err != nil {
+			panic(err)
+		}
+		return s
+	}
 	var nilCSV *dataset.CSV
 	var nilPq *dataset.Parquet
 	var nilReader *bytes.Reader
@@ -447,6 +463,32 @@ func datasetCases(t *testing.T) []misuse {
 		{"dataset.OpenObjects/nil", anError, func() error { _, err := dataset.OpenObjects("o", nil, dataset.Options{}); return err }},
 		{"dataset.OpenObjects/nil reader", anError, func() error {
 			_, err := dataset.OpenObjects("o", []dataset.Object{{Path: csvPath, Size: 10}}, dataset.Options{})
+			return err
+		}},
+		{"dataset.OpenObjects/compressed prefix, nil ctx", nilContext, func() error {
+			_, err := gzPrefix().Sample(nilCtx, dataset.Query{}, dataset.Sampling{Size: 2, Src: src()})
+			return err
+		}},
+		{"dataset.OpenObjects/compressed prefix, Scan nil ctx", nilContext, func() error { _, err := gzPrefix().Scan(nilCtx, dataset.Query{}, each); return err }},
+		{"dataset.OpenObjects/compressed prefix, cancelled ctx", canceled, func() error {
+			_, err := gzPrefix().Sample(cancelled(), dataset.Query{}, dataset.Sampling{Size: 2, Src: src(), ObjectBytes: 1, Seek: true})
+			return err
+		}},
+		{"dataset.OpenObjects/compressed prefix, nil fn", anError, func() error { _, err := gzPrefix().Scan(bg, dataset.Query{}, nil); return err }},
+		{"dataset.OpenObjects/compressed prefix, negative size", anError, func() error {
+			_, err := gzPrefix().Sample(bg, dataset.Query{}, dataset.Sampling{Size: -1})
+			return err
+		}},
+		{"dataset.OpenObjects/compressed prefix, huge size and budget", noPanic, func() error {
+			_, err := gzPrefix().Sample(bg, dataset.Query{}, dataset.Sampling{Size: 1 << 40, ObjectBytes: 1 << 62})
+			return err
+		}},
+		{"dataset.OpenObjects/compressed prefix, size beyond the bytes", anError, func() error {
+			objs := []dataset.Object{{Path: "s3://b/p/a.csv.gz", Key: "a.csv.gz", Size: 1 << 50, R: bytes.NewReader(nil)}, {Path: "s3://b/p/b.csv.gz", Key: "b.csv.gz", Size: 10, R: bytes.NewReader(nil)}}
+			s, err := dataset.OpenObjects("s3://b/p/", objs, dataset.Options{})
+			if err == nil {
+				_, err = s.Sample(bg, dataset.Query{}, dataset.Sampling{Size: 2})
+			}
 			return err
 		}},
 		{"dataset.Source.Scan/nil ctx", nilContext, func() error { _, err := open().Scan(nilCtx, dataset.Query{}, each); return err }},
