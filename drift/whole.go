@@ -112,13 +112,17 @@ func (t *Tally) Add(x float64) {
 
 // AddLabel counts one row of a categorical column: its label, or "" for a
 // missing one.
-func (t *Tally) AddLabel(s string) {
-	t.rows++
+func (t *Tally) AddLabel(s string) { t.AddLabels(s, 1) }
+
+// AddLabels counts n rows of a categorical column with the label s ("":
+// missing).
+func (t *Tally) AddLabels(s string, n int) {
+	t.rows += n
 	if s == "" {
-		t.miss++
+		t.miss += n
 		return
 	}
-	t.labels[s]++
+	t.labels[s] += n
 }
 
 // Rows returns the rows counted and the missing values among them.
