@@ -580,6 +580,7 @@ func columnRecord(cr *drift.ColumnResult, kind string) *record {
 		add("stderr", cr.StdErr).
 		add("p_value", number(cr.PValue)).
 		add("q_value", number(cr.QValue)).
+		add("p_all_rows", number(allRowsP(cr))).
 		add("shift_sd", number(cr.Shift)).
 		add("sd_ratio", number(cr.SDRatio)).
 		add("tv", number(cr.TotalVariation)).
@@ -590,6 +591,15 @@ func columnRecord(cr *drift.ColumnResult, kind string) *record {
 		add("missing_cur", cr.MissingCur).
 		add("missing_q", number(cr.MissingQValue)).
 		add("note", cr.Note)
+}
+
+// allRowsP is the p-value of a column's tests on every row
+// (drift.WholeTest), NaN without them.
+func allRowsP(cr *drift.ColumnResult) float64 {
+	if cr.Whole == nil {
+		return math.NaN()
+	}
+	return cr.Whole.PValue
 }
 
 // rows returns the rows of the columns, sorted as a report shows them, and
@@ -654,7 +664,7 @@ func (r *driftResult) table(many bool) *table {
 	res := r.res
 	t.total = new(record).
 		add("column", "(dataset)").add("type", "verdict").
-		add("divergence", res.Share).add("stderr", "").add("p_value", "").add("q_value", "").
+		add("divergence", res.Share).add("stderr", "").add("p_value", "").add("q_value", "").add("p_all_rows", "").
 		add("shift_sd", "").add("sd_ratio", "").add("tv", "").add("w1_sd", "").
 		add("drifted", res.Drift).add("status", r.verdict()).add("missing_ref", "").add("missing_cur", "").add("missing_q", "").
 		add("note", fmt.Sprintf("%d of %d columns drifted", res.Drifted, res.Compared))
