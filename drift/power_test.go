@@ -157,10 +157,14 @@ const nullPerType = 4
 
 // nullTable returns a table of n rows, nullPerType columns of each of
 // nullTypes, column j of type j/nullPerType.
-func nullTable(n int, rnd *rand.Rand) []Column {
+func nullTable(n int, rnd *rand.Rand) []Column { return nullColumns(n, nullPerType, rnd) }
+
+// nullColumns returns per columns of n rows of each of nullTypes, column j
+// of type j/per, named n<type>_<j>.
+func nullColumns(n, per int, rnd *rand.Rand) []Column {
 	var t []Column
 	for k, ty := range nullTypes {
-		for j := range nullPerType {
+		for j := range per {
 			name := fmt.Sprintf("n%d_%d", k, j)
 			if ty.draw == nil {
 				t = append(t, categoricalColumn(name, n, []float64{0.5, 0.3, 0.15, 0.05}, rnd))

@@ -147,20 +147,7 @@ func TestWholePower(t *testing.T) {
 					}
 					out = append(out, Column{Name: name, Values: v})
 				}
-				for k, ty := range nullTypes {
-					for j := range 2 {
-						name := fmt.Sprintf("n%d_%d", k, j)
-						if ty.draw == nil {
-							out = append(out, categoricalColumn(name, n, []float64{0.5, 0.3, 0.15, 0.05}, rnd))
-							continue
-						}
-						v := make([]float64, n)
-						for i := range v {
-							v[i] = ty.draw(rnd)
-						}
-						out = append(out, Column{Name: name, Values: v})
-					}
-				}
+				out = append(out, nullColumns(n, 2, rnd)...)
 				return out
 			}
 			ref, cur := table(true), table(false)
