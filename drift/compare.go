@@ -581,7 +581,7 @@ func valueCodes(ref, cur []float64) ([]int32, []string) {
 
 // twoStage estimates PE_½(p‖q) by divergence.RelativePE with the
 // estimator's settings at k centres (Settings.ColumnK's rule for a column,
-// K for the joint row), and tests p = q, at k centres too, by
+// K for the joint row), and tests p = q by
 // divergence.SequentialTwoSampleTest with b permutations that stop at the
 // Settings.Exceedances-th exceedance, averaging over testM points (zero:
 // divergence.TwoSamplePoints' rule): a column far from significance stops
@@ -595,7 +595,7 @@ func twoStage(ctx context.Context, p, q mat.Matrix, s *params, k, b, testM int, 
 		return nil, err
 	}
 	ts := divergence.TwoSampleSettings{PESettings: divergence.PESettings{Settings: s.est}, Permutations: b}
-	ts.M, ts.K = testM, k
+	ts.M = testM
 	ts.Workers, ts.Progress = 1, nil
 	ts.Src = rand.NewPCG(rnd.Uint64(), rnd.Uint64())
 	res, err := divergence.SequentialTwoSampleTest(ctx, p, q, Alpha, &ts, s.exceedances)

@@ -53,11 +53,7 @@ const (
 	// truths by quadrature) the estimate at 50 centres is as close to the
 	// truth as at 100, while the draws' K² and K³ terms cost a quarter to
 	// an eighth: the estimate was 60% of drift's time per column. The
-	// column's permutation test has as many centres (its top 32 whitened
-	// directions of 50 see what those of 100 saw: the power study at 10³
-	// rows gave the same flag rates on every change and the CPU at 10⁴ × 20
-	// fell by a sixth); the joint row, which may be many-dimensional, keeps
-	// K.
+	// tests and the joint row, which may be many-dimensional, keep K.
 	DefaultColumnK = 50
 	// Alpha is the α of the relative divergence PE_α every column is
 	// compared by: with α = ½ the relative ratio is bounded by 2 and PE_½
@@ -143,9 +139,9 @@ type Settings struct {
 	SettlePermutations int
 
 	// ColumnK is the number of centres of each numeric column's own
-	// estimate (ColumnResult.Divergence and StdErr) and of its permutation
-	// test. Zero means DefaultColumnK, or K when K is smaller. The joint
-	// row uses K.
+	// estimate (ColumnResult.Divergence and StdErr). Zero means
+	// DefaultColumnK, or K when K is smaller. The column's permutation test
+	// and the joint row use K.
 	ColumnK int
 
 	// SampleRows bounds the rows kept of a table, reference or current:

@@ -73,7 +73,7 @@ func driftCommand() *cli.Command {
 			&cli.Float64Flag{Name: "drift-share", Value: drift.DefaultDriftShare, Usage: "share of drifted columns at which the data set drifts"},
 			&cli.StringFlag{Name: "adjust", Value: "bh", Usage: "adjustment of the p-values for their number: bh (Benjamini–Hochberg), holm or none"},
 			&cli.IntFlag{Name: "permutations", Usage: "permutations of the columns that may drift, and of text columns", DefaultText: fmt.Sprintf("max(%d, ⌈2·columns/level⌉): enough for one drifted column to pass the adjustment", drift.DefaultPermutations)},
-			countFlag("column-k", drift.DefaultColumnK, "centres of each numeric column's own estimate (divergence, stderr) and of its test; the joint row uses --k"),
+			countFlag("column-k", drift.DefaultColumnK, "centres of each numeric column's own estimate (divergence, stderr); its test and the joint row use --k"),
 			&cli.IntFlag{Name: "exceedances", Value: drift.DefaultExceedances, Usage: "a numeric column's permutations stop at the h-th that reaches its statistic, p-value h/(permutations run): valid, and cheap for columns far from drifting (negative: run them all)", DefaultText: fmt.Sprintf("%d; 0 means the default", drift.DefaultExceedances)},
 			&cli.IntFlag{Name: "settle-permutations", Usage: "most permutations of a numeric column whose p-value's Monte Carlo interval straddles the adjustment's cut: it gets 4× more, round after round, so that reruns at other seeds flag the same columns; one still at the cut reports the upper end of its interval (negative: none)", DefaultText: "10·permutations"},
 			&cli.BoolFlag{Name: "no-joint", Usage: "leave out the joint row over all numeric columns"},
