@@ -50,6 +50,13 @@ type Column struct {
 	// Missing is the number of missing values among Rows. It must be zero
 	// when Rows is zero, and positive when the sample holds a missing value.
 	Missing int
+	// Whole, when not nil, holds the statistics of every row of the data
+	// set the sample stands for, counted in one pass as the rows were read
+	// (see Tally): the reference's made by NewTally on the reference's
+	// sample, the current table's by the reference's Tally. Nil means the
+	// values are all there is: their own tally is counted (every row when
+	// Rows is zero).
+	Whole *Tally
 }
 
 // Kind returns the kind of the column.

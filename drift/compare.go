@@ -70,10 +70,21 @@ type ColumnResult struct {
 	// for the column, with the data's sampling error (zero for categorical
 	// columns, whose divergence has a closed form).
 	Divergence, StdErr float64
-	// PValue is the permutation p-value of equal distributions,
-	// (1 + #{T_b ≥ T})/(1 + Permutations); QValue the adjusted one. NaN
-	// when the column could not be tested (see Note).
+	// PValue is the p-value of equal distributions: SamplePValue, or, with
+	// a Whole test, their Bonferroni combination min(1, 2·min(SamplePValue,
+	// Whole.PValue)); QValue the adjusted one. NaN when the column could
+	// not be tested (see Note).
 	PValue, QValue float64
+	// SamplePValue is the permutation p-value on the sample,
+	// (1 + #{T_b ≥ T})/(1 + Permutations) (or the sequential one, see
+	// Settings.Exceedances).
+	SamplePValue float64
+	// Whole is the test on every row the tallies counted (see Tally): nil
+	// unless a tally counts more present values than the sample holds, in
+	// either table. Its tests of location, scale, distribution function
+	// and category frequencies gain power with every row read, while the
+	// kernel test, for changes of shape, stays on the sample.
+	Whole *WholeTest
 	// Permutations is the number of permutations behind PValue.
 	Permutations int
 	// MissingRef and MissingCur are the shares of missing values.
@@ -208,7 +219,16 @@ func (r *Reference) Compare(ctx context.Context, cur []Column, s *Settings) (*Re
 	if len(pairs) == 0 {
 		return nil, fmt.Errorf("%w: no column of the current table is in the reference", ErrNoColumns)
 	}
-	prm.forColumns(len(pairs))
+	// With a Whole test, a column's p-value is twice its sample's at best:
+	// twice the permutations keep the smallest passing the adjustment.
+	tests := len(pairs)
+	for _, p := range pairs {
+		if wholeData(p.ref, p.cur) {
+			tests = 2 * len(pairs)
+			break
+		}
+	}
+	prm.forColumns(tests)
 	res.Permutations = prm.permutations
 
 	// The joint row, first because it is the longest job.
@@ -444,10 +464,10 @@ func totalVariation(ref, cur []int32, ncat int) float64 {
 }
 
 // compareColumn runs the tests of one column.
-func compareColumn(ctx context.Context, ref, cur *table, s *params, rnd *rand.Rand) (ColumnResult, error) {
-	c := ColumnResult{
+func compareColumn(ctx context.Context, ref, cur *table, s *params, rnd *rand.Rand) (c ColumnResult, err error) {
+	c = ColumnResult{
 		Name: cur.name, Kind: cur.kind,
-		Divergence: math.NaN(), StdErr: math.NaN(), PValue: math.NaN(),
+		Divergence: math.NaN(), StdErr: math.NaN(), PValue: math.NaN(), SamplePValue: math.NaN(),
 		MissingRef: ref.missingShare(), MissingCur: cur.missingShare(),
 		MissingPValue: math.NaN(),
 		Shift:         math.NaN(), SDRatio: math.NaN(), TotalVariation: math.NaN(), Wasserstein: math.NaN(),
@@ -461,12 +481,19 @@ func compareColumn(ctx context.Context, ref, cur *table, s *params, rnd *rand.Ra
 		c.Note = "too few present values to compare the distributions"
 		return c, nil
 	}
+	if wholeData(ref, cur) {
+		c.Whole = wholeTest(ref.whole, cur.whole)
+	}
+	defer c.combine() // on the named result
 	if cur.kind == Categorical {
 		return c, compareCategories(ctx, &c, ref.codes, cur.codes, cur.cats, s, rnd)
 	}
 	rv, cv := ref.present(), cur.present()
 	c.Ref, c.Cur = histograms(rv, cv)
 	c.Shift, c.SDRatio = shiftEffect(rv, cv)
+	if c.Whole != nil && !math.IsNaN(c.Whole.Shift) {
+		c.Shift, c.SDRatio = c.Whole.Shift, c.Whole.SDRatio
+	}
 	c.Wasserstein = wasserstein(rv, cv)
 	test, err := twoStage(ctx,
 		divergence.Subsample{Matrix: divergence.Column(cv), Rows: cur.presentRows()},
@@ -490,8 +517,28 @@ func compareColumn(ctx context.Context, ref, cur *table, s *params, rnd *rand.Ra
 	}
 	c.Test = test
 	c.Divergence, c.StdErr = test.PE.PE, test.PE.StdErr
-	c.PValue, c.Permutations = test.PValue, test.Permutations
+	c.SamplePValue, c.Permutations = test.PValue, test.Permutations
 	return c, nil
+}
+
+// wholeData reports whether a column has a Whole test: the tallies of both
+// tables count more present values than the sample holds, in either.
+func wholeData(ref, cur *table) bool {
+	return ref.whole != nil && cur.whole != nil && ref.whole.categorical == cur.whole.categorical &&
+		(ref.whole.present() > ref.presentCount() || cur.whole.present() > cur.presentCount())
+}
+
+// combine sets PValue from SamplePValue and the Whole test (see PValue).
+func (c *ColumnResult) combine() { c.PValue = c.withWhole(c.SamplePValue) }
+
+// withWhole returns the column's p-value were its sample's p-value p: p
+// without a Whole test, otherwise min(1, 2·min(p, Whole.PValue)), NaN when
+// p is.
+func (c *ColumnResult) withWhole(p float64) float64 {
+	if c.Whole == nil || math.IsNaN(p) {
+		return p
+	}
+	return math.Min(1, 2*math.Min(p, c.Whole.PValue))
 }
 
 // compareCategories fills the divergence, p-value and distributions of a
@@ -502,7 +549,7 @@ func compareCategories(ctx context.Context, c *ColumnResult, ref, cur []int32, c
 	if err != nil {
 		return err
 	}
-	c.Divergence, c.StdErr, c.PValue, c.Permutations = pe, 0, p, b
+	c.Divergence, c.StdErr, c.SamplePValue, c.Permutations = pe, 0, p, b
 	c.TotalVariation = totalVariation(ref, cur, len(cats))
 	c.Ref, c.Cur = bars(ref, cur, cats)
 	return nil
@@ -631,7 +678,7 @@ func estimate(ctx context.Context, p, q mat.Matrix, s *params, k int, rnd *rand.
 func compareJoint(ctx context.Context, ref, cur mat.Matrix, s *params, rnd *rand.Rand) (ColumnResult, error) {
 	nr, _ := ref.Dims()
 	nc, _ := cur.Dims()
-	c := ColumnResult{Name: JointName, Kind: Numeric, Divergence: math.NaN(), StdErr: math.NaN(), PValue: math.NaN(),
+	c := ColumnResult{Name: JointName, Kind: Numeric, Divergence: math.NaN(), StdErr: math.NaN(), PValue: math.NaN(), SamplePValue: math.NaN(),
 		MissingPValue: math.NaN(), MissingQValue: math.NaN(), SampledRef: nr, SampledCur: nc,
 		Shift: math.NaN(), SDRatio: math.NaN(), TotalVariation: math.NaN(), Wasserstein: math.NaN()}
 	if sr, ok := ref.(divergence.Subsample); ok {
@@ -658,7 +705,7 @@ func compareJoint(ctx context.Context, ref, cur mat.Matrix, s *params, rnd *rand
 	}
 	c.Test = test
 	c.Divergence, c.StdErr = test.PE.PE, test.PE.StdErr
-	c.PValue, c.Permutations = test.PValue, test.Permutations
+	c.PValue, c.SamplePValue, c.Permutations = test.PValue, test.PValue, test.Permutations
 	c.Shift = test.MeanShift // the Mahalanobis distance of the means
 	return c, nil
 }

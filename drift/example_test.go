@@ -60,7 +60,7 @@ func ExampleReference_Save() {
 	if err := ref.Save(&file); err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println("saved bytes at most:", file.Len() <= 1000*(8+4)+300)
+	fmt.Println("saved bytes at most:", file.Len() <= 1000*(8+4)+1000) // the sample, the metadata and the tallies of every row
 
 	loaded, err := drift.Load(&file)
 	if err != nil {

@@ -41,6 +41,73 @@ type metaColumn struct {
 	Missing    int      `json:"missing"`
 	Categories []string `json:"categories,omitempty"`
 	Counts     []int    `json:"counts,omitempty"`
+	// Whole is the column's Tally of every row (absent in files saved
+	// before it existed: then no Whole test).
+	Whole *tallyJSON `json:"whole,omitempty"`
+}
+
+// tallyJSON is a Tally as a saved reference stores it.
+type tallyJSON struct {
+	Rows    int            `json:"rows"`
+	Missing int            `json:"missing"`
+	Bins    []int          `json:"bins,omitempty"`
+	Mean    float64        `json:"mean"`
+	M2      float64        `json:"m2"`
+	AbsMean float64        `json:"abs_mean"`
+	AbsM2   float64        `json:"abs_m2"`
+	Labels  map[string]int `json:"labels,omitempty"`
+}
+
+// wholeJSON returns the tally of the column as Save stores it: nil when it
+// counts only the sample's values, which Load counts again (its cut points
+// are always the sample's: Load recomputes them).
+func (c *table) wholeJSON() *tallyJSON {
+	t := c.whole
+	if t == nil || t.present() <= c.presentCount() {
+		return nil
+	}
+	return &tallyJSON{Rows: t.rows, Missing: t.miss, Bins: t.bins,
+		Mean: t.mean, M2: t.m2, AbsMean: t.absMean, AbsM2: t.absM2, Labels: t.labels}
+}
+
+// tally returns the column's tally from j, checked, or, when j is nil,
+// counted from the sample's values.
+func (c *table) tally(j *tallyJSON) (*Tally, bool) {
+	sample := Column{Values: c.values}
+	if c.kind == Categorical {
+		sample = Column{Categories: make([]string, len(c.codes))}
+		for i, code := range c.codes {
+			if code >= 0 {
+				sample.Categories[i] = c.cats[code]
+			}
+		}
+	}
+	if j == nil {
+		t, err := tallyOf(&sample, nil, nil)
+		return t, err == nil
+	}
+	t := NewTally(sample)
+	t.rows, t.miss, t.mean, t.m2, t.absMean, t.absM2 = j.Rows, j.Missing, j.Mean, j.M2, j.AbsMean, j.AbsM2
+	ok := j.Rows >= c.len() && j.Missing >= 0 && j.Missing <= j.Rows
+	if t.categorical {
+		t.labels = j.Labels
+		if t.labels == nil {
+			t.labels = map[string]int{}
+		}
+		n := 0
+		for _, c := range t.labels {
+			ok = ok && c >= 0
+			n += c
+		}
+		return t, ok && n == t.present() && j.Bins == nil
+	}
+	t.bins = j.Bins
+	n := 0
+	for _, c := range t.bins {
+		ok = ok && c >= 0
+		n += c
+	}
+	return t, ok && len(t.bins) == len(t.grid)+1 && n == t.present()
 }
 
 // Save writes the reference in the format Load reads.
@@ -51,7 +118,7 @@ func (r *Reference) Save(w io.Writer) error {
 	}
 	m := meta{SampledRows: r.rows, Columns: make([]metaColumn, len(r.cols))}
 	for i, c := range r.cols {
-		m.Columns[i] = metaColumn{Name: c.name, Type: c.kind.String(), Rows: c.rows, Missing: c.missing}
+		m.Columns[i] = metaColumn{Name: c.name, Type: c.kind.String(), Rows: c.rows, Missing: c.missing, Whole: c.wholeJSON()}
 		if c.kind == Categorical {
 			m.Columns[i].Categories = c.cats
 			m.Columns[i].Counts = c.frequencies(len(c.cats))
@@ -228,6 +295,10 @@ func readColumn(mc metaColumn, rows int, read func([]byte, string) error) (*tabl
 		if math.IsInf(v, 0) {
 			return nil, fmt.Errorf("%w: column %q: infinite value", ErrFormat, mc.Name)
 		}
+	}
+	var ok bool
+	if t.whole, ok = t.tally(mc.Whole); !ok {
+		return nil, fmt.Errorf("%w: column %q: its tally of every row does not add up", ErrFormat, mc.Name)
 	}
 	return t, nil
 }

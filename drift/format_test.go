@@ -79,10 +79,13 @@ func TestSaveLoad(t *testing.T) {
 		return b.Len()
 	}
 	small, large := size(2000), size(200000)
-	if large > small+200 { // the counts in the metadata grow by a few digits
-		t.Errorf("a reference of 200000 rows takes %d bytes, one of 2000 rows %d", large, small)
+	// The counts in the metadata grow by a few digits, and the tallies of
+	// every row (a count per bin, 1000/20 bins for 1000 sampled values,
+	// and the moments) by at most 8 bytes per bin and 200 per column.
+	if bound := small + 200 + 4*(8*51+200); large > bound {
+		t.Errorf("a reference of 200000 rows takes %d bytes, one of 2000 rows %d, want at most %d", large, small, bound)
 	}
-	if max := 1000*(3*8+4) + 1000; small > max {
+	if max := 1000*(3*8+4) + 1000 + 4*(8*51+200); small > max {
 		t.Errorf("%d bytes for 1000 rows of 4 columns, want at most %d", small, max)
 	}
 }

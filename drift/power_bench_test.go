@@ -17,7 +17,7 @@ import (
 // of power_test.go (Go, sort and merge, asymptotic p-value) with
 // Benjamini–Hochberg.
 func BenchmarkDriftVersusKS(b *testing.B) {
-	for _, size := range []struct{ n, cols int }{{10_000, 20}, {100_000, 20}} {
+	for _, size := range []struct{ n, cols int }{{1_000, 20}, {10_000, 20}, {100_000, 20}} {
 		rnd := rand.New(rand.NewPCG(1, 1))
 		ref := normalTable(size.n, size.cols, nil, rnd)
 		cur := normalTable(size.n, size.cols, map[int]float64{0: 0.1}, rnd)

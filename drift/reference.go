@@ -33,6 +33,9 @@ type table struct {
 	values  []float64
 	codes   []int32 // index into cats, or -1 for missing
 	cats    []string
+	// whole counts every row given (see Tally); nil for a reference loaded
+	// from a file saved without it.
+	whole *Tally
 }
 
 // reduceSeed seeds the generator that cuts a table down to SampleRows rows:
@@ -60,6 +63,22 @@ func NewReference(cols []Column, s *Settings) (*Reference, error) {
 		r.rows = t[0].len()
 	}
 	return r, nil
+}
+
+// Tally returns an empty tally for the current table's column name, with
+// the cut points of the reference's (see Column.Whole); nil when the
+// reference has no such column or no tally of it (a reference saved by an
+// earlier version).
+func (r *Reference) Tally(name string) *Tally {
+	if r == nil {
+		return nil
+	}
+	for _, c := range r.cols {
+		if c.name == name && c.whole != nil {
+			return c.whole.Like()
+		}
+	}
+	return nil
 }
 
 // Columns returns the names of the reference's columns, in order (none for
@@ -108,6 +127,19 @@ func newTables(cols []Column, max int, ref map[string]*table) ([]*table, error) 
 			return nil, err
 		}
 		t := &table{name: c.Name, kind: c.Kind(), rows: rows, missing: missing}
+		var like *Tally
+		if r := ref[c.Name]; r != nil && r.whole != nil && r.whole.categorical == (c.Categories != nil) {
+			like = r.whole
+		}
+		if ref == nil || like != nil {
+			var kept []int
+			if n > max {
+				kept = keep
+			}
+			if t.whole, err = tallyOf(c, kept, like); err != nil {
+				return nil, err
+			}
+		}
 		if t.kind == Numeric {
 			t.values = make([]float64, len(keep))
 			for j, k := range keep {

@@ -47,7 +47,8 @@ func (res *Result) settle(ctx context.Context, workers, max int) error {
 			// every seed.
 			for _, i := range amb {
 				c := &res.Columns[i]
-				c.PValue = c.Test.PValueHigh
+				c.SamplePValue = c.Test.PValueHigh
+				c.combine()
 				c.Note = fmt.Sprintf("p-value at the adjustment's cut after %d permutations: the upper end of its Monte Carlo interval is reported", c.Permutations)
 			}
 			return nil
@@ -57,7 +58,8 @@ func (res *Result) settle(ctx context.Context, workers, max int) error {
 			c := &res.Columns[more[i]]
 			b := min(max, settleGrowth*c.Test.Permutations)
 			if errs[i] = c.Test.Extend(ctx, b); errs[i] == nil {
-				c.PValue, c.Permutations = c.Test.PValue, c.Test.Permutations
+				c.SamplePValue, c.Permutations = c.Test.PValue, c.Test.Permutations
+				c.combine()
 			}
 		})
 		if err := errors.Join(errs...); err != nil {
@@ -90,7 +92,7 @@ func (res *Result) ambiguous() []int {
 			continue
 		}
 		lo, hi := slices.Clone(p), slices.Clone(p)
-		lo[i], hi[i] = t.PValueLow, t.PValueHigh
+		lo[i], hi[i] = c.withWhole(t.PValueLow), c.withWhole(t.PValueHigh)
 		if !slices.Equal(significant(lo), significant(hi)) {
 			amb = append(amb, i)
 		}

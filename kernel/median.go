@@ -63,6 +63,9 @@ func MedianHeuristic(x mat.Matrix, maxPoints int, rnd *rand.Rand) (float64, erro
 			}
 		}
 	}
+	if dim == 1 {
+		return medianOneColumn(pts.RawMatrix().Data[:p])
+	}
 	// Each distance is computed on halved coordinates, whose differences
 	// cannot overflow, and, where the plain sum of squares overflows or
 	// nears underflow, by a scaled norm: data of any magnitude (1e−300 or
@@ -95,6 +98,56 @@ func MedianHeuristic(x mat.Matrix, maxPoints int, rnd *rand.Rand) (float64, erro
 	// σ = ‖a − b‖/√2 = √2·‖a/2 − b/2‖ for the median pair, at most the
 	// largest float.
 	return math.Min(math.Sqrt2*med, math.MaxFloat64), nil
+}
+
+// medianOneColumn is MedianHeuristic's width for the points v of one
+// column, with the same result bit for bit as over the list of pairwise
+// distances |v_i/2 − v_j/2| (in one dimension the norm is the absolute
+// difference, and √(d²) = |d| in floating point), without the list: in
+// O(p log p) for the sort and O(p) per step of a bisection over the
+// non-negative float64 values (at most 64 steps), counting the pairs at
+// or below a distance with two pointers along the sorted halves, since a
+// rounded difference grows with its larger term and shrinks with its
+// smaller. Half a million distances and their selection cost ten times as
+// much for 1000 points.
+func medianOneColumn(v []float64) (float64, error) {
+	h := make([]float64, len(v))
+	for i, x := range v {
+		h[i] = x / 2
+	}
+	slices.Sort(h)
+	// atMost counts the pairs i < j with h[j] − h[i] ≤ d.
+	atMost := func(d float64) int {
+		c, lo := 0, 0
+		for j := range h {
+			for h[j]-h[lo] > d {
+				lo++
+			}
+			c += j - lo
+		}
+		return c
+	}
+	pairs := len(h) * (len(h) - 1) / 2
+	zero := atMost(0)
+	if zero == pairs {
+		return 0, fmt.Errorf("kernel: median heuristic over %d points: %w", len(h), ErrConstant)
+	}
+	// The lower median of every pair, or of the pairs that differ when it
+	// is 0: the smallest d whose count reaches the rank.
+	want := (pairs-1)/2 + 1
+	if zero >= want {
+		want = zero + (pairs-zero-1)/2 + 1
+	}
+	lo, hi := uint64(0), math.Float64bits(h[len(h)-1]-h[0]) // atMost(hi) = pairs
+	for lo < hi {
+		mid := lo + (hi-lo)/2
+		if atMost(math.Float64frombits(mid)) >= want {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	return math.Min(math.Sqrt2*math.Float64frombits(lo), math.MaxFloat64), nil
 }
 
 // lowerMedian returns the ⌈n/2⌉-th smallest of v, reordering v: the

@@ -77,6 +77,7 @@ func driftCommand() *cli.Command {
 			&cli.IntFlag{Name: "exceedances", Value: drift.DefaultExceedances, Usage: "a numeric column's permutations stop at the h-th that reaches its statistic, p-value h/(permutations run): valid, and cheap for columns far from drifting (negative: run them all)", DefaultText: fmt.Sprintf("%d; 0 means the default", drift.DefaultExceedances)},
 			&cli.IntFlag{Name: "settle-permutations", Usage: "most permutations of a numeric column whose p-value's Monte Carlo interval straddles the adjustment's cut: it gets 4× more, round after round, so that reruns at other seeds flag the same columns; one still at the cut reports the upper end of its interval (negative: none)", DefaultText: "10·permutations"},
 			&cli.BoolFlag{Name: "no-joint", Usage: "leave out the joint row over all numeric columns"},
+			&cli.BoolFlag{Name: "sample-only", Usage: "test on the sample alone: no second pass over the rows the sample left out, whose means, scales, distribution functions and label counts otherwise give each column's tests the power of every row (constant cost; power stops growing at the sample)"},
 			countFlag("k", divergence.DefaultK, "centres per draw"),
 			&cli.IntFlag{Name: "m", Usage: "points averaged per draw of the estimates and by every test",
 				DefaultText: fmt.Sprintf("0, the library's rule: %d for the estimates and the joint row's test, every present value of both tables up to %d together for each column's test", divergence.DefaultM, divergence.TwoSamplePointsCap)},
@@ -109,6 +110,10 @@ type driftCmd struct {
 	html     string
 	fail     bool
 	gate     drift.Gate // --fail-rule
+	// sampleOnly is --sample-only: no second pass over every row.
+	sampleOnly bool
+	// notes say why a table's tests are on the sample alone.
+	notes []string
 }
 
 // adjustments are the values of --adjust.
@@ -122,7 +127,8 @@ func runDrift(c *cli.Context) error {
 		return err
 	}
 	d := &driftCmd{j: j, columns: o.columns, exclude: o.exclude, text: splitList(c.String("categorical")),
-		saveRef: c.String("save-reference"), refFile: c.String("reference"), html: c.String("html"), fail: c.Bool("fail-on-drift")}
+		saveRef: c.String("save-reference"), refFile: c.String("reference"), html: c.String("html"), fail: c.Bool("fail-on-drift"),
+		sampleOnly: c.Bool("sample-only")}
 	inputs, err := d.parse(c)
 	if err != nil {
 		return err
@@ -268,27 +274,49 @@ func (d *driftCmd) checkSettings() error {
 
 // read reads a sample of the rows q selects of the table at path as a
 // mixed table (text columns and missing values kept), from CSV or
-// Parquet; rows drawn by seeking or in units where the file allows.
-func (d *driftCmd) read(path string, q dataset.Query) (*dataset.Table, error) {
+// Parquet; rows drawn by seeking or in units where the file allows. When
+// the sample does not hold every row (and without --sample-only), mk
+// gives the tallies of the groups' columns and a second pass over the
+// input counts every row into them (see scanWhole); the tallies returned
+// are nil otherwise.
+func (d *driftCmd) read(path string, q dataset.Query, mk func(t *dataset.Table) tallies) (*dataset.Table, tallies, error) {
 	r := d.j.reader
 	src, closeFn, err := r.open(path)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
+	defer closeFn()
 	q.Mixed, q.Text = true, d.text
 	t, err := src.Sample(r.ctx, q, dataset.Sampling{Size: r.reservoir, Src: rand.NewPCG(r.seed, 0x72657365727665), Seek: true})
-	closeFn()
-	return r.noted(path, t, err)
-}
-
-// readOne reads the table at path as drift's columns, with the rows read
-// and kept, less those of --exclude.
-func (d *driftCmd) readOne(path string) ([]drift.Column, *dataset.Table, error) {
-	t, err := d.read(path, dataset.Query{Columns: d.columns})
+	if t, err = r.noted(path, t, err); err != nil || d.sampleOnly || mk == nil || !needsWhole(t) {
+		return t, nil, err
+	}
+	tl := mk(t)
+	note, err := d.scanWhole(src, q, t, tl)
 	if err != nil {
 		return nil, nil, err
 	}
-	return d.excluded(tabular.DriftColumns(t, t.Groups[0])), t, nil
+	if note != "" {
+		d.notes = append(d.notes, displayPath(path)+": "+note)
+		return t, nil, nil
+	}
+	return t, tl, nil
+}
+
+// readOne reads the table at path as drift's columns, with the rows read
+// and kept, less those of --exclude; each column's Whole counts every row
+// (see read) in tallies like(name) gives, or, with like nil, in tallies
+// made from the sample (drift.NewTally).
+func (d *driftCmd) readOne(path string, like func(name string) *drift.Tally) ([]drift.Column, *dataset.Table, error) {
+	t, tl, err := d.read(path, dataset.Query{Columns: d.columns}, func(t *dataset.Table) tallies {
+		return tallies{"": newTallies(tabular.DriftColumns(t, t.Groups[0]), like)}
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	cols := tabular.DriftColumns(t, t.Groups[0])
+	attachWhole(cols, tl[""])
+	return d.excluded(cols), t, nil
 }
 
 // excluded returns cols less the columns of --exclude.
@@ -357,16 +385,20 @@ func (d *driftCmd) raw(start time.Time) (*driftResult, error) {
 	args := d.j.opt.args
 	out := &driftResult{settings: d}
 	var refCols, curCols []drift.Column
+	var ref *drift.Reference
 	if len(args) == 2 {
 		var rt, ct *dataset.Table
 		var err error
-		if refCols, rt, err = d.readOne(args[0]); err != nil {
+		if refCols, rt, err = d.readOne(args[0], nil); err != nil {
 			return nil, err
 		}
 		if err := d.checkExclude(displayPath(args[0]), rt, nil); err != nil {
 			return nil, err
 		}
-		if curCols, ct, err = d.readOne(args[1]); err != nil {
+		if ref, err = drift.NewReference(refCols, &d.settings); err != nil {
+			return nil, err
+		}
+		if curCols, ct, err = d.readOne(args[1], ref.Tally); err != nil {
 			return nil, err
 		}
 		out.ref, out.cur = displayPath(args[0]), displayPath(args[1])
@@ -377,7 +409,14 @@ func (d *driftCmd) raw(start time.Time) (*driftResult, error) {
 		if num != "" && den != "" {
 			q.Groups = []string{num, den}
 		}
-		t, err := d.read(args[0], q)
+		t, tl, err := d.read(args[0], q, func(t *dataset.Table) tallies {
+			ci, ri, err := chooseGroups(t, group, num, den)
+			if err != nil {
+				return nil // reported below
+			}
+			refs := newTallies(tabular.DriftColumns(t, t.Groups[ri]), nil)
+			return tallies{t.Groups[ri].Key: refs, t.Groups[ci].Key: newTallies(tabular.DriftColumns(t, t.Groups[ci]), func(name string) *drift.Tally { return refs[name].Like() })}
+		})
 		if err != nil {
 			return nil, err
 		}
@@ -388,16 +427,19 @@ func (d *driftCmd) raw(start time.Time) (*driftResult, error) {
 		if err := d.checkExclude(displayPath(args[0]), t, nil); err != nil {
 			return nil, err
 		}
-		curCols, refCols = d.excluded(tabular.DriftColumns(t, t.Groups[ci])), d.excluded(tabular.DriftColumns(t, t.Groups[ri]))
+		curCols, refCols = tabular.DriftColumns(t, t.Groups[ci]), tabular.DriftColumns(t, t.Groups[ri])
+		attachWhole(curCols, tl[t.Groups[ci].Key])
+		attachWhole(refCols, tl[t.Groups[ri].Key])
+		curCols, refCols = d.excluded(curCols), d.excluded(refCols)
+		if ref, err = drift.NewReference(refCols, &d.settings); err != nil {
+			return nil, err
+		}
 		out.cur, out.ref = group+"="+t.Groups[ci].Key, group+"="+t.Groups[ri].Key
 		out.refRead, out.curRead = t.RowsRead, t.RowsRead
 	}
 	load := time.Since(start)
-	out.warnings = idColumnWarnings(refCols, curCols)
-	ref, err := drift.NewReference(refCols, &d.settings)
-	if err != nil {
-		return nil, err
-	}
+	out.warnings = append(idColumnWarnings(refCols, curCols), d.notes...)
+	var err error
 	if out.res, err = d.compare(ref, curCols); err != nil {
 		return nil, err
 	}
@@ -408,7 +450,7 @@ func (d *driftCmd) raw(start time.Time) (*driftResult, error) {
 // save stores the reference read from REF in f.
 func (d *driftCmd) save(f *outFile, start time.Time) error {
 	path := d.j.opt.args[0]
-	cols, t, err := d.readOne(path)
+	cols, t, err := d.readOne(path, nil)
 	if err != nil {
 		return err
 	}
@@ -449,7 +491,8 @@ func (d *driftCmd) againstSaved(start time.Time) ([]*driftResult, error) {
 	var out []*driftResult
 	for _, path := range d.j.opt.args {
 		t0 := time.Now()
-		cols, t, err := d.readOne(path)
+		d.notes = nil
+		cols, t, err := d.readOne(path, ref.Tally)
 		if err != nil {
 			return nil, err
 		}
@@ -457,7 +500,7 @@ func (d *driftCmd) againstSaved(start time.Time) ([]*driftResult, error) {
 			return nil, err
 		}
 		load := time.Since(t0)
-		res := &driftResult{settings: d, ref: d.refFile, cur: displayPath(path), refRead: -1, curRead: t.RowsRead, warnings: idColumnWarnings(cols)}
+		res := &driftResult{settings: d, ref: d.refFile, cur: displayPath(path), refRead: -1, curRead: t.RowsRead, warnings: append(idColumnWarnings(cols), d.notes...)}
 		if res.res, err = d.compare(ref, cols); err != nil {
 			return nil, err
 		}
@@ -539,6 +582,7 @@ func columnRecord(cr *drift.ColumnResult, kind string) *record {
 		add("stderr", cr.StdErr).
 		add("p_value", number(cr.PValue)).
 		add("q_value", number(cr.QValue)).
+		add("p_all_rows", number(allRowsP(cr))).
 		add("shift_sd", number(cr.Shift)).
 		add("sd_ratio", number(cr.SDRatio)).
 		add("tv", number(cr.TotalVariation)).
@@ -549,6 +593,15 @@ func columnRecord(cr *drift.ColumnResult, kind string) *record {
 		add("missing_cur", cr.MissingCur).
 		add("missing_q", number(cr.MissingQValue)).
 		add("note", cr.Note)
+}
+
+// allRowsP is the p-value of a column's tests on every row
+// (drift.WholeTest), NaN without them.
+func allRowsP(cr *drift.ColumnResult) float64 {
+	if cr.Whole == nil {
+		return math.NaN()
+	}
+	return cr.Whole.PValue
 }
 
 // rows returns the rows of the columns, sorted as a report shows them, and
@@ -613,7 +666,7 @@ func (r *driftResult) table(many bool) *table {
 	res := r.res
 	t.total = new(record).
 		add("column", "(dataset)").add("type", "verdict").
-		add("divergence", res.Share).add("stderr", "").add("p_value", "").add("q_value", "").
+		add("divergence", res.Share).add("stderr", "").add("p_value", "").add("q_value", "").add("p_all_rows", "").
 		add("shift_sd", "").add("sd_ratio", "").add("tv", "").add("w1_sd", "").
 		add("drifted", res.Drift).add("status", r.verdict()).add("missing_ref", "").add("missing_cur", "").add("missing_q", "").
 		add("note", fmt.Sprintf("%d of %d columns drifted", res.Drifted, res.Compared))

@@ -1,0 +1,320 @@
+// Copyright ©2026 The pearson Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package drift
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+
+	"gonum.org/v1/gonum/stat/distuv"
+)
+
+// gridCuts bounds the cut points of a numeric column's Tally: the quantiles
+// of the reference's sample at ranks i/(c+1), c = min(gridCuts, n/gridShare)
+// for n present values in the sample (so that each bin holds gridShare of
+// them). The binned Kolmogorov–Smirnov distance is the supremum over these
+// points, within about 1/(c+1) of the exact D of every value, and a saved
+// reference stores a count per bin whatever the rows.
+const (
+	gridCuts  = 1000
+	gridShare = 20
+)
+
+// Tally holds the statistics of one column over every row of a data set
+// that the comparison's sample stands for: counts of rows and missing
+// values, running moments of the values and of their distances to a fixed
+// centre, counts of the values between fixed cut points (numeric), or
+// counts of the labels (categorical). One pass over the rows fills it at a
+// cost of O(log cuts) per value and memory independent of the rows: it lets
+// the location, scale, distribution-function and category tests use every
+// row read while the kernel test stays on the sample (see WholeTest). Make
+// the reference's by NewTally on its sample and the current table's by
+// Tally.Like (or Reference.Tally), so that both count between the same cut
+// points; feed them with Add or AddLabel.
+type Tally struct {
+	categorical bool
+	// grid are the cut points (increasing, distinct); bins[i] counts the
+	// present values in (grid[i−1], grid[i]], bins[len(grid)] those above
+	// the last.
+	grid   []float64
+	bins   []int
+	centre float64
+	rows   int
+	miss   int
+	// Welford's running mean and sum of squared deviations of the present
+	// values, and of their distances |x − centre|.
+	mean, m2, absMean, absM2 float64
+	labels                   map[string]int
+}
+
+// NewTally returns an empty tally for the data set whose sample is col:
+// for a numeric column, cut points at the quantiles of the sample's present
+// values and its median as the centre of the scale test; for a categorical
+// one, a count per label. The cut points and centre are a function of the
+// sample's values alone.
+func NewTally(col Column) *Tally {
+	if col.Categories != nil {
+		return &Tally{categorical: true, labels: map[string]int{}}
+	}
+	v := make([]float64, 0, len(col.Values))
+	for _, x := range col.Values {
+		if !math.IsNaN(x) {
+			v = append(v, x)
+		}
+	}
+	slices.Sort(v)
+	t := &Tally{}
+	if len(v) > 0 {
+		t.centre = v[len(v)/2]
+		cuts := min(gridCuts, len(v)/gridShare)
+		for i := 1; i <= cuts; i++ {
+			x := v[min(len(v)-1, i*len(v)/(cuts+1))]
+			if len(t.grid) == 0 || x > t.grid[len(t.grid)-1] {
+				t.grid = append(t.grid, x)
+			}
+		}
+	}
+	t.bins = make([]int, len(t.grid)+1)
+	return t
+}
+
+// Like returns an empty tally with t's cut points and centre, for the
+// other table of a comparison.
+func (t *Tally) Like() *Tally {
+	if t.categorical {
+		return &Tally{categorical: true, labels: map[string]int{}}
+	}
+	return &Tally{grid: t.grid, centre: t.centre, bins: make([]int, len(t.bins))}
+}
+
+// Add counts one row of a numeric column: its value, or NaN for a missing
+// one.
+func (t *Tally) Add(x float64) {
+	t.rows++
+	if math.IsNaN(x) {
+		t.miss++
+		return
+	}
+	n := float64(t.rows - t.miss)
+	d := x - t.mean
+	t.mean += d / n
+	t.m2 += d * (x - t.mean)
+	a := math.Abs(x - t.centre)
+	d = a - t.absMean
+	t.absMean += d / n
+	t.absM2 += d * (a - t.absMean)
+	t.bins[sort.SearchFloat64s(t.grid, x)]++
+}
+
+// AddLabel counts one row of a categorical column: its label, or "" for a
+// missing one.
+func (t *Tally) AddLabel(s string) { t.AddLabels(s, 1) }
+
+// AddLabels counts n rows of a categorical column with the label s ("":
+// missing).
+func (t *Tally) AddLabels(s string, n int) {
+	t.rows += n
+	if s == "" {
+		t.miss += n
+		return
+	}
+	t.labels[s] += n
+}
+
+// Rows returns the rows counted and the missing values among them.
+func (t *Tally) Rows() (rows, missing int) { return t.rows, t.miss }
+
+// present is the number of present values counted.
+func (t *Tally) present() int { return t.rows - t.miss }
+
+// sameGrid reports whether u counts between t's cut points.
+func (t *Tally) sameGrid(u *Tally) bool {
+	return t.categorical == u.categorical && t.centre == u.centre && slices.Equal(t.grid, u.grid)
+}
+
+// tallyOf returns the tally of every value of col: its Whole when set
+// (checked against the column's counts and like's cut points), otherwise
+// one filled from its values (every row when the column is not a sample of
+// a larger data set), with like's cut points or, when like is nil, those of
+// the sample of the kept rows.
+func tallyOf(c *Column, kept []int, like *Tally) (*Tally, error) {
+	if w := c.Whole; w != nil {
+		switch {
+		case like != nil && !like.sameGrid(w):
+			return nil, fmt.Errorf("%w: column %q: its Whole tally was not made by the reference's Tally (cut points differ)", ErrMismatch, c.Name)
+		case w.categorical != (c.Categories != nil):
+			return nil, fmt.Errorf("%w: column %q: its Whole tally is of the other kind", ErrColumn, c.Name)
+		case w.rows < c.len():
+			return nil, fmt.Errorf("%w: column %q: its Whole tally counts %d rows, fewer than the %d sampled", ErrColumn, c.Name, w.rows, c.len())
+		}
+		return w, nil
+	}
+	t := like
+	if t == nil {
+		sample := Column{Values: c.Values, Categories: c.Categories}
+		if c.Values != nil && kept != nil {
+			sample.Values = make([]float64, len(kept))
+			for i, k := range kept {
+				sample.Values[i] = c.Values[k]
+			}
+		}
+		t = NewTally(sample)
+	}
+	t = t.Like()
+	for _, x := range c.Values {
+		t.Add(x)
+	}
+	for _, s := range c.Categories {
+		t.AddLabel(s)
+	}
+	return t, nil
+}
+
+// WholeTest is the test of one column on every row its tallies counted
+// (see Tally), beside the kernel test on the sample: for a numeric column,
+// Welch's z-test of equal means, the same test on the distances to the
+// reference sample's median (a Brown–Forsythe test of equal scales), and
+// the Kolmogorov–Smirnov test at the tally's cut points (a binned D, whose
+// asymptotic p-value is conservative); for a categorical column, Pearson's
+// χ² test of equal label frequencies, labels expected fewer than 5 times
+// pooled into one. Asymptotic p-values: the test runs only when a tally
+// counts more values than the sample holds, thousands of them.
+type WholeTest struct {
+	// PresentRef and PresentCur are the present values counted.
+	PresentRef, PresentCur int
+	// MeanP, ScaleP and DistributionP are the p-values of the mean, scale
+	// and distribution-function (KS; χ² for categories) tests; MeanP and
+	// ScaleP are NaN for a categorical column.
+	MeanP, ScaleP, DistributionP float64
+	// KS is the binned Kolmogorov–Smirnov distance (NaN for a categorical
+	// column).
+	KS float64
+	// PValue is the Bonferroni combination of the three (of the one for a
+	// categorical column): min(1, 3·min(MeanP, ScaleP, DistributionP)).
+	PValue float64
+	// Shift and SDRatio are (mean_cur − mean_ref)/sd_ref and
+	// sd_cur/sd_ref over every present value counted.
+	Shift, SDRatio float64
+}
+
+// wholeTest runs the tests of the tallies ref and cur (counted between the
+// same cut points).
+func wholeTest(ref, cur *Tally) *WholeTest {
+	w := &WholeTest{PresentRef: ref.present(), PresentCur: cur.present(), MeanP: math.NaN(), ScaleP: math.NaN(), KS: math.NaN(), Shift: math.NaN(), SDRatio: math.NaN()}
+	if w.PresentRef < 2 || w.PresentCur < 2 {
+		return nil
+	}
+	if ref.categorical {
+		w.DistributionP = chiSquare(ref.labels, cur.labels)
+		w.PValue = w.DistributionP
+		return w
+	}
+	nr, nc := float64(w.PresentRef), float64(w.PresentCur)
+	vr, vc := ref.m2/(nr-1), cur.m2/(nc-1)
+	w.MeanP = welch(ref.mean, vr, nr, cur.mean, vc, nc)
+	w.ScaleP = welch(ref.absMean, ref.absM2/(nr-1), nr, cur.absMean, cur.absM2/(nc-1), nc)
+	if vr > 0 {
+		w.Shift, w.SDRatio = (cur.mean-ref.mean)/math.Sqrt(vr), math.Sqrt(vc/vr)
+	}
+	var fr, fc float64
+	w.KS = 0
+	for i := range ref.bins {
+		fr += float64(ref.bins[i]) / nr
+		fc += float64(cur.bins[i]) / nc
+		w.KS = math.Max(w.KS, math.Abs(fr-fc))
+	}
+	ne := math.Sqrt(nr * nc / (nr + nc))
+	w.DistributionP = kolmogorovQ((ne + 0.12 + 0.11/ne) * w.KS)
+	w.PValue = math.Min(1, 3*min(w.MeanP, w.ScaleP, w.DistributionP))
+	return w
+}
+
+// welch returns the two-sided p-value of Welch's z-test of equal means
+// from the means, variances and counts of two samples: 1 when both
+// variances are zero and the means equal, 0 when they differ.
+func welch(m1, v1, n1, m2, v2, n2 float64) float64 {
+	se := math.Sqrt(v1/n1 + v2/n2)
+	if !(se > 0) {
+		if m1 == m2 {
+			return 1
+		}
+		return 0
+	}
+	return math.Erfc(math.Abs(m2-m1) / se / math.Sqrt2)
+}
+
+// kolmogorovQ returns P(K > x) for Kolmogorov's distribution,
+// 2 Σ_{k≥1} (−1)^{k−1} e^{−2k²x²}.
+func kolmogorovQ(x float64) float64 {
+	if x < 0.2 {
+		return 1
+	}
+	var s float64
+	for k := 1; k <= 100; k++ {
+		term := math.Exp(-2 * float64(k*k) * x * x)
+		if k%2 == 0 {
+			term = -term
+		}
+		s += term
+		if math.Abs(term) < 1e-17*math.Abs(s) || term == 0 {
+			break
+		}
+	}
+	return math.Min(1, math.Max(0, 2*s))
+}
+
+// chiSquare returns the p-value of Pearson's χ² test of equal label
+// frequencies between the counts ref and cur, labels whose expected count
+// in either table is below 5 pooled into one cell (dropped when that cell
+// stays below 5, and the totals are those of the cells kept): 1 with
+// fewer than two cells.
+func chiSquare(ref, cur map[string]int) float64 {
+	labels := make([]string, 0, len(ref)+len(cur))
+	var nr, nc float64
+	for s, n := range ref {
+		labels = append(labels, s)
+		nr += float64(n)
+	}
+	for s, n := range cur {
+		if _, ok := ref[s]; !ok {
+			labels = append(labels, s)
+		}
+		nc += float64(n)
+	}
+	slices.Sort(labels)
+	var cells [][2]float64
+	var rest [2]float64
+	small := func(c [2]float64) bool {
+		t := c[0] + c[1]
+		return t*nr/(nr+nc) < 5 || t*nc/(nr+nc) < 5
+	}
+	for _, s := range labels {
+		c := [2]float64{float64(ref[s]), float64(cur[s])}
+		if small(c) {
+			rest[0], rest[1] = rest[0]+c[0], rest[1]+c[1]
+			continue
+		}
+		cells = append(cells, c)
+	}
+	if rest[0]+rest[1] > 0 && !small(rest) {
+		cells = append(cells, rest)
+	}
+	if len(cells) < 2 {
+		return 1
+	}
+	nr, nc = 0, 0
+	for _, c := range cells {
+		nr, nc = nr+c[0], nc+c[1]
+	}
+	var x2 float64
+	for _, c := range cells {
+		t := c[0] + c[1]
+		er, ec := t*nr/(nr+nc), t*nc/(nr+nc)
+		x2 += (c[0]-er)*(c[0]-er)/er + (c[1]-ec)*(c[1]-ec)/ec
+	}
+	return distuv.ChiSquared{K: float64(len(cells) - 1)}.Survival(x2)
+}

@@ -1,0 +1,205 @@
+// Copyright ©2026 The pearson Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package drift
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/stat"
+	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/sublinear/pearson/internal/testtier"
+)
+
+// TestTallyAgainstExact checks a Tally of 10⁵ values against the
+// statistics of the values themselves: its moments against gonum's
+// (relative 1e-9: Welford's recurrence against two passes), its binned
+// Kolmogorov–Smirnov distance against the exact D of the reference KS
+// test (never above it, and below it by at most the largest bin's
+// share, the grid's resolution), its p-value at or above the exact one
+// (binning makes the test conservative), and Kolmogorov's tail at its
+// tabulated 5% point, 1.3581 (Q = 0.0500).
+func TestTallyAgainstExact(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(3, 5))
+	const n = 100_000
+	ref, cur := make([]float64, n), make([]float64, n)
+	for i := range ref {
+		ref[i], cur[i] = rnd.NormFloat64(), rnd.NormFloat64()*1.01+0.01
+	}
+	sample := Column{Values: ref[:20_000]}
+	tr, tc := NewTally(sample), NewTally(sample).Like()
+	for i := range ref {
+		tr.Add(ref[i])
+		tc.Add(cur[i])
+	}
+	tr.Add(math.NaN())
+	if r, m := tr.Rows(); r != n+1 || m != 1 {
+		t.Errorf("rows %d, missing %d, want %d and 1", r, m, n+1)
+	}
+	mean, sd := stat.MeanStdDev(cur, nil)
+	if math.Abs(tc.mean-mean) > 1e-9*sd || math.Abs(math.Sqrt(tc.m2/(n-1))-sd) > 1e-9*sd {
+		t.Errorf("tally mean %v sd %v, two passes %v %v", tc.mean, math.Sqrt(tc.m2/(n-1)), mean, sd)
+	}
+	w := wholeTest(tr, tc)
+	exactP := ksPValue(ref, cur)
+	var exactD float64
+	{
+		a, b := slices.Sorted(slices.Values(ref)), slices.Sorted(slices.Values(cur))
+		i := 0
+		for j, v := range b {
+			for i < len(a) && a[i] <= v {
+				i++
+			}
+			exactD = math.Max(exactD, math.Abs(float64(i)/n-float64(j+1)/n))
+			exactD = math.Max(exactD, math.Abs(float64(i)/n-float64(j)/n))
+		}
+	}
+	maxBin := 0
+	for _, c := range tr.bins {
+		maxBin = max(maxBin, c)
+	}
+	if w.KS > exactD+1e-12 || w.KS < exactD-float64(maxBin)/n {
+		t.Errorf("binned D %v, exact %v, largest bin share %v", w.KS, exactD, float64(maxBin)/n)
+	}
+	if w.DistributionP < exactP {
+		t.Errorf("binned KS p %v below the exact %v", w.DistributionP, exactP)
+	}
+	if q := kolmogorovQ(1.3581); math.Abs(q-0.05) > 1e-4 {
+		t.Errorf("Q(1.3581) = %v, want 0.0500", q)
+	}
+	t.Logf("binned D %.5f (p %.3g), exact D %.5f (p %.3g); mean p %.3g, scale p %.3g", w.KS, w.DistributionP, exactD, exactP, w.MeanP, w.ScaleP)
+}
+
+// TestWholePower is the power and false-alarm study of the tests on every
+// row (WholeTest) at 10⁵ and 10⁶ rows, where the kernel test sees a sample
+// of 20 000 values per column: at the library's defaults, with every row
+// in memory (the command reaches the same tallies by a second pass over
+// the file), beside KS (χ² for categories) + Benjamini–Hochberg on every
+// row. Each table has one column per change, sized near KS's limit at that
+// n (a 20 000-row sample cannot see them), and two null columns of each
+// type (normal, Poisson(3), gamma(2), normal rounded to 0.5, categorical).
+// Asserted, paired on the same tables: pearson flags each changed column
+// at least as often as KS + BH (McNemar, as in TestPowerStudy), and its
+// p-values ≤ 0.05 on null columns, pooled per type over both n, stay below
+// 0.05 + 2 SE. Long tier: about 60 s of CPU.
+func TestWholePower(t *testing.T) {
+	t.Parallel()
+	testtier.Long(t, "the whole-data power study at 10⁵ and 10⁶ rows")
+	testtier.SkipUnderRace(t)
+	type change struct {
+		name string
+		draw func(r *rand.Rand, ref bool, n int) float64 // nil: categorical
+		cat  func(n int) []float64
+	}
+	// Sizes scale as 1/√n: KS + BH finds about half of them.
+	edge := func(n int) float64 { return 6 / math.Sqrt(float64(n)) }
+	changes := []change{
+		{name: "mean +δ sd", draw: func(r *rand.Rand, ref bool, n int) float64 { return r.NormFloat64() + b2f(!ref)*edge(n) }},
+		{name: "sd ×(1+δ)", draw: func(r *rand.Rand, ref bool, n int) float64 { return r.NormFloat64() * (1 + b2f(!ref)*edge(n)) }},
+		{name: "Poisson(3) mean +δ·√3", draw: func(r *rand.Rand, ref bool, n int) float64 {
+			return distuv.Poisson{Lambda: 3 + b2f(!ref)*edge(n)*math.Sqrt(3), Src: r}.Rand()
+		}},
+		{name: "δ/2 of values at +3 sd", draw: func(r *rand.Rand, ref bool, n int) float64 {
+			if !ref && r.Float64() < edge(n)/2 {
+				return 3 + 0.1*r.NormFloat64()
+			}
+			return r.NormFloat64()
+		}},
+		{name: "category 0.30 → 0.30 − δ/2", cat: func(n int) []float64 {
+			d := edge(n) / 2
+			return []float64{0.30 - d, 0.70/3 + d/3, 0.70/3 + d/3, 0.70/3 + d/3}
+		}},
+	}
+	ns := []int{100_000, 1_000_000}
+	reps := map[int]int{100_000: 6, 1_000_000: 2}
+	low := make([]int, len(nullTypes))
+	lowKS := make([]int, len(nullTypes))
+	nullCols := 0
+	var report strings.Builder
+	fmt.Fprintf(&report, "| change | n (tables) | δ | pearson | KS + BH | pearson alone | KS alone |\n|---|---|---|---|---|---|---|\n")
+	for _, n := range ns {
+		power := make([]paired, len(changes))
+		for rep := range reps[n] {
+			rnd := rand.New(rand.NewPCG(uint64(rep), uint64(n)+7))
+			table := func(ref bool) []Column {
+				var out []Column
+				for k, c := range changes {
+					name := fmt.Sprintf("c%d", k)
+					if c.cat != nil {
+						p := []float64{0.30, 0.70 / 3, 0.70 / 3, 0.70 / 3}
+						if !ref {
+							p = c.cat(n)
+						}
+						out = append(out, categoricalColumn(name, n, p, rnd))
+						continue
+					}
+					v := make([]float64, n)
+					for i := range v {
+						v[i] = c.draw(rnd, ref, n)
+					}
+					out = append(out, Column{Name: name, Values: v})
+				}
+				out = append(out, nullColumns(n, 2, rnd)...)
+				return out
+			}
+			ref, cur := table(true), table(false)
+			s := &Settings{NoJoint: true}
+			s.Src = rand.NewPCG(uint64(rep), 99)
+			res, err := Compare(context.Background(), ref, cur, s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pKS := make([]float64, len(ref))
+			for j := range ref {
+				if ref[j].Categories != nil {
+					pKS[j] = chiSquarePValue(ref[j].Categories, cur[j].Categories)
+				} else {
+					pKS[j] = ksPValue(ref[j].Values, cur[j].Values)
+				}
+			}
+			qKS := bhReference(pKS)
+			for k := range changes {
+				if res.Columns[k].Whole == nil {
+					t.Fatalf("n = %d: column %d has no whole-data test", n, k)
+				}
+				power[k].add(res.Columns[k].Drifted, qKS[k] < powerLevel)
+			}
+			for j := len(changes); j < len(ref); j++ {
+				ty := (j - len(changes)) / 2
+				if res.Columns[j].PValue <= powerLevel {
+					low[ty]++
+				}
+				if pKS[j] <= powerLevel {
+					lowKS[ty]++
+				}
+			}
+			nullCols += 2
+		}
+		for k, c := range changes {
+			p := power[k]
+			fmt.Fprintf(&report, "| %s | %d (%d) | %.4f | %.2f | %.2f | %d | %d |\n", c.name, n, reps[n], edge(n),
+				float64(p.rate)/float64(reps[n]), float64(p.rate-p.onlyMethod+p.onlyKS)/float64(reps[n]), p.onlyMethod, p.onlyKS)
+			if p.worse() || p.onlyKS > p.onlyMethod+1 {
+				t.Errorf("%s, n = %d: pearson flags it in %d of %d tables, KS + BH alone in %d, pearson alone in %d", c.name, n, p.rate, reps[n], p.onlyKS, p.onlyMethod)
+			}
+		}
+	}
+	per := nullCols
+	lim := powerLevel + 2*math.Sqrt(powerLevel*(1-powerLevel)/float64(per))
+	for ty, nt := range nullTypes {
+		rate := float64(low[ty]) / float64(per)
+		fmt.Fprintf(&report, "| null %s: p ≤ 0.05 | all (%d columns) | | %.3f | %.3f | | |\n", nt.name, per, rate, float64(lowKS[ty])/float64(per))
+		if rate > lim {
+			t.Errorf("%s columns: %.3f of pearson's p-values ≤ %.2f over %d null columns, above %.3f", nt.name, rate, powerLevel, per, lim)
+		}
+	}
+	t.Logf("changes near KS's limit (δ = 6/√n) and null columns, pearson at its defaults (joint row off) against KS/χ² + BH on every row:\n%s", report.String())
+}
