@@ -9,6 +9,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -529,7 +530,18 @@ var streamLayout = &layout{
 
 // scoreRecord is a score or a change point as the formats write it.
 func scoreRecord(time float64, s changepoint.Score) *record {
-	return new(record).add("time", time).add("score", s.Value).add("before", s.Before).add("after", s.After)
+	return new(record).add("time", timeValue(time)).add("score", s.Value).add("before", s.Before).add("after", s.After)
+}
+
+// timeValue returns a time label for a record: an integer label (a row, an
+// epoch time in seconds or milliseconds) as an int, which every format
+// prints in full — as a float64 the text format would print 1.70000e+09 for
+// 1700000123 — and any other as it is.
+func timeValue(v float64) any {
+	if v == math.Trunc(v) && math.Abs(v) < 1<<53 {
+		return int(v)
+	}
+	return v
 }
 
 // cpPlot keeps what the picture of a run shows: at most 2·plotPoints

@@ -622,3 +622,34 @@ func TestChangepointScaleFree(t *testing.T) {
 		}
 	}
 }
+
+// TestChangepointEpochTimes: integer time labels such as epoch seconds are
+// printed in full by every format (as numbers of six significant digits
+// the text format printed 1.70001e+09 for 1700007200), and a change is
+// reported at its label.
+func TestChangepointEpochTimes(t *testing.T) {
+	t.Parallel()
+	rnd := rand.New(rand.NewPCG(1, 36))
+	var b strings.Builder
+	b.WriteString("ts,x\n")
+	for i := range 200 {
+		v := rnd.NormFloat64()
+		if i >= 120 {
+			v += 4
+		}
+		fmt.Fprintf(&b, "%d,%g\n", 1700000000+60*i, v)
+	}
+	path := filepath.Join(t.TempDir(), "epoch.csv")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, format := range []string{"text", "csv", "json"} {
+		code, out, errs := run(t, "changepoint", "--time", "ts", "--format", format, path)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", format, code, errs)
+		}
+		if strings.Contains(out, "e+09") || !strings.Contains(out, "1700007200") || !strings.Contains(out, "1700011940") {
+			t.Errorf("%s: epoch times not printed in full, or the change at row 120 (1700007200) not reported:\n%s", format, out)
+		}
+	}
+}
