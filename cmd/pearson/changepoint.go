@@ -752,8 +752,19 @@ func (j *cpJob) checkStreamMemory(c *cli.Context, dim int) error {
 	}
 	r := j.s.Resolved()
 	need := float64(baseMemory) + j.s.StreamMemory(dim)
+	machine := processMemory()
 	if need <= budget {
+		// Within the budget, the machine may still bind (an address-space
+		// limit, a cgroup): an all-centre fit at a window of 5000 needs
+		// about 1.2 GB.
+		if err := checkMachine(need, " for the windows and their estimate", machine, "--window"); err != nil {
+			return usagef(c, "%v", err)
+		}
 		return nil
+	}
+	if r.Exact {
+		return usagef(c, "--exact with --window %d on %d columns would need about %s of memory (the all-centre fit grows as the window squared), more than the budget of %s: lower --window, leave --exact out, or raise --max-memory",
+			r.Window, dim, formatSize(need), formatSize(budget))
 	}
 	return usagef(c, "--window %d, --embed %d and --min-distance %d on %d columns would need about %s of memory, more than the budget of %s: lower them, or raise --max-memory",
 		r.Window, r.Embed, r.MinDistance, dim, formatSize(need), formatSize(budget))

@@ -653,3 +653,27 @@ func TestChangepointEpochTimes(t *testing.T) {
 		}
 	}
 }
+
+// TestChangepointExactMemory: the streaming all-centre fit (--exact) holds
+// O(window²) words (about 1.2 GiB at a window of 5000), which the memory
+// check counts before the first row: refused under a budget of 500M,
+// naming the window and --exact, where the constant-time fit runs.
+func TestChangepointExactMemory(t *testing.T) {
+	t.Parallel()
+	var b strings.Builder
+	b.WriteString("x\n")
+	for i := range 60 {
+		fmt.Fprintf(&b, "%d\n", i%7)
+	}
+	path := filepath.Join(t.TempDir(), "s.csv")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs := run(t, "changepoint", "--stream", "--exact", "--window", "5000", "--embed", "1", "--max-memory", "500M", path)
+	if code != 2 || !strings.Contains(errs, "--exact with --window 5000") || !strings.Contains(errs, "GiB") || !strings.Contains(errs, "leave --exact out") {
+		t.Errorf("exit %d, want 2 and a refusal naming --exact and the window:\n%s", code, errs)
+	}
+	if code, _, errs := run(t, "changepoint", "--stream", "--window", "10", "--embed", "1", "--max-memory", "500M", path); code != 0 {
+		t.Errorf("the constant-time fit: exit %d:\n%s", code, errs)
+	}
+}
