@@ -639,10 +639,7 @@ func TestChangepointEpochTimes(t *testing.T) {
 		}
 		fmt.Fprintf(&b, "%d,%g\n", 1700000000+60*i, v)
 	}
-	path := filepath.Join(t.TempDir(), "epoch.csv")
-	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	path := writeFile(t, "epoch.csv", b.String())
 	for _, format := range []string{"text", "csv", "json"} {
 		code, out, errs := run(t, "changepoint", "--time", "ts", "--format", format, path)
 		if code != 0 {
@@ -665,10 +662,7 @@ func TestChangepointExactMemory(t *testing.T) {
 	for i := range 60 {
 		fmt.Fprintf(&b, "%d\n", i%7)
 	}
-	path := filepath.Join(t.TempDir(), "s.csv")
-	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	path := writeFile(t, "s.csv", b.String())
 	code, _, errs := run(t, "changepoint", "--stream", "--exact", "--window", "5000", "--embed", "1", "--max-memory", "500M", path)
 	if code != 2 || !strings.Contains(errs, "--exact with --window 5000") || !strings.Contains(errs, "GiB") || !strings.Contains(errs, "leave --exact out") {
 		t.Errorf("exit %d, want 2 and a refusal naming --exact and the window:\n%s", code, errs)
