@@ -46,6 +46,11 @@ const (
 	stepsMaxRho = 0.8
 	// stepsMaxDegree is the largest degree of the trend of a segment.
 	stepsMaxDegree = 12
+	// stepsCheapDegree is the highest degree of a trend priced at ln N
+	// (the Schwarz criterion) when the fits from the trend and from the
+	// levels are compared (alternate); each higher degree costs a
+	// change's parameter.
+	stepsCheapDegree = 2
 	// stepsRounds bounds the alternation of the trend fit and the
 	// segmentation.
 	stepsRounds = 4
@@ -96,8 +101,8 @@ type stepColumn struct {
 // chosen by the Schwarz criterion (fitTrend) on the values less the levels
 // found, alternated with the segmentation (alternate); of the two
 // alternations, from the trend and from the levels, the one of lower
-// penalised cost, each degree of a trend priced as a parameter of a
-// change, is kept (stepSegment), so that a trend or a smooth curve
+// penalised cost, each degree of a trend beyond the second priced as a
+// parameter of a change, is kept (stepSegment), so that a trend or a smooth curve
 // is fitted as one, not as a staircase, and dense levels as levels, not
 // as a curve. Each value is first clipped to the running median of 5 ±
 // stepsClip local standard deviations: an outlier is not a segment.
@@ -197,21 +202,27 @@ func stepSegment(ctx context.Context, cols []stepColumn, s, e int, penalty float
 // levels found and the levels by PELT to its values less the trend, from
 // the trend (or, levelsFirst, from the levels), until the changes repeat
 // (stepsRounds times at most); it returns the changes and the penalised
-// cost: PELT's, plus ln N per degree of each trend.
+// cost: PELT's, plus ln N per degree of each trend up to
+// stepsCheapDegree and a change's parameter, penalty/(d + 1), per degree
+// beyond: at ln N a polynomial of high degree undercuts the levels of
+// dense changes (many steps up and down) and absorbs them, while a line
+// or a parabola stays a trend.
 func alternate(ctx context.Context, cols []stepColumn, s, e int, penalty float64, levelsFirst bool) ([]Change, float64, error) {
 	var cps []int
 	resid := make([]float64, e-s)
-	degrees := 0
+	cheap, dear := 0, 0
 	for _, col := range cols {
 		clear(col.trend[s:e])
 	}
 	for round := 0; round < stepsRounds; round++ {
 		if round > 0 || !levelsFirst {
-			degrees = 0
+			cheap, dear = 0, 0
 			for _, col := range cols {
 				copy(resid, col.y[s:e])
 				subtractLevels(resid, col.w[s:e], col.trend[s:e], cps, s)
-				degrees += fitTrend(resid, col.w[s:e], col.trend[s:e])
+				deg := fitTrend(resid, col.w[s:e], col.trend[s:e])
+				cheap += min(deg, stepsCheapDegree)
+				dear += max(0, deg-stepsCheapDegree)
 			}
 		}
 		next, gains, cost, err := pelt(ctx, cols, s, e, penalty)
@@ -223,12 +234,9 @@ func alternate(ctx context.Context, cols []stepColumn, s, e int, penalty float64
 			for i, b := range next {
 				out[i] = Change{Time: b, Calibrated: gains[i], Rule: RuleSteps}
 			}
-			// A degree of the trend is priced as a parameter of a change
-			// (penalty/(d + 1)), not at the Schwarz criterion's ln N: at ln N
-			// a polynomial of high degree undercuts the levels of dense
-			// changes (many steps up and down) and absorbs them.
-			price := math.Max(math.Log(float64(e-s)), penalty/float64(len(cols)+1))
-			return out, cost + float64(degrees)*price, nil
+			logN := math.Log(float64(e - s))
+			price := math.Max(logN, penalty/float64(len(cols)+1))
+			return out, cost + float64(cheap)*logN + float64(dear)*price, nil
 		}
 		cps = next
 	}
