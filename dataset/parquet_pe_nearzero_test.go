@@ -25,6 +25,7 @@ import (
 // samples per design, about a minute.
 func TestParquetPENearZero(t *testing.T) {
 	testtier.Long(t, "a coverage study of RelativePE over 200 two-stage samples per design")
+	t.Parallel()
 	const size, units, reps = 1000, 64, 200
 	shuffled, _ := timeOrdered(t, "normal")
 	q := openSeek(t, shuffled)

@@ -158,6 +158,7 @@ func binomialBounds(n int, p, alpha float64) (lo, hi int) {
 //     test): the most sensitive test of a bias towards early or late rows.
 func TestReservoirUniform(t *testing.T) {
 	testtier.SkipUnderRace(t)
+	t.Parallel()
 	const (
 		N    = 20000
 		R    = 100

@@ -121,20 +121,27 @@ func coverageCases() []coverageCase {
 
 // TestStdErrCoverage checks that StdErr is an honest error bar: over the
 // cases of coverageCases, each at n = 10⁴ with new data and a new seed per
-// run, |PE − truth| ≤ 2·StdErr in at least 90% of the runs (a normal error
-// with a correct standard error gives 95%; the remaining bias of heavy
-// tails, t₃, costs about half of its runs), and under P = Q StdErr is
-// within a factor 2 of the seed-to-seed spread of the estimate.
+// run, |PE − truth| ≤ 2·StdErr in at least 0.95 − 2.6 binomial standard
+// errors of the runs (a normal error with a correct standard error gives
+// 95%; the remaining bias of heavy tails, t₃, costs about half of its
+// runs), and under P = Q StdErr is within a factor 2 of the seed-to-seed
+// spread of the estimate (measured 1.74 at 6 seeds, so P = Q keeps 10:
+// the spread's relative error is 1/√(2·(seeds−1)), 24 % at 10). 6 seeds
+// for every other case, 70 runs in all: the bound is 0.882, 62 of 70; it
+// ran 10 seeds a case (110 runs, the bound 0.896, 99 of 110, written as
+// 0.9), 107 of 110 covered.
 func TestStdErrCoverage(t *testing.T) {
 	t.Parallel()
 	testtier.SkipUnderRace(t)
-	testtier.Long(t, "110 cross-validated estimates at n = 10⁴")
-	const seeds = 10
+	testtier.Long(t, "70 cross-validated estimates at n = 10⁴")
 	hits, runs := 0, 0
 	for _, c := range coverageCases() {
 		truth := c.truth()
 		var vals, ses []float64
-		caseHits := 0
+		caseHits, seeds := 0, 6
+		if c.name == "P = Q" {
+			seeds = 10
+		}
 		for seed := range seeds {
 			rnd := rand.New(rand.NewPCG(uint64(seed), 77))
 			p, q := c.sample(c.np, c.p, rnd), c.sample(c.nq, c.q, rnd)
@@ -151,14 +158,16 @@ func TestStdErrCoverage(t *testing.T) {
 		hits += caseHits
 		runs += seeds
 		_, sd := summary.MeanStdErr(vals)
-		sd *= math.Sqrt(seeds) // the spread, not the error of the mean
+		sd *= math.Sqrt(float64(seeds)) // the spread, not the error of the mean
 		se, _ := summary.MeanStdErr(ses)
 		t.Logf("%-10s PE %.5f: covered %d/%d, seed-to-seed spread %.5f, mean StdErr %.5f", c.name, truth, caseHits, seeds, sd, se)
 		if c.name == "P = Q" && (se > 2*sd || se < sd/2) {
 			t.Errorf("P = Q: mean StdErr %.5f not within a factor 2 of the spread %.5f", se, sd)
 		}
 	}
-	if f := float64(hits) / float64(runs); f < 0.9 {
-		t.Errorf("|PE − truth| ≤ 2·StdErr in %d of %d runs (%.2f < 0.9)", hits, runs, f)
+	bound := 0.95 - 2.6*math.Sqrt(0.95*0.05/float64(runs))
+	t.Logf("|PE − truth| ≤ 2·StdErr in %d of %d runs (bound %.3f)", hits, runs, bound)
+	if f := float64(hits) / float64(runs); f < bound {
+		t.Errorf("|PE − truth| ≤ 2·StdErr in %d of %d runs (%.3f < %.3f)", hits, runs, f, bound)
 	}
 }

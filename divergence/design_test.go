@@ -47,7 +47,7 @@ func TestDesignVariancePairwise(t *testing.T) {
 		t.Fatal(err)
 	}
 	units := indices.Range(n)
-	vIID, vUnits, err := m.designVariance(context.Background(), f, units, n, nil)
+	vIID, vUnits, _, err := m.designVariance(context.Background(), f, units, n, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

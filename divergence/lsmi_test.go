@@ -15,6 +15,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/sublinear/pearson/internal/testtier"
+	"github.com/sublinear/pearson/kernel"
 )
 
 // bivariate returns n pairs from the standard bivariate normal with
@@ -535,6 +536,35 @@ func TestLSMISpreadWarning(t *testing.T) {
 	}
 }
 
+// TestPESpreadWarning checks RelativePE's warning for unscaled columns
+// whose spreads differ by orders of magnitude (issue 37: with one kernel
+// width the shift of the narrow column is lost and the divergence falls to
+// about 0 without a word), and its absence for columns of like spread.
+func TestPESpreadWarning(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(5, 6))
+	for _, scale := range []float64{1, 1e4} {
+		p, q := shiftedBeside(rnd, 1, scale), shiftedBeside(rnd, 0, scale)
+		r, err := RelativePE(ctx, p, q, 0.5, &PESettings{Settings: Settings{K: 20, M: 200, Draws: 2, Lambda: 1e-3, Src: rand.NewPCG(3, 4)}, Sigma: scale})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if warned := strings.Contains(strings.Join(r.Warnings, "\n"), "differ in spread"); warned != (scale > 1) {
+			t.Errorf("column spreads 1 and %g: warned %v (PE %.3g), warnings %q", scale, warned, r.PE, r.Warnings)
+		}
+	}
+}
+
+// shiftedBeside returns 400 rows of a normal column shifted by shift beside
+// a normal column of spread scale.
+func shiftedBeside(rnd *rand.Rand, shift, scale float64) *mat.Dense {
+	p := mat.NewDense(400, 2, nil)
+	for i := range 400 {
+		p.Set(i, 0, rnd.NormFloat64()+shift)
+		p.Set(i, 1, scale*rnd.NormFloat64())
+	}
+	return p
+}
+
 // TestLSMIChoiceAllowance checks that reporting the larger of two models
 // widens StdErr by half their gap when they agree within noise, and not
 // when the gap is clear.
@@ -552,5 +582,83 @@ func TestLSMIChoiceAllowance(t *testing.T) {
 		if r.Model != c.model || math.Abs(r.StdErr-c.want) > 1e-12 {
 			t.Errorf("kernel %g, copula %g: %s ± %g, want %s ± %g", c.kernel, c.copula, r.Model, r.StdErr, c.model, c.want)
 		}
+	}
+}
+
+// TestLSMINoiseBias checks noiseBias, the averages' noise bias of a draw's
+// value, against the definition written out with the Kronecker product:
+// φᵢ = K(xᵢ, u) ⊗ L(yᵢ, v) over the draw's pairs, A = (Hx ⊗ Hy + ρI)⁻¹ and
+// ½(mean φᵢᵀAφᵢ − ĥᵀAĥ)/(P − 1), on the same rows (a generator cloned from
+// the draw's).
+func TestLSMINoiseBias(t *testing.T) {
+	const n, k, half = 300, 4, 60
+	rnd := rand.New(rand.NewPCG(7, 8))
+	x, y := linkData(n, 1, math.Sin, 0, 0.5, rnd)
+	px, py, err := newPairs(x, y)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := &lsmiModel{x: px, y: py, gx: kernel.Gaussian{Sigma: 0.7}, gy: kernel.Gaussian{Sigma: 0.5}, mh: half, mf: half}
+	idx := []int{3, 50, 120, 250}
+	const ridge = 1e-3
+	value, _, got, _, err := m.value(idx, rand.New(rand.NewPCG(1, 1)), ridge, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The draw's rows, drawn as value draws them.
+	r := rand.New(rand.NewPCG(1, 1))
+	r.Uint64()
+	pairs, yRows := px.draw(half, r), py.draw(half, r)
+	u, _ := px.rows(idx)
+	v, _ := py.rows(idx)
+	feat := func(p *points, g kernel.Gaussian, c *mat.Dense, rows []int) *mat.Dense {
+		b, _ := p.rows(rows)
+		var kt mat.Dense
+		g.MatrixTo(&kt, b, c) // rows × k
+		return &kt
+	}
+	kx, ly, lh := feat(px, m.gx, u, pairs), feat(py, m.gy, v, yRows), feat(py, m.gy, v, pairs)
+	var hx, hy mat.Dense
+	hx.Mul(kx.T(), kx)
+	hx.Scale(1.0/half, &hx)
+	hy.Mul(ly.T(), ly)
+	hy.Scale(1.0/half, &hy)
+	var big mat.Dense
+	big.Kronecker(&hx, &hy)
+	for i := range k * k {
+		big.Set(i, i, big.At(i, i)+ridge)
+	}
+	var a mat.Dense
+	if err := a.Inverse(&big); err != nil {
+		t.Fatal(err)
+	}
+	phi := mat.NewDense(half, k*k, nil)
+	h := make([]float64, k*k)
+	for i := range half {
+		for p := range k {
+			for q := range k {
+				f := kx.At(i, p) * lh.At(i, q)
+				phi.Set(i, p*k+q, f)
+				h[p*k+q] += f / half
+			}
+		}
+	}
+	quad := func(f []float64) float64 {
+		fv := mat.NewVecDense(len(f), f)
+		var af mat.VecDense
+		af.MulVec(&a, fv)
+		return mat.Dot(fv, &af)
+	}
+	var mq float64
+	for i := range half {
+		mq += quad(phi.RawRowView(i)) / half
+	}
+	hah := quad(h)
+	want := math.Max(0, (mq-hah)/2/(half-1))
+	if math.Abs(hah/2-0.5-value) > 1e-9*math.Abs(value) {
+		t.Fatalf("the direct value %.10g differs from the draw's %.10g: not the same rows", hah/2-0.5, value)
+	}
+	if !(want > 0) || math.Abs(got-want) > 1e-9*want {
+		t.Errorf("noiseBias %.10g, the definition %.10g", got, want)
 	}
 }

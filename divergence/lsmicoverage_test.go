@@ -77,6 +77,59 @@ func linkData(n, d int, f func(float64) float64, b, s float64, rnd *rand.Rand) (
 	return x, y
 }
 
+// circleSMI is the truth SMI(X; Y) for X = cos Θ, Y = sin Θ + sε, Θ
+// uniform on [0, 2π): given x, sin Θ = ±√(1 − x²) with equal chances, so
+// with p(y) = 1/2π ∫N(y; sin θ, s²)dθ,
+// SMI = ½ ∫ 1/2π ∫ (½N(y; sin θ, s²) + ½N(y; −sin θ, s²))² dθ / p(y) dy − ½.
+func circleSMI(s float64) float64 {
+	over := func(f func(th float64) float64) float64 {
+		return quad.Fixed(f, 0, 2*math.Pi, 400, quad.Legendre{}, 0) / (2 * math.Pi)
+	}
+	return quad.Fixed(func(y float64) float64 {
+		py := over(func(th float64) float64 { return distuv.Normal{Mu: math.Sin(th), Sigma: s}.Prob(y) })
+		return over(func(th float64) float64 {
+			a := (distuv.Normal{Mu: math.Sin(th), Sigma: s}.Prob(y) + distuv.Normal{Mu: -math.Sin(th), Sigma: s}.Prob(y)) / 2
+			return a * a
+		}) / py
+	}, -1-8*s, 1+8*s, 600, quad.Legendre{}, 0)/2 - 0.5
+}
+
+// boundedAbsSMI is the truth SMI(X; Y) for X uniform on (−1, 1) and
+// Y = |X| + sε: with T = |X| uniform on (0, 1), p(y) = ∫₀¹N(y; t, s²)dt and
+// SMI = ½ ∫ ∫₀¹ N(y; t, s²)² dt / p(y) dy − ½.
+func boundedAbsSMI(s float64) float64 {
+	over := func(f func(t float64) float64) float64 { return quad.Fixed(f, 0, 1, 400, quad.Legendre{}, 0) }
+	return quad.Fixed(func(y float64) float64 {
+		py := over(func(t float64) float64 { return distuv.Normal{Mu: t, Sigma: s}.Prob(y) })
+		return over(func(t float64) float64 {
+			a := distuv.Normal{Mu: t, Sigma: s}.Prob(y)
+			return a * a
+		}) / py
+	}, -8*s, 1+8*s, 600, quad.Legendre{}, 0)/2 - 0.5
+}
+
+// circleData draws n rows of circleSMI's X and Y.
+func circleData(n int, s float64, rnd *rand.Rand) (x, y *mat.Dense) {
+	x, y = mat.NewDense(n, 1, nil), mat.NewDense(n, 1, nil)
+	for i := range n {
+		th := 2 * math.Pi * rnd.Float64()
+		x.Set(i, 0, math.Cos(th))
+		y.Set(i, 0, math.Sin(th)+s*rnd.NormFloat64())
+	}
+	return x, y
+}
+
+// boundedAbsData draws n rows of boundedAbsSMI's X and Y.
+func boundedAbsData(n int, s float64, rnd *rand.Rand) (x, y *mat.Dense) {
+	x, y = mat.NewDense(n, 1, nil), mat.NewDense(n, 1, nil)
+	for i := range n {
+		v := 2*rnd.Float64() - 1
+		x.Set(i, 0, v)
+		y.Set(i, 0, math.Abs(v)+s*rnd.NormFloat64())
+	}
+	return x, y
+}
+
 func TestLinkSMIQuadrature(t *testing.T) {
 	longStudies(t) // a few seconds of quadrature
 	// Against sineSMI's own quadrature and TestLSMISine's midpoint rule.
@@ -86,6 +139,13 @@ func TestLinkSMIQuadrature(t *testing.T) {
 	if got := linkSMI(func(x float64) float64 { return math.Sin(3 * x) }, 0, 0.3, -3, 3); math.Abs(got-0.85887) > 2e-4 {
 		t.Errorf("sin 3x + 0.3ε: %.5f, the midpoint rule's 0.85887", got)
 	}
+	// Against sums on a 4000 × 4000 grid (numpy), another rule.
+	if got := circleSMI(0.2); math.Abs(got-0.53560) > 2e-4 {
+		t.Errorf("circle, s = 0.2: %.5f, the grid's 0.53560", got)
+	}
+	if got := boundedAbsSMI(0.1); math.Abs(got-1.25620) > 1e-3 {
+		t.Errorf("|x| + 0.1ε on (−1, 1): %.5f, the grid's 1.25620", got)
+	}
 	// With a = 0 the category carries nothing: linkSMI's one-column value.
 	if got, want := mixedSMI(0, 0.5), linkSMI(func(x float64) float64 { return math.Sin(3 * x) }, 0, 0.5, -3, 3); math.Abs(got-want) > 1e-6 {
 		t.Errorf("mixed case with a = 0: %.6f, one column %.6f", got, want)
@@ -93,10 +153,11 @@ func TestLinkSMIQuadrature(t *testing.T) {
 }
 
 // TestLSMIStudy is issue 37's accuracy and coverage study of LSMI at its
-// defaults (both models, the larger reported), n = 10⁴, 6 fresh data sets
-// and seeds per case, truths in closed form (normals: ρ²/(2(1 − ρ²)) for
-// the one canonical correlation ρ, linearIrrelevant) or by quadrature
-// (linkSMI, mixedSMI). A run is covered when |SMI − truth| ≤ 2·StdErr. Every run
+// defaults (both models, the larger reported), n = 10⁴ (10³ for two
+// cases), 6 fresh data sets and seeds per case, truths in closed form
+// (normals: ρ²/(2(1 − ρ²)) for the one canonical correlation ρ,
+// linearIrrelevant) or by quadrature (linkSMI, mixedSMI, circleSMI,
+// boundedAbsSMI). A run is covered when |SMI − truth| ≤ 2·StdErr. Every run
 // must be covered or flagged LowerBound below the truth (within 2·StdErr
 // of noise above it), and the mean relative error of the runs not flagged
 // (three or more) lie within 10% of the truth: one run's StdErr is up to
@@ -105,7 +166,7 @@ func TestLinkSMIQuadrature(t *testing.T) {
 // at 20 seeds each), whose cases are among these.
 func TestLSMIStudy(t *testing.T) {
 	longStudies(t)
-	const n = 10_000
+	const n, small = 10_000, 1_000
 	sin3 := func(x float64) float64 { return math.Sin(3 * x) }
 	sin2 := func(x float64) float64 { return math.Sin(2 * x) }
 	cos2 := func(x float64) float64 { return math.Cos(2 * x) }
@@ -122,6 +183,10 @@ func TestLSMIStudy(t *testing.T) {
 	link := func(name string, d int, f func(float64) float64, b, s, lo, hi float64) study {
 		return study{name, 0.10, linkSMI(f, b, s, lo, hi), func(rnd *rand.Rand) (x mat.Matrix, y *mat.Dense) { return linkData(n, d, f, b, s, rnd) }}
 	}
+	// At 10³ rows the averages take every row (M ≥ n) and the error bar
+	// is up to a third of the truth: the mean error is held to 15%.
+	sine1e3 := study{"sin 3x + 0.3ε, 10³ rows", 0.15, linkSMI(sin3, 0, 0.3, -3, 3), func(rnd *rand.Rand) (x mat.Matrix, y *mat.Dense) { return linkData(small, 1, sin3, 0, 0.3, rnd) }}
+	normal1e3 := study{"normal ρ = 0.5, 10³ rows", 0.15, 0.5 * 0.5 / 2 / (1 - 0.5*0.5), func(rnd *rand.Rand) (x mat.Matrix, y *mat.Dense) { return linearIrrelevant(small, 1, 1, 0.5, rnd) }}
 	cases := []study{
 		normal("normal ρ = 0.3", 1, 1, 0.3),
 		normal("normal ρ = 0.5", 1, 1, 0.5),
@@ -132,6 +197,10 @@ func TestLSMIStudy(t *testing.T) {
 		normal("normal ρ = 0.8, x 3 columns, 1 irrelevant", 3, 2, 0.8),
 		link("sin 3x + 0.3ε", 1, sin3, 0, 0.3, -3, 3),
 		link("|x| + 0.5ε", 1, abs, 0, 0.5, -4, 12),
+		{"circle: cos θ, sin θ + 0.2ε", 0.10, circleSMI(0.2), func(rnd *rand.Rand) (x mat.Matrix, y *mat.Dense) { return circleData(n, 0.2, rnd) }},
+		{"|x| + 0.1ε, x uniform on (−1, 1)", 0.10, boundedAbsSMI(0.1), func(rnd *rand.Rand) (x mat.Matrix, y *mat.Dense) { return boundedAbsData(n, 0.1, rnd) }},
+		sine1e3,
+		normal1e3,
 		link("sin 3x + 0.3ε, 2 irrelevant columns", 3, sin3, 0, 0.3, -3, 3),
 		link("sin 2x₁ + 0.5x₂ + 0.4ε, 1 irrelevant", 3, sin2, 0.5, 0.4, -7, 7),
 		link("cos 2x₁ + 0.5x₂ + 0.4ε", 2, cos2, 0.5, 0.4, -7, 7),
@@ -139,11 +208,12 @@ func TestLSMIStudy(t *testing.T) {
 	}
 	for _, c := range cases {
 		misses := 0
-		if strings.HasPrefix(c.name, "category") {
-			// Measured: −5.4%, 3 of 6 covered, 2 flagged and one unflagged
-			// miss at z = −2.1: the bar of mixed numeric and category
-			// columns is short (issue 37, left open); the study keeps the
-			// case so that a fix shows.
+		if strings.HasPrefix(c.name, "circle") {
+			// Measured: +3.7%, 5 of 6 covered, one miss at z = +2.05
+			// (+9.6%): the value is biased up by the averages' noise
+			// (+7% of the truth) more than the basis's shortfall takes
+			// off, and StdErr's allowance of half that bias covers 20
+			// of 20 other data sets but not every one (issue 37).
 			misses = 1
 		}
 		t.Run(c.name, func(t *testing.T) { studyCase(t, c.name, c.tol, c.truth, misses, c.gen) })

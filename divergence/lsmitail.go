@@ -70,15 +70,17 @@ func (r *LSMIResult) judgeTail(c *copulaFit) {
 }
 
 // spreadRatioWarn is the ratio of two numeric columns' standard deviations
-// above which LSMI warns: one kernel width then sees the wider column
-// alone (relevanceX can widen a column's kernel, not narrow it).
+// above which LSMI and RelativePE warn: one kernel width then sees the
+// wider column alone (relevanceX can widen a column's kernel, not narrow
+// it; RelativePE has one width for all).
 const spreadRatioWarn = 100
 
 // spreadWarning returns a warning when the numeric columns of p (before
 // scaling: p is the sample as given) differ in spread by more than
 // spreadRatioWarn, from up to 2000 rows evenly spaced (no random draw, so
-// that the estimate's draws do not move); "" otherwise.
-func spreadWarning(p *points) (string, error) {
+// that the estimate's draws do not move); "" otherwise. what names what
+// the narrower column's signal is ("dependence", "difference").
+func spreadWarning(p *points, what string) (string, error) {
 	if p.dim < 2 {
 		return "", nil
 	}
@@ -113,13 +115,13 @@ func spreadWarning(p *points) (string, error) {
 	if lo < 0 || sds[hi] <= spreadRatioWarn*sds[lo] {
 		return "", nil
 	}
-	return fmt.Sprintf("the columns of %s differ in spread by a factor of %.3g (column %d against column %d): one kernel width cannot see the narrower column, whose dependence is then missed; standardise the columns (the command's default --standardize) or rescale them", p.name, sds[hi]/sds[lo], hi, lo), nil
+	return fmt.Sprintf("the columns of %s differ in spread by a factor of %.3g (column %d against column %d): one kernel width cannot see the narrower column, whose %s is then missed; standardise the columns (the command's default --standardize) or rescale them", p.name, sds[hi]/sds[lo], hi, lo, what), nil
 }
 
 // addSpreadWarnings appends spreadWarning's warnings of px and py.
 func (r *LSMIResult) addSpreadWarnings(px, py *points) error {
 	for _, p := range []*points{px, py} {
-		w, err := spreadWarning(p)
+		w, err := spreadWarning(p, "dependence")
 		if err != nil {
 			return err
 		}

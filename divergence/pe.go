@@ -122,7 +122,24 @@ func RelativePE(ctx context.Context, p, q mat.Matrix, alpha float64, s *PESettin
 	if err != nil {
 		return res, err
 	}
+	if err := res.addSpreadWarning(p); err != nil {
+		return nil, err
+	}
 	return res, addUnitError(res, p, q)
+}
+
+// addSpreadWarning appends spreadWarning's warning of the numerator
+// sample p (unscaled columns of very different spreads, issue 37).
+func (r *PEResult) addSpreadWarning(p mat.Matrix) error {
+	pp, err := newPoints("P", p)
+	if err != nil {
+		return err
+	}
+	w, err := spreadWarning(pp, "difference")
+	if w != "" {
+		r.Warnings = append(r.Warnings, w)
+	}
+	return err
 }
 
 // relativePE is RelativePE without the two-stage design's share of the

@@ -29,6 +29,7 @@ trap 'rm -rf "$out"' EXIT
 
 go test "${flags[@]}" -count=1 -run '^$' "${pkgs[@]}" >/dev/null
 printf '%-45s %8s %8s  %s\n' package wall_s cpu_s "slowest tests (s)"
+total_wall=0 total_cpu=0
 for p in "${pkgs[@]}"; do
 	/usr/bin/time -f '%e %U %S' -o "$out/time" go test "${flags[@]}" -count=1 -timeout 60m -json "$p" >"$out/json" || true
 	read -r wall user sys <"$out/time"
@@ -47,4 +48,10 @@ print(", ".join(f"{n} {t:.0f}" for t, n in rows[:4]))
 EOF
 )
 	printf '%-45s %8.0f %8.1f  %s\n' "${p#github.com/sublinear/pearson/}" "$wall" "$(echo "$user + $sys" | bc)" "$slow"
+	total_wall=$(echo "$total_wall + $wall" | bc)
+	total_cpu=$(echo "$total_cpu + $user + $sys" | bc)
 done
+# The packages one after the other: go test ./... runs GOMAXPROCS of them
+# at a time, so its wall time on an idle machine lies between the total CPU
+# over the cores and the total wall here.
+printf '%-45s %8.0f %8.1f  %s\n' total "$total_wall" "$total_cpu" "load average $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -2,6 +2,13 @@
 // Use of this source code is governed by a BSD-style
 // license that can be found in the LICENSE file.
 
+// The examples run whole estimates, single-threaded arithmetic whose
+// numbers they print: they gain nothing from the race detector, which the
+// estimators' own packages run on their concurrent code (testtier,
+// SkipUnderRace), and .ci/run runs them without it.
+
+//go:build !race
+
 package tabular_test
 
 import (

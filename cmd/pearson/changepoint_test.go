@@ -564,6 +564,7 @@ func TestChangepointSegment(t *testing.T) {
 // the output says how the columns were scaled.
 func TestChangepointScaleFree(t *testing.T) {
 	t.Parallel()
+	testtier.SkipUnderRace(t) // statistical arithmetic through the command, checked by the run without the detector
 	dir := t.TempDir()
 	rnd := rand.New(rand.NewPCG(11, 12))
 	var rows [][2]float64

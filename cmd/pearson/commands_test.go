@@ -88,6 +88,7 @@ func TestCommandsGolden(t *testing.T) {
 
 func TestJSONContract(t *testing.T) {
 	t.Parallel()
+	testtier.SkipUnderRace(t) // the keys of each command's JSON; TestCommandsGolden runs the commands under the detector
 	// The keys scripts rely on, per command.
 	for _, tc := range []struct {
 		args []string
@@ -132,6 +133,7 @@ func TestJSONContract(t *testing.T) {
 
 func TestCommandsReproducible(t *testing.T) {
 	t.Parallel()
+	testtier.SkipUnderRace(t) // equal bytes are arithmetic; TestCommandsGolden runs these commands under the detector
 	// Text and CSV carry no timing: the same seed prints the same bytes.
 	for _, args := range [][]string{
 		{"divergence", shiftP, shiftQ},
@@ -152,6 +154,7 @@ func TestCommandsReproducible(t *testing.T) {
 
 func TestFlagsAnywhere(t *testing.T) {
 	t.Parallel()
+	testtier.SkipUnderRace(t) // flag parsing, single-threaded, checked by the run without the detector
 	// Options before, between and after the files; "--" ends them.
 	_, want, _ := run(t, "divergence", "--k", "50", shiftP, shiftQ)
 	for _, args := range [][]string{
@@ -288,6 +291,7 @@ func TestProgress(t *testing.T) {
 
 func TestPlots(t *testing.T) {
 	t.Parallel()
+	testtier.SkipUnderRace(t) // single-threaded rendering after the estimate (internal/plots skips it too), checked by the run without the detector
 	dir := t.TempDir()
 	for _, tc := range []struct {
 		file string

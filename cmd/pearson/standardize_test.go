@@ -113,6 +113,7 @@ func TestColumnsOnDifferentScales(t *testing.T) {
 // (15 of 20 within 10%), 8.5% at 2000 (17 of 20).
 func TestColumnsOnDifferentScalesSeeds(t *testing.T) {
 	testtier.Long(t, "a study over 20 seeds")
+	t.Parallel()
 	const delta, alpha, seeds = 0.7, 0.5, 20
 	truth := normalPE(alpha, delta)
 	within, covered := 0, 0
