@@ -849,10 +849,15 @@ func seedRange(lo, n int) []uint64 {
 }
 
 // TestSegmentBenchmark scores Segment's defaults, the empty answer, PELT and
-// binary segmentation on 20 report seeds of every family (about a minute),
-// and checks the targets: no family without a change below the empty answer
-// by more than 0.1 (it scores 1 there, every false alarm costs), and the
-// mean F1 and covering above PELT's and BinSeg's. The default tier runs 2
+// binary segmentation on report seeds of every family, and checks the
+// targets: no family without a change below the empty answer by more than
+// 0.1 (it scores 1 there, every false alarm costs), and the mean F1 and
+// covering above PELT's and BinSeg's. The long tier runs 6 seeds (100–105,
+// about 10 s of CPU): the per-series F1 has a standard deviation of about
+// 0.3, so a paired difference of two means over 16·6 series has a standard
+// error of about 0.04, and the margin measured on seeds 100–119 (0.891
+// against BinSeg's 0.639) is some six of them. docs/RESULTS.md reports
+// the 20 seeds 100–119 (PEARSON_CP_SEEDS=100,20). The default tier runs 2
 // seeds of every family and checks only that the no-change families stay
 // within 0.25 of the empty answer. With PEARSON_CP_BEFORE set it adds the
 // streaming detector at its defaults (slow: minutes); PEARSON_CP_SEEDS=lo,n
@@ -862,7 +867,7 @@ func TestSegmentBenchmark(t *testing.T) {
 	t.Parallel()
 	testtier.SkipUnderRace(t)
 	long := testtier.Enabled()
-	seeds := seedRange(100, testtier.Pick(2, 20))
+	seeds := seedRange(100, testtier.Pick(2, 6))
 	if s := os.Getenv("PEARSON_CP_SEEDS"); s != "" {
 		var lo, n int
 		fmt.Sscanf(s, "%d,%d", &lo, &n)
@@ -875,11 +880,12 @@ func TestSegmentBenchmark(t *testing.T) {
 	f, c := table(t, families, 0, ms, seeds, false)
 	meanF, meanC := logTable(t, families, ms, f, c)
 	// The empty answer scores 1 on a series without a change and one false
-	// alarm costs a series a third of its F1: the long tier allows 0.1 (a
-	// false alarm in one series in about seven), against the cascades of
-	// PELT and BinSeg (0.06 to 0.94 there), and the default tier, on 2
-	// series, 0.25.
-	slack := testtier.Pick(0.25, 0.1)
+	// alarm costs a series a third of its F1: the long tier allows 0.15
+	// (two series of 6 with a false alarm pass, three fail; on seeds
+	// 100–119 the worst family, trend, has four series of 20 with one),
+	// against the cascades of PELT and BinSeg (0.06 to 0.94 there), and
+	// the default tier, on 2 series, 0.25.
+	slack := testtier.Pick(0.25, 0.15)
 	for _, fam := range families {
 		if fam.noChange && f[fam.name]["pearson"] < f[fam.name]["empty"]-slack {
 			t.Errorf("%s (no change): F1 %.3f, below the empty answer's %.3f by more than %.2f", fam.name, f[fam.name]["pearson"], f[fam.name]["empty"], slack)
@@ -898,16 +904,16 @@ func TestSegmentBenchmark(t *testing.T) {
 // TestSegmentBenchmarkColumns scores Segment's defaults, the empty answer,
 // PELT and binary segmentation (their Gaussian cost summed over the
 // columns, the SIC penalty (2d + 1)·ln T) on the families of several
-// columns, 20 report seeds each in the long tier (in the default tier only
-// the families without a change, 2 seeds), with the knobs of
-// TestSegmentBenchmark, and checks that no family without a change falls
-// below the empty answer by more than the same slack, and, in the long
-// tier, that the mean F1 and covering are within 0.07 of PELT's and
-// BinSeg's.
+// columns, 4 report seeds each in the long tier (100–103, about 15 s of
+// CPU; in the default tier only the families without a change, 2 seeds),
+// with the knobs of TestSegmentBenchmark, and checks that no family without
+// a change falls below the empty answer by more than the same slack, and,
+// in the long tier, that the mean F1 and covering are within 0.13 of
+// PELT's and BinSeg's.
 func TestSegmentBenchmarkColumns(t *testing.T) {
 	t.Parallel()
 	testtier.SkipUnderRace(t)
-	seeds := seedRange(100, testtier.Pick(2, 20))
+	seeds := seedRange(100, testtier.Pick(2, 4))
 	if s := os.Getenv("PEARSON_CP_SEEDS"); s != "" {
 		var lo, n int
 		fmt.Sscanf(s, "%d,%d", &lo, &n)
@@ -929,13 +935,14 @@ func TestSegmentBenchmarkColumns(t *testing.T) {
 	// On stationary noise, the ground of PELT and BinSeg, the defaults
 	// come within 0.045 F1 and 0.034 covering of the better of them on
 	// seeds 100–119 (docs/RESULTS.md, "The segmentation: several
-	// columns"). The per-series F1 has a standard deviation of about
-	// 0.2, so a mean over 180 series about 0.015 and a paired difference
-	// of means at most 0.02: 0.07 is the gap measured and a little over
-	// one such difference's two standard errors.
+	// columns"). The per-series F1 has a standard deviation of about 0.2
+	// and a paired difference of two methods' about 0.25, so over the 36
+	// series of 4 seeds a paired difference of means has a standard error
+	// of about 0.042: 0.13 is the gap measured and two such errors.
+	const gap = 0.13
 	for _, base := range []string{"PELT", "BinSeg"} {
-		if meanF["pearson"] < meanF[base]-0.07 || meanC["pearson"] < meanC[base]-0.07 {
-			t.Errorf("mean F1/cover %.3f/%.3f, more than 0.07 below %s's %.3f/%.3f", meanF["pearson"], meanC["pearson"], base, meanF[base], meanC[base])
+		if meanF["pearson"] < meanF[base]-gap || meanC["pearson"] < meanC[base]-gap {
+			t.Errorf("mean F1/cover %.3f/%.3f, more than %.2f below %s's %.3f/%.3f", meanF["pearson"], meanC["pearson"], gap, base, meanF[base], meanC[base])
 		}
 	}
 }

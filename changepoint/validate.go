@@ -4,6 +4,8 @@
 
 package changepoint
 
+import "github.com/sublinear/pearson/divergence"
+
 // Validate returns a *SettingsError for the first field of s, or for α,
 // out of range, as NewDetector does before any work, or nil: a caller can
 // check settings that come from a user before reading data. A nil s is
@@ -34,14 +36,23 @@ func (s *Settings) Resolved() Settings {
 
 // StreamMemory returns a bound, in bytes, of what a Detector of these
 // settings holds for a series of dim columns, beyond the runtime: the last
-// 2n + k − 1 rows, the running sums of the k·dim coordinates, and the
-// scores of the last MinDistance rows with a time label for each (n the
-// Window, k the Embed). Settings out of range give the bound of their
-// resolved values as far as they go.
+// 2n + k − 1 rows, the running sums of the k·dim coordinates, the scores
+// of the last MinDistance rows with a time label for each (n the Window,
+// k the Embed), and the working set of one estimate of the divergence
+// between two windows of n subsequences of k·dim coordinates
+// (divergence.PESettings.Memory; with Exact, O(n²): about 1.2 GB at n =
+// 5000). Settings out of range give the bound of their resolved values as
+// far as they go.
 func (s *Settings) StreamMemory(dim int) float64 {
 	r := s.Resolved()
 	n, k, dist, d := float64(r.Window), float64(r.Embed), float64(r.MinDistance), float64(dim)
-	return 8*((2*n+k-1)*d+6*k*d) + 64*dist + 8*(2*n+k+dist)
+	rows := 8*((2*n+k-1)*d+6*k*d) + 64*dist + 8*(2*n+k+dist)
+	pe := &divergence.PESettings{
+		Settings: divergence.Settings{K: r.K, M: r.M, Draws: r.Draws, Exact: r.Exact, Workers: r.Workers, Lambda: r.Lambda},
+		Sigma:    r.Sigma,
+	}
+	pe.SigmaScales, pe.LambdaScales = sigmaScales, lambdaScales
+	return rows + pe.Memory(r.Window, r.Window, r.Embed*max(dim, 1))
 }
 
 // Validate returns a *SettingsError for the first field of s, or for α,

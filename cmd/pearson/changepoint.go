@@ -9,6 +9,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -532,7 +533,18 @@ var streamLayout = &layout{
 
 // scoreRecord is a score or a change point as the formats write it.
 func scoreRecord(time float64, s changepoint.Score) *record {
-	return new(record).add("time", time).add("score", s.Value).add("before", s.Before).add("after", s.After)
+	return new(record).add("time", timeValue(time)).add("score", s.Value).add("before", s.Before).add("after", s.After)
+}
+
+// timeValue returns a time label for a record: an integer label (a row, an
+// epoch time in seconds or milliseconds) as an int, which every format
+// prints in full — as a float64 the text format would print 1.70000e+09 for
+// 1700000123 — and any other as it is.
+func timeValue(v float64) any {
+	if v == math.Trunc(v) && math.Abs(v) < 1<<53 {
+		return int(v)
+	}
+	return v
 }
 
 // cpPlot keeps what the picture of a run shows: at most 2·plotPoints
@@ -740,8 +752,19 @@ func (j *cpJob) checkStreamMemory(dim int) error {
 	budget := j.budget
 	r := j.s.Resolved()
 	need := float64(baseMemory) + j.s.StreamMemory(dim)
+	machine := processMemory()
 	if need <= budget {
+		// Within the budget, the machine may still bind (an address-space
+		// limit, a cgroup): an all-centre fit at a window of 5000 needs
+		// about 1.2 GB.
+		if err := checkMachine(need, " for the windows and their estimate", machine, "--window"); err != nil {
+			return usageErr("%v", err)
+		}
 		return nil
+	}
+	if r.Exact {
+		return usageErr("--exact with --window %d on %d columns would need about %s of memory (the all-centre fit grows as the window squared), more than the budget of %s: lower --window, leave --exact out, or raise --max-memory",
+			r.Window, dim, formatSize(need), formatSize(budget))
 	}
 	return usageErr("--window %d, --embed %d and --min-distance %d on %d columns would need about %s of memory, more than the budget of %s: lower them, or raise --max-memory",
 		r.Window, r.Embed, r.MinDistance, dim, formatSize(need), formatSize(budget))

@@ -623,3 +623,52 @@ func TestChangepointScaleFree(t *testing.T) {
 		}
 	}
 }
+
+// TestChangepointEpochTimes: integer time labels such as epoch seconds are
+// printed in full by every format (as numbers of six significant digits
+// the text format printed 1.70001e+09 for 1700007200), and a change is
+// reported at its label.
+func TestChangepointEpochTimes(t *testing.T) {
+	t.Parallel()
+	rnd := rand.New(rand.NewPCG(1, 36))
+	var b strings.Builder
+	b.WriteString("ts,x\n")
+	for i := range 200 {
+		v := rnd.NormFloat64()
+		if i >= 120 {
+			v += 4
+		}
+		fmt.Fprintf(&b, "%d,%g\n", 1700000000+60*i, v)
+	}
+	path := writeFile(t, "epoch.csv", b.String())
+	for _, format := range []string{"text", "csv", "json"} {
+		code, out, errs := run(t, "changepoint", "--time", "ts", "--format", format, path)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", format, code, errs)
+		}
+		if strings.Contains(out, "e+09") || !strings.Contains(out, "1700007200") || !strings.Contains(out, "1700011940") {
+			t.Errorf("%s: epoch times not printed in full, or the change at row 120 (1700007200) not reported:\n%s", format, out)
+		}
+	}
+}
+
+// TestChangepointExactMemory: the streaming all-centre fit (--exact) holds
+// O(window²) words (about 1.2 GiB at a window of 5000), which the memory
+// check counts before the first row: refused under a budget of 500M,
+// naming the window and --exact, where the constant-time fit runs.
+func TestChangepointExactMemory(t *testing.T) {
+	t.Parallel()
+	var b strings.Builder
+	b.WriteString("x\n")
+	for i := range 60 {
+		fmt.Fprintf(&b, "%d\n", i%7)
+	}
+	path := writeFile(t, "s.csv", b.String())
+	code, _, errs := run(t, "changepoint", "--stream", "--exact", "--window", "5000", "--embed", "1", "--max-memory", "500M", path)
+	if code != 2 || !strings.Contains(errs, "--exact with --window 5000") || !strings.Contains(errs, "GiB") || !strings.Contains(errs, "leave --exact out") {
+		t.Errorf("exit %d, want 2 and a refusal naming --exact and the window:\n%s", code, errs)
+	}
+	if code, _, errs := run(t, "changepoint", "--stream", "--window", "10", "--embed", "1", "--max-memory", "500M", path); code != 0 {
+		t.Errorf("the constant-time fit: exit %d:\n%s", code, errs)
+	}
+}
