@@ -640,23 +640,39 @@ func rescaled(series mat.Matrix) (*mat.Dense, error) {
 // median one is zero.
 func medianSpread(v []float64) (med, spread float64) {
 	s := slices.Clone(v)
-	slices.Sort(s)
-	med = sortedMedian(s)
+	med = selectMedian(s)
 	for i, x := range v {
 		s[i] = math.Abs(x - med)
 	}
-	slices.Sort(s)
-	spread = 1.4826 * sortedMedian(s)
+	spread = 1.4826 * selectMedian(s)
 	if spread == 0 {
 		// More than half the scores are equal (windows without variation
 		// score 0): the mean absolute deviation, scaled to σ for Gaussian
-		// scores, is the spread of the others.
+		// scores, is the spread of the others (summed in sorted order).
+		slices.Sort(s)
 		for _, d := range s {
 			spread += d
 		}
 		spread *= 1.2533 / float64(len(s))
 	}
 	return med, spread
+}
+
+// selectMedian returns sortedMedian of s sorted, reordering s: by
+// selection (orderStat), or by sorting when s holds a NaN.
+func selectMedian(s []float64) float64 {
+	n := len(s)
+	if n == 0 || slices.ContainsFunc(s, math.IsNaN) {
+		slices.Sort(s)
+		return sortedMedian(s)
+	}
+	hi := orderStat(s, n/2)
+	if n%2 == 1 {
+		return hi
+	}
+	// s[:n/2] now holds the n/2 smallest: the largest of them is the
+	// other middle value.
+	return (slices.Max(s[:n/2]) + hi) / 2
 }
 
 func sortedMedian(s []float64) float64 {
