@@ -183,8 +183,9 @@ func stepSegment(ctx context.Context, cols []stepColumn, s, e int, penalty float
 	for j, col := range cols {
 		grams[j] = trendGram(col.w[s:e])
 	}
+	var flat peltFit
 	for _, levelsFirst := range []bool{false, true} {
-		found, cost, err := alternate(ctx, cols, grams, s, e, penalty, levelsFirst)
+		found, cost, err := alternate(ctx, cols, grams, &flat, s, e, penalty, levelsFirst)
 		if err != nil {
 			return nil, err
 		}
@@ -211,7 +212,7 @@ func stepSegment(ctx context.Context, cols []stepColumn, s, e int, penalty float
 // beyond: at ln N a polynomial of high degree undercuts the levels of
 // dense changes (many steps up and down) and absorbs them, while a line
 // or a parabola stays a trend.
-func alternate(ctx context.Context, cols []stepColumn, grams [][]float64, s, e int, penalty float64, levelsFirst bool) ([]Change, float64, error) {
+func alternate(ctx context.Context, cols []stepColumn, grams [][]float64, flat *peltFit, s, e int, penalty float64, levelsFirst bool) ([]Change, float64, error) {
 	var cps []int
 	resid := make([]float64, e-s)
 	cheap, dear := 0, 0
@@ -229,10 +230,13 @@ func alternate(ctx context.Context, cols []stepColumn, grams [][]float64, s, e i
 				dear += max(0, deg-stepsCheapDegree)
 			}
 		}
-		next, gains, cost, err := pelt(ctx, cols, s, e, penalty)
+		// Without a trend (every degree 0) PELT's answer is the same at
+		// every round of both alternations: computed once.
+		fit, err := flat.pelt(ctx, cols, s, e, penalty, cheap+dear == 0)
 		if err != nil {
 			return nil, 0, err
 		}
+		next, gains, cost := fit.cps, fit.gains, fit.cost
 		if slices.Equal(next, cps) || round == stepsRounds-1 {
 			out := make([]Change, len(next))
 			for i, b := range next {
@@ -245,6 +249,33 @@ func alternate(ctx context.Context, cols []stepColumn, grams [][]float64, s, e i
 		cps = next
 	}
 	return nil, math.Inf(1), nil
+}
+
+// peltFit is an outcome of pelt; as the memo of stepSegment, the outcome
+// without a trend, kept once done.
+type peltFit struct {
+	done  bool
+	cps   []int
+	gains []float64
+	cost  float64
+}
+
+// pelt returns pelt's outcome on rows [s, e), from the memo f when flat
+// (every column's trend zero) and f holds it, keeping it in f when flat.
+// The outcome is read only.
+func (f *peltFit) pelt(ctx context.Context, cols []stepColumn, s, e int, penalty float64, flat bool) (peltFit, error) {
+	if flat && f.done {
+		return *f, nil
+	}
+	cps, gains, cost, err := pelt(ctx, cols, s, e, penalty)
+	if err != nil {
+		return peltFit{}, err
+	}
+	fit := peltFit{done: true, cps: cps, gains: gains, cost: cost}
+	if flat {
+		*f = fit
+	}
+	return fit, nil
 }
 
 // subtractLevels subtracts from r (rows s, s+1, … of a column) the
