@@ -146,6 +146,7 @@ func (sg *segmenter) stepChanges(ctx context.Context, keep []Change, _ int, pena
 			if err != nil {
 				return err
 			}
+			sg.progress.add((e - s) * sg.dim)
 			add = append(add, found...)
 			if round == stepsNoiseRounds-1 {
 				return nil
