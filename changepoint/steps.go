@@ -350,6 +350,8 @@ func fitTrend(r, w, trend, g []float64) int {
 			best, deg, coef = v, p, beta
 		}
 	}
+	// The terms up to deg: the recurrence gives them the same values.
+	basis = basis[:deg+1]
 	for i := range trend {
 		if deg < 1 {
 			break
