@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/sublinear/pearson/kernel"
 )
 
 // Settings of the steps rule (stepChanges).
@@ -514,7 +516,7 @@ func pelt(ctx context.Context, cols []stepColumn, s, e int, penalty float64) ([]
 			// starts of lowest cost stay (an approximation of the optimum
 			// that a start so far behind them rarely is).
 			scratch = append(scratch[:0], vals...)
-			limit = math.Min(limit, orderStat(scratch, stepsMaxCands-1))
+			limit = math.Min(limit, kernel.OrderStat(scratch, stepsMaxCands-1))
 		}
 		keepC := cands[:0]
 		for i, c := range cands {
@@ -599,7 +601,7 @@ func peltOne(ctx context.Context, pw, pz, pq, F []float64, last []int, penalty f
 		limit := best + penalty
 		if len(cands) > 2*stepsMaxCands {
 			scratch = append(scratch[:0], vals...)
-			limit = math.Min(limit, orderStat(scratch, stepsMaxCands-1))
+			limit = math.Min(limit, kernel.OrderStat(scratch, stepsMaxCands-1))
 		}
 		kept := 0
 		for i, v := range vals {
@@ -613,50 +615,6 @@ func peltOne(ctx context.Context, pw, pz, pq, F []float64, last []int, penalty f
 		cands = cands[:kept]
 	}
 	return nil
-}
-
-// orderStat returns the k-th smallest of s (counted from 0), as s sorted
-// would hold at k, reordering s: Hoare's selection, linear on average
-// where sorting is not. s must hold no NaN.
-func orderStat(s []float64, k int) float64 {
-	lo, hi := 0, len(s)-1
-	for lo < hi {
-		// Median of three as the pivot.
-		mid := lo + (hi-lo)/2
-		if s[mid] < s[lo] {
-			s[mid], s[lo] = s[lo], s[mid]
-		}
-		if s[hi] < s[lo] {
-			s[hi], s[lo] = s[lo], s[hi]
-		}
-		if s[hi] < s[mid] {
-			s[hi], s[mid] = s[mid], s[hi]
-		}
-		pivot := s[mid]
-		i, j := lo, hi
-		for i <= j {
-			for s[i] < pivot {
-				i++
-			}
-			for pivot < s[j] {
-				j--
-			}
-			if i <= j {
-				s[i], s[j] = s[j], s[i]
-				i++
-				j--
-			}
-		}
-		switch {
-		case k <= j:
-			hi = j
-		case k >= i:
-			lo = i
-		default:
-			return s[k]
-		}
-	}
-	return s[k]
 }
 
 // stepWeights returns the weights 1/V(t) of the rows of the column y

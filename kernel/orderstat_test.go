@@ -2,7 +2,7 @@
 // Use of this source code is governed by a BSD-style
 // license that can be found in the LICENSE file.
 
-package changepoint
+package kernel
 
 import (
 	"math/rand/v2"
@@ -26,7 +26,7 @@ func TestOrderStat(t *testing.T) {
 			}
 			sorted := slices.Sorted(slices.Values(v))
 			for k := range n {
-				if got := orderStat(slices.Clone(v), k); got != sorted[k] {
+				if got := OrderStat(slices.Clone(v), k); got != sorted[k] {
 					t.Fatalf("n %d ties %d k %d: %v, sorted %v", n, ties, k, got, sorted[k])
 				}
 			}
