@@ -16,7 +16,7 @@ import (
 
 	"github.com/sublinear/pearson/divergence"
 	"github.com/sublinear/pearson/internal/isnil"
-	"github.com/sublinear/pearson/kernel"
+	"github.com/sublinear/pearson/internal/spread"
 )
 
 // Limits and defaults of Segment.
@@ -729,14 +729,14 @@ func medianSpread(v []float64) (med, spread float64) {
 }
 
 // selectMedian returns sortedMedian of s sorted, reordering s: by
-// selection (kernel.OrderStat), or by sorting when s holds a NaN.
+// selection (spread.OrderStat), or by sorting when s holds a NaN.
 func selectMedian(s []float64) float64 {
 	n := len(s)
 	if n == 0 || slices.ContainsFunc(s, math.IsNaN) {
 		slices.Sort(s)
 		return sortedMedian(s)
 	}
-	hi := kernel.OrderStat(s, n/2)
+	hi := spread.OrderStat(s, n/2)
 	if n%2 == 1 {
 		return hi
 	}

@@ -10,7 +10,7 @@ import (
 	"math"
 	"slices"
 
-	"github.com/sublinear/pearson/kernel"
+	"github.com/sublinear/pearson/internal/spread"
 )
 
 // Settings of the steps rule (stepChanges).
@@ -516,7 +516,7 @@ func pelt(ctx context.Context, cols []stepColumn, s, e int, penalty float64) ([]
 			// starts of lowest cost stay (an approximation of the optimum
 			// that a start so far behind them rarely is).
 			scratch = append(scratch[:0], vals...)
-			limit = math.Min(limit, kernel.OrderStat(scratch, stepsMaxCands-1))
+			limit = math.Min(limit, spread.OrderStat(scratch, stepsMaxCands-1))
 		}
 		keepC := cands[:0]
 		for i, c := range cands {
@@ -601,7 +601,7 @@ func peltOne(ctx context.Context, pw, pz, pq, F []float64, last []int, penalty f
 		limit := best + penalty
 		if len(cands) > 2*stepsMaxCands {
 			scratch = append(scratch[:0], vals...)
-			limit = math.Min(limit, kernel.OrderStat(scratch, stepsMaxCands-1))
+			limit = math.Min(limit, spread.OrderStat(scratch, stepsMaxCands-1))
 		}
 		kept := 0
 		for i, v := range vals {
