@@ -50,15 +50,18 @@ func changepointCommand() *cli.Command {
 			"has one; neither level rule speaks in a random walk); the rule column says which found each\n" +
 			"change. The output lists the change points, what\n" +
 			"changed at each (level, spread, dependence between columns, or shape), and the segments. The\n" +
-			"series is held in memory (refused beyond --max-memory). A missing value (an empty cell or line)\n" +
-			"is an error naming its row; --drop-missing leaves such rows out, and times keep their row numbers.\n" +
+			"series is held in memory (refused beyond --max-memory). A missing value (an empty cell or line,\n" +
+			"or one of " + strings.Join(dataset.MissingWords(), " ") + ") is an error naming its row and\n" +
+			"column; --drop-missing leaves such rows out, and times keep their row numbers.\n" +
 			"An s3:// or http(s):// URL is read whole, in order, by ranged requests of 8 MiB, a few in flight;\n" +
 			"objects larger than what --max-memory leaves for the data are refused before any is fetched.\n" +
 			"\n" +
 			"Output: text prints the run's details, a table of the change points and one of the segments;\n" +
 			"json one object with \"scores\", \"change_points\", \"segments\" and the details; csv and jsonl a\n" +
 			"line per score, change point and segment, with a kind column or key (jsonl ends with a summary\n" +
-			"line). Times are rows counted from 0 (the first data row), or the values of --time. A change\n" +
+			"line). Times are rows counted from 0 (the first data row), or the values of --time: numbers, or\n" +
+			"ISO 8601 dates or timestamps (2024-01-31, 2024-01-31T12:00:00Z, 2024-01-31 12:00:00.5+02:00),\n" +
+			"printed in the form of the first (times with offsets in its offset). A change\n" +
 			"point's time is the first row of the new segment; a segment's start and end are its first and\n" +
 			"last rows (end inclusive). --scores none leaves the score of every row out (auto, the default,\n" +
 			"does so beyond 100000 rows); with --drop-missing the summary counts the rows left out.\n" +
@@ -79,7 +82,7 @@ func changepointCommand() *cli.Command {
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "columns", Usage: "comma-separated `COLS` of the series (default: every numeric column but the --time column; a column is numeric when its first non-empty cell is a number)"},
 			excludeFlag("the default selection or of --columns"),
-			&cli.StringFlag{Name: "time", Usage: "a numeric `COL`umn of time labels, strictly increasing, to report times in (without --columns the series is every other numeric column); default: the row, from 0"},
+			&cli.StringFlag{Name: "time", Usage: "a `COL`umn of time labels, numbers or ISO 8601 dates or timestamps, strictly increasing, to report times in (without --columns the series is every other numeric column); default: the row, from 0"},
 			countFlag("embed", changepoint.DefaultEmbed, "rows per subsequence (default when segmenting: 1, 2 or 3 by the series' length)"),
 			countFlag("window", changepoint.DefaultWindow, "subsequences in each of the windows before and after a time (--stream: at least 10; default when segmenting: √rows, 3 to 50)"),
 			&cli.IntFlag{Name: "changes", Usage: "segmentation: report exactly `K` change points, the highest scores (0: those above --penalty)"},
@@ -97,7 +100,7 @@ func changepointCommand() *cli.Command {
 			&cli.Float64Flag{Name: "threshold", Value: changepoint.DefaultThreshold, Usage: "score a change point must exceed (the default gives about one false alarm in 1000 rows at the default settings; 0 means the default; negative: every peak)"},
 			&cli.IntFlag{Name: "min-distance", Usage: "rows on either side within which a change point has the highest score (0: the window; a third of it when segmenting)"},
 			maxMemoryFlag(),
-			&cli.BoolFlag{Name: "drop-missing", Usage: "leave out the rows with a missing value (an empty cell or line), which are otherwise an error; the other rows keep their row numbers as times"},
+			&cli.BoolFlag{Name: "drop-missing", Usage: "leave out the rows with a missing value (an empty cell or line, NA, NaN, null), which are otherwise an error, counted in rows_dropped; the other rows keep their row numbers as times"},
 			seedFlag(),
 			delimFlag(),
 			progressFlag(),
@@ -113,9 +116,9 @@ func changepointCommand() *cli.Command {
 // stream.
 type cpJob struct {
 	path    string
-	columns []string // --columns, less --exclude; empty: every numeric column
-	exclude []string // --exclude, with the default selection
-	timeCol string   // --time; empty: times are rows
+	columns []string  // --columns, less --exclude; empty: every numeric column
+	exclude []string  // --exclude, with the default selection
+	timeCol string    // --time; empty: times are rows
 	iso     *isoTimes // reads and prints the --time column; nil without one
 	alpha   float64
 	s       changepoint.Settings
