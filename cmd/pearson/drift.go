@@ -18,6 +18,7 @@ import (
 	"github.com/sublinear/pearson/dataset"
 	"github.com/sublinear/pearson/divergence"
 	"github.com/sublinear/pearson/drift"
+	"github.com/sublinear/pearson/objstore"
 	"github.com/sublinear/pearson/tabular"
 )
 
@@ -77,7 +78,7 @@ func driftCommand() *cli.Command {
 			&cli.IntFlag{Name: "exceedances", Value: drift.DefaultExceedances, Usage: "a numeric column's permutations stop at the h-th that reaches its statistic, p-value h/(permutations run): valid, and cheap for columns far from drifting (negative: run them all)", DefaultText: fmt.Sprintf("%d; 0 means the default", drift.DefaultExceedances)},
 			&cli.IntFlag{Name: "settle-permutations", Usage: "most permutations of a numeric column whose p-value's Monte Carlo interval straddles the adjustment's cut: it gets 4× more, round after round, so that reruns at other seeds flag the same columns; one still at the cut reports the upper end of its interval (negative: none)", DefaultText: "10·permutations"},
 			&cli.BoolFlag{Name: "no-joint", Usage: "leave out the joint row over all numeric columns"},
-			&cli.BoolFlag{Name: "sample-only", Usage: "test on the sample alone: no second pass over the rows the sample left out, whose means, scales, distribution functions and label counts otherwise give each column's tests the power of every row (constant cost; power stops growing at the sample)"},
+			&cli.BoolFlag{Name: "sample-only", Usage: "test on the sample alone: no second pass over the rows the sample left out, whose means, scales, distribution functions and label counts otherwise give each column's tests the power of every row (constant cost; power stops growing at the sample). A remote input (s3://, http(s)://) is never read twice: its tests are on the sample"},
 			countFlag("k", divergence.DefaultK, "centres per draw"),
 			&cli.IntFlag{Name: "m", Usage: "points averaged per draw of the estimates and by every test",
 				DefaultText: fmt.Sprintf("0, the library's rule: %d for the estimates and the joint row's test, every present value of both tables up to %d together for each column's test", divergence.DefaultM, divergence.TwoSamplePointsCap)},
@@ -290,6 +291,12 @@ func (d *driftCmd) read(path string, q dataset.Query, mk func(t *dataset.Table) 
 	t, err := src.Sample(r.ctx, q, dataset.Sampling{Size: r.reservoir, Src: rand.NewPCG(r.seed, 0x72657365727665), Seek: true})
 	if t, err = r.noted(path, t, err); err != nil || d.sampleOnly || mk == nil || !needsWhole(t) {
 		return t, nil, err
+	}
+	if objstore.IsURL(path) {
+		// A second pass over an object store would fetch every object:
+		// the bytes a sampled read keeps bounded would grow with the data.
+		d.notes = append(d.notes, displayPath(path)+": a remote input is not read a second time (that would fetch every object): every test is on the sample")
+		return t, nil, nil
 	}
 	tl := mk(t)
 	note, err := d.scanWhole(src, q, t, tl)
