@@ -210,6 +210,19 @@ func (rd *reader) isLabels(i int) bool {
 // mixed: a number, or the code of a label in a column of Query.Labels that
 // holds text; an empty cell is ErrEmptyCell in either.
 func (rd *reader) parseCell(i int, s string) (float64, error) {
+	if rd.q.NA && isMissingWord(s) {
+		return 0, ErrEmptyCell
+	}
+	if fn := rd.q.Cells[rd.header[i]]; fn != nil {
+		if strings.TrimSpace(s) == "" {
+			return 0, ErrEmptyCell
+		}
+		v, err := fn(s)
+		if err != nil {
+			return 0, &refusedCell{err}
+		}
+		return v, nil
+	}
 	if rd.labels == nil || rd.labels.kinds[i] == kindNumber {
 		return parseNumber(s)
 	}

@@ -24,7 +24,11 @@ func (rd *reader) decide(rec []string, line int) error {
 	var added []int
 	undecided := rd.undecided[:0]
 	for _, i := range rd.undecided {
-		switch _, err := parseNumber(rec[i]); err {
+		_, err := parseNumber(rec[i])
+		if rd.q.NA && isMissingWord(rec[i]) {
+			err = ErrEmptyCell
+		}
+		switch err {
 		case ErrEmptyCell:
 			undecided = append(undecided, i)
 		case ErrNotNumber:

@@ -442,7 +442,7 @@ func (rd *reader) readHeader() error {
 			case i == rd.gcol:
 			case h == "":
 				rd.table.Skipped = append(rd.table.Skipped, Skipped{Index: i + 1, Line: 1})
-			case rd.isLabels(i): // kept, numeric or text
+			case rd.isLabels(i) || rd.q.Cells[h] != nil: // kept, numeric or text
 				rd.cols = append(rd.cols, column{name: h, index: i})
 			default:
 				rd.undecided = append(rd.undecided, i)
@@ -569,8 +569,11 @@ func (rd *reader) cellError(rec []string, i int, line int, kind error) error {
 	if l, _ := rd.cr.FieldPos(i); l > 0 {
 		line = l
 	}
-	return &ParseError{File: rd.name, Line: line, Column: rd.header[i], Index: i + 1, Err: kind,
-		msg: cellMessage(kind, rec[i], rd.delim)}
+	msg := cellMessage(kind, rec[i], rd.delim)
+	if _, ok := kind.(*refusedCell); ok {
+		kind = ErrBadCell
+	}
+	return &ParseError{File: rd.name, Line: line, Column: rd.header[i], Index: i + 1, Err: kind, msg: msg}
 }
 
 // addRow validates the data row rec at line and adds it to its group.

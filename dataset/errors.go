@@ -69,6 +69,9 @@ var (
 	// ErrTooManyNumbers means a headerless matrix or vector holds more than
 	// MaxNumbers numbers.
 	ErrTooManyNumbers = errors.New("dataset: too many numbers")
+	// ErrBadCell means a cell of a column of Query.Cells that its function
+	// refused.
+	ErrBadCell = errors.New("dataset: cell refused")
 )
 
 // ParseError describes a problem in the content of an input, with its

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -100,6 +101,11 @@ func isBlankRecord(rec []string) bool {
 	return len(rec) == 1 && strings.TrimSpace(rec[0]) == ""
 }
 
+// ParseNumber parses a cell as the package reads a number (see the package
+// documentation): surrounding spaces trimmed, decimal, finite. It returns
+// ErrEmptyCell, ErrNotNumber or ErrNonFinite on failure.
+func ParseNumber(s string) (float64, error) { return parseNumber(s) }
+
 // parseNumber parses a trimmed decimal number. It returns ErrEmptyCell,
 // ErrNotNumber or ErrNonFinite on failure.
 func parseNumber(s string) (float64, error) {
@@ -126,10 +132,34 @@ func parseNumber(s string) (float64, error) {
 	return 0, ErrNotNumber
 }
 
+// missingWords are the cells Query.NA reads as missing values, as an empty
+// cell is: the words R, pandas, SQL exports and spreadsheets write for one.
+var missingWords = []string{"NA", "N/A", "n/a", "#N/A", "<NA>", "NaN", "nan", "NAN", "-nan", "null", "NULL", "None"}
+
+// MissingWords returns the cells that Query.NA reads as missing values
+// (besides the empty cell), in the case they are matched in.
+func MissingWords() []string { return slices.Clone(missingWords) }
+
+// isMissingWord reports whether the cell s, trimmed, is one of missingWords.
+func isMissingWord(s string) bool {
+	return slices.Contains(missingWords, strings.TrimSpace(s))
+}
+
+// refusedCell is the error of a function of Query.Cells on a cell.
+type refusedCell struct{ err error }
+
+func (e *refusedCell) Error() string { return e.err.Error() }
+
 // cellMessage describes a cell holding text that failed with kind.
 func cellMessage(kind error, text string, delim rune) string {
+	if r, ok := kind.(*refusedCell); ok {
+		return quote(strings.TrimSpace(text)) + ": " + r.err.Error()
+	}
 	switch kind {
 	case ErrEmptyCell:
+		if t := strings.TrimSpace(text); t != "" {
+			return quote(t) + " is a missing value"
+		}
 		return "empty cell"
 	case ErrTooManyLabels:
 		return quote(strings.TrimSpace(text)) + " is one distinct label more than the read takes"

@@ -98,6 +98,21 @@ type Query struct {
 	// DropMissing skips rows in which a kept column (or the group column) is empty, counting them,
 	// instead of failing.
 	DropMissing bool
+	// NA reads, in the numeric columns of a table that is not mixed, the
+	// words of MissingWords (NA, NaN, null, …) as missing values, as an
+	// empty cell is: an error (ErrEmptyCell) or, with DropMissing, a
+	// dropped row. False keeps the package's rule: only an empty cell is
+	// missing, "NA" is not a number and "NaN" not a finite one.
+	NA bool
+	// Cells names columns whose cells fn parses instead of as numbers (a
+	// column of dates, say), by name; their values in a row are what fn
+	// returns. An empty cell (or a word of MissingWords, with NA) is
+	// missing before fn is called; an error from fn fails the read with
+	// ErrBadCell, naming the line, the column and the cell, and fn's
+	// message. With the default selection they are kept whatever their
+	// cells, in header order. CSV (and NPZ text) only: a Parquet input
+	// reads them as other columns.
+	Cells map[string]func(cell string) (float64, error)
 	// Mixed asks for a mixed table (CSV or Parquet; see the package
 	// documentation): every selected column is kept, numeric or text, and
 	// rows with empty cells are kept, their empty cells missing values (NaN,

@@ -7,6 +7,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -49,15 +50,18 @@ func changepointCommand() *cli.Command {
 			"has one; neither level rule speaks in a random walk); the rule column says which found each\n" +
 			"change. The output lists the change points, what\n" +
 			"changed at each (level, spread, dependence between columns, or shape), and the segments. The\n" +
-			"series is held in memory (refused beyond --max-memory). A missing value (an empty cell or line)\n" +
-			"is an error naming its row; --drop-missing leaves such rows out, and times keep their row numbers.\n" +
+			"series is held in memory (refused beyond --max-memory). A missing value (an empty cell or line,\n" +
+			"or one of " + strings.Join(dataset.MissingWords(), " ") + ") is an error naming its row and\n" +
+			"column; --drop-missing leaves such rows out, and times keep their row numbers.\n" +
 			"An s3:// or http(s):// URL is read whole, in order, by ranged requests of 8 MiB, a few in flight;\n" +
 			"objects larger than what --max-memory leaves for the data are refused before any is fetched.\n" +
 			"\n" +
 			"Output: text prints the run's details, a table of the change points and one of the segments;\n" +
 			"json one object with \"scores\", \"change_points\", \"segments\" and the details; csv and jsonl a\n" +
 			"line per score, change point and segment, with a kind column or key (jsonl ends with a summary\n" +
-			"line). Times are rows counted from 0 (the first data row), or the values of --time. A change\n" +
+			"line). Times are rows counted from 0 (the first data row), or the values of --time: numbers, or\n" +
+			"ISO 8601 dates or timestamps (2024-01-31, 2024-01-31T12:00:00Z, 2024-01-31 12:00:00.5+02:00),\n" +
+			"printed in the form of the first (times with offsets in its offset). A change\n" +
 			"point's time is the first row of the new segment; a segment's start and end are its first and\n" +
 			"last rows (end inclusive). --scores none leaves the score of every row out (auto, the default,\n" +
 			"does so beyond 100000 rows); with --drop-missing the summary counts the rows left out.\n" +
@@ -78,7 +82,7 @@ func changepointCommand() *cli.Command {
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "columns", Usage: "comma-separated `COLS` of the series (default: every numeric column but the --time column; a column is numeric when its first non-empty cell is a number)"},
 			excludeFlag("the default selection or of --columns"),
-			&cli.StringFlag{Name: "time", Usage: "a numeric `COL`umn of time labels, strictly increasing, to report times in (without --columns the series is every other numeric column); default: the row, from 0"},
+			&cli.StringFlag{Name: "time", Usage: "a `COL`umn of time labels, numbers or ISO 8601 dates or timestamps, strictly increasing, to report times in (without --columns the series is every other numeric column); default: the row, from 0"},
 			countFlag("embed", changepoint.DefaultEmbed, "rows per subsequence (default when segmenting: 1, 2 or 3 by the series' length)"),
 			countFlag("window", changepoint.DefaultWindow, "subsequences in each of the windows before and after a time (--stream: at least 10; default when segmenting: √rows, 3 to 50)"),
 			&cli.IntFlag{Name: "changes", Usage: "segmentation: report exactly `K` change points, the highest scores (0: those above --penalty)"},
@@ -96,7 +100,7 @@ func changepointCommand() *cli.Command {
 			&cli.Float64Flag{Name: "threshold", Value: changepoint.DefaultThreshold, Usage: "score a change point must exceed (the default gives about one false alarm in 1000 rows at the default settings; 0 means the default; negative: every peak)"},
 			&cli.IntFlag{Name: "min-distance", Usage: "rows on either side within which a change point has the highest score (0: the window; a third of it when segmenting)"},
 			maxMemoryFlag(),
-			&cli.BoolFlag{Name: "drop-missing", Usage: "leave out the rows with a missing value (an empty cell or line), which are otherwise an error; the other rows keep their row numbers as times"},
+			&cli.BoolFlag{Name: "drop-missing", Usage: "leave out the rows with a missing value (an empty cell or line, NA, NaN, null), which are otherwise an error, counted in rows_dropped; the other rows keep their row numbers as times"},
 			seedFlag(),
 			delimFlag(),
 			progressFlag(),
@@ -112,9 +116,10 @@ func changepointCommand() *cli.Command {
 // stream.
 type cpJob struct {
 	path    string
-	columns []string // --columns, less --exclude; empty: every numeric column
-	exclude []string // --exclude, with the default selection
-	timeCol string   // --time; empty: times are rows
+	columns []string  // --columns, less --exclude; empty: every numeric column
+	exclude []string  // --exclude, with the default selection
+	timeCol string    // --time; empty: times are rows
+	iso     *isoTimes // reads and prints the --time column; nil without one
 	alpha   float64
 	s       changepoint.Settings
 	format  writer
@@ -148,6 +153,9 @@ type cpJob struct {
 	labels []float64 // time labels of the last len(labels) rows, by row mod len
 	rows   int
 	found  int // change points written
+	// lastLabel is the time label of the last row, for the message about
+	// times out of order.
+	lastLabel float64
 }
 
 func runChangepoint(c *cli.Context) error {
@@ -186,7 +194,7 @@ func runChangepoint(c *cli.Context) error {
 		budget = j.seg.budget
 	}
 	r.scanBytes = max(budget-baseMemory, 1)
-	var q dataset.Query
+	q := j.query(j.iso)
 	switch {
 	case len(j.columns) > 0 && j.timeCol != "":
 		q.Columns = append([]string{j.timeCol}, j.columns...)
@@ -198,23 +206,32 @@ func runChangepoint(c *cli.Context) error {
 	case len(j.columns) > 0:
 		q.Columns = j.columns
 	case j.timeCol != "" || len(j.exclude) > 0:
-		if err := j.findColumns(r); err != nil {
+		cols, err := j.findColumns(r)
+		if err != nil {
 			return err
 		}
+		// Named, the columns found are in every row passed on, even one
+		// whose cell of a column not yet decided is missing (dropped).
+		q.Columns = cols
 	}
 	t, err := r.scan(j.path, q, j.row)
 	if err != nil {
-		return err
+		return j.missingHint(err)
 	}
 	// Blank lines right after the header are missing rows too, which row
 	// could not see: the header's line is known only now.
-	if t.HeaderLine > 0 && j.firstLine > t.HeaderLine+1 {
-		if !j.drop {
+	// So are rows --drop-missing left out there: segmenting, the times of
+	// the rows kept move to their row numbers.
+	if shift := j.firstLine - t.HeaderLine - 1; t.HeaderLine > 0 && shift > 0 {
+		switch {
+		case !j.drop:
 			return fmt.Errorf("%s: line %d: row 0 is missing (an empty line): a missing value is not skipped silently; --drop-missing leaves such rows out, and times keep their row numbers", displayPath(j.path), t.HeaderLine+1)
+		case j.timeCol == "" && j.seg == nil:
+			return fmt.Errorf("%s: line %d: row 0 is missing (an empty line, or a row --drop-missing left out, right after the header): the rows' times would shift; remove the empty lines, give a --time column, or segment the series (leave --stream out)", displayPath(j.path), t.HeaderLine+1)
+		case j.timeCol == "":
+			j.shiftRows(shift)
 		}
-		if j.timeCol == "" {
-			return fmt.Errorf("%s: line %d: row 0 is missing (an empty line right after the header): the rows' times would shift; remove the empty lines, or give a --time column", displayPath(j.path), t.HeaderLine+1)
-		}
+		j.rowNum += shift
 	}
 	cols := t.Columns
 	if j.timeCol != "" || len(j.exclude) > 0 {
@@ -294,6 +311,9 @@ func newCPJob(c *cli.Context, o *options) (*cpJob, error) {
 	if j.path, err = oneInput(o); err != nil {
 		return nil, err
 	}
+	if j.timeCol != "" {
+		j.iso = new(isoTimes)
+	}
 	switch {
 	case slices.Contains(j.columns, j.timeCol):
 		return nil, usageErr("--time %s is also in --columns: the time labels are not part of the series", j.timeCol)
@@ -362,8 +382,12 @@ func (j *cpJob) row(_ string, line int, v []float64) error {
 	if j.timeCol != "" {
 		label = v[j.timeAt]
 		if err := j.times.Next(label); err != nil {
+			if j.iso.layout != "" && j.rows > 0 {
+				return fmt.Errorf("%s: line %d: %w: the time of row %d (%v) is not after that of the row before (%v)", displayPath(j.path), line, changepoint.ErrTimes, j.rowNum-1, j.iso.value(label), j.iso.value(j.lastLabel))
+			}
 			return fmt.Errorf("%s: line %d: %w", displayPath(j.path), line, err)
 		}
+		j.lastLabel = label
 	}
 	if j.seriesAt != nil {
 		j.series = j.series[:0]
@@ -416,7 +440,7 @@ func (j *cpJob) row(_ string, line int, v []float64) error {
 	if j.plot != nil {
 		j.plot.scores.add(j.label(s.Time), []float64{s.Value})
 	}
-	if err := j.out.put("score", scoreRecord(j.label(s.Time), s)); err != nil {
+	if err := j.out.put("score", scoreRecord(j.iso.value(j.label(s.Time)), s)); err != nil {
 		return err
 	}
 	for _, p := range j.d.ChangePoints() {
@@ -433,7 +457,7 @@ func (j *cpJob) point(p changepoint.Score) error {
 	if j.plot != nil {
 		j.plot.points = append(j.plot.points, j.label(p.Time))
 	}
-	return j.out.put("change_point", scoreRecord(j.label(p.Time), p))
+	return j.out.put("change_point", scoreRecord(j.iso.value(j.label(p.Time)), p))
 }
 
 // label returns the time of a row: its --time label, or the row itself.
@@ -455,9 +479,11 @@ func (j *cpJob) summary(name string, columns []string, seed uint64) *record {
 		add("input", name).
 		add("columns", columns)
 	j.addColumnNotes(r, columns)
-	return r.add("time", timeName).
-		add("rows", j.rows).
-		add("embed", s.Embed).
+	r.add("time", timeName).add("rows", j.rows)
+	if j.drop {
+		r.add("rows_dropped", j.rowNum-j.rows)
+	}
+	return r.add("embed", s.Embed).
 		add("window", s.Window).
 		add("step", s.Step).
 		add("alpha", j.alpha).
@@ -534,9 +560,10 @@ var streamLayout = &layout{
 	columns: []string{"time", "score", "before", "after"},
 }
 
-// scoreRecord is a score or a change point as the formats write it.
-func scoreRecord(time float64, s changepoint.Score) *record {
-	return new(record).add("time", timeValue(time)).add("score", s.Value).add("before", s.Before).add("after", s.After)
+// scoreRecord is a score or a change point as the formats write it, at
+// time (isoTimes.value).
+func scoreRecord(time any, s changepoint.Score) *record {
+	return new(record).add("time", time).add("score", s.Value).add("before", s.Before).add("after", s.After)
 }
 
 // timeValue returns a time label for a record: an integer label (a row, an
@@ -648,24 +675,25 @@ const maxHead = 16 << 20
 // seeking when the file allows it; a compressed file is read in full);
 // standard input, which cannot be read twice, is recorded as it is read
 // until the first row arrives, and columnsFromHead reads the columns from
-// that record.
-func (j *cpJob) findColumns(r *reader) error {
+// that record. It returns the columns of a file (nil for standard input).
+func (j *cpJob) findColumns(r *reader) ([]string, error) {
 	j.delim, j.drop = r.delim, r.drop
 	if j.path == "-" {
 		j.head = &headRecorder{r: r.stdin}
 		r.stdin = j.head
-		return nil
+		return nil, nil
 	}
 	src, done, err := r.open(j.path)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	t, err := src.Sample(r.ctx, dataset.Query{DropMissing: r.drop}, dataset.Sampling{Size: 1, Seek: true, Src: rand.NewPCG(r.seed, 0x74696d65)})
+	t, err := src.Sample(r.ctx, j.query(new(isoTimes)), dataset.Sampling{Size: 1, Seek: true, Src: rand.NewPCG(r.seed, 0x74696d65)})
 	done()
 	if err != nil {
-		return err
+		return nil, j.missingHint(err)
 	}
-	return j.setColumns(t.Columns)
+	noteSkipped(r.stderr, displayPath(j.path), t.Skipped)
+	return t.Columns, j.setColumns(t.Columns)
 }
 
 // columnsFromHead finds the --time column and those of --exclude among the
@@ -680,8 +708,11 @@ func (j *cpJob) columnsFromHead(n int) error {
 	src, err := dataset.Open("-", dataset.Options{Delimiter: j.delim, Stdin: bytes.NewReader(head)})
 	var t *dataset.Table
 	if err == nil {
-		t, err = src.Sample(j.ctx, dataset.Query{DropMissing: j.drop}, dataset.Sampling{})
+		t, err = src.Sample(j.ctx, j.query(new(isoTimes)), dataset.Sampling{})
 		src.Close()
+	}
+	if pe := (*dataset.ParseError)(nil); errors.As(err, &pe) && slices.Contains([]error{dataset.ErrEmptyCell, dataset.ErrBadCell, dataset.ErrNotNumber, dataset.ErrNonFinite}, pe.Err) {
+		return err // a cell, which the columns do not explain (scan adds missingHint)
 	}
 	if err == nil && len(t.Columns) != n {
 		err = fmt.Errorf("%d columns in the first %d bytes, %d in the first row", len(t.Columns), len(head), n)
@@ -771,4 +802,38 @@ func (j *cpJob) checkStreamMemory(dim int) error {
 	}
 	return usageErr("--window %d, --embed %d and --min-distance %d on %d columns would need about %s of memory, more than the budget of %s: lower them, or raise --max-memory",
 		r.Window, r.Embed, r.MinDistance, dim, formatSize(need), formatSize(budget))
+}
+
+// missingHint adds to err, when it is about a missing value and
+// --drop-missing is not given, what --drop-missing does.
+func (j *cpJob) missingHint(err error) error {
+	if errors.Is(err, dataset.ErrEmptyCell) && !j.drop {
+		return fmt.Errorf("%w; --drop-missing leaves such rows out (counted in rows_dropped), and times keep their row numbers", err)
+	}
+	return err
+}
+
+// query is the query of changepoint's reads: the words of
+// dataset.MissingWords are missing values, as empty cells are, and the
+// --time column is read by iso, numbers or ISO 8601 times.
+func (j *cpJob) query(iso *isoTimes) dataset.Query {
+	q := dataset.Query{DropMissing: j.drop, NA: true}
+	if j.timeCol != "" {
+		q.Cells = map[string]func(string) (float64, error){j.timeCol: iso.parse}
+	}
+	return q
+}
+
+// shiftRows adds n to the times of the rows kept for the segmentation,
+// which are rows counted from the first one read: the n lines before it
+// were missing rows.
+func (j *cpJob) shiftRows(n int) {
+	for i := range j.seg.labels {
+		j.seg.labels[i] += float64(n)
+	}
+	if j.plot != nil {
+		for i := range j.plot.series.x {
+			j.plot.series.x[i] += float64(n)
+		}
+	}
 }

@@ -171,14 +171,14 @@ func (j *cpJob) segment(stdout io.Writer, name string, columns []string, seed ui
 
 	var points, segments, scores []*record
 	for _, ch := range res.Changes {
-		points = append(points, new(record).add("time", timeValue(g.labels[ch.Time])).add("score", ch.Score).add("calibrated", ch.Calibrated).add("what", ch.What).add("strength", ch.Strength).add("rule", ch.Rule))
+		points = append(points, new(record).add("time", j.iso.value(g.labels[ch.Time])).add("score", ch.Score).add("calibrated", ch.Calibrated).add("what", ch.What).add("strength", ch.Strength).add("rule", ch.Rule))
 	}
 	for _, sp := range res.Segments {
-		segments = append(segments, new(record).add("start", timeValue(g.labels[sp.Start])).add("end", timeValue(g.labels[sp.End-1])).add("rows", sp.End-sp.Start))
+		segments = append(segments, new(record).add("start", j.iso.value(g.labels[sp.Start])).add("end", j.iso.value(g.labels[sp.End-1])).add("rows", sp.End-sp.Start))
 	}
 	if g.scores == "all" || (g.scores == "auto" && len(g.labels) <= autoScoreRows) {
 		for _, s := range res.Scores {
-			scores = append(scores, new(record).add("time", timeValue(g.labels[s.Time])).add("score", s.Value).add("before", s.Before).add("after", s.After))
+			scores = append(scores, new(record).add("time", j.iso.value(g.labels[s.Time])).add("score", s.Value).add("before", s.Before).add("after", s.After))
 		}
 	} else {
 		summary.add("scores", fmt.Sprintf("left out (--scores %s, %d rows): --scores all writes them", g.scores, len(g.labels)))

@@ -163,7 +163,8 @@ func TestChangepointBadInput(t *testing.T) {
 		{"rows over the budget", "", []string{"--max-memory", "65540K"}, 1, []string{"good.csv: line ", "rows of 3 columns", "--max-memory", "--stream"}},
 		{"huge stream window", "", []string{"--stream", "--window", "10000000", "--embed", "100", "--max-memory", "100M"}, 2, []string{"--window 10000000", "raise --max-memory"}},
 		{"huge embed", "", []string{"--embed", "1000000000"}, 2, []string{"--embed 1000000000"}},
-		{"NaN", "x,y\n1,2\n3,NaN\n", nil, 1, []string{"line 3", `column "y"`, "not a finite number"}},
+		{"NaN", "x,y\n1,2\n3,NaN\n", nil, 1, []string{"line 3", `column "y"`, `"NaN" is a missing value`, "--drop-missing"}},
+		{"Inf", "x,y\n1,2\n3,Inf\n", nil, 1, []string{"line 3", `column "y"`, "not a finite number"}},
 		{"non-numeric column", "t,x\n1,0.5\n2,a\n", []string{"--columns", "x"}, 1, []string{"line 3", `column "x"`, `"a"`}},
 		{"unknown column", "", []string{"--columns", "z"}, 1, []string{`"z"`}},
 		{"window", "", []string{"--stream", "--window", "5"}, 2, []string{"--window 5: need 10 to"}},
@@ -173,7 +174,7 @@ func TestChangepointBadInput(t *testing.T) {
 		{"min distance", "", []string{"--stream", "--min-distance", "-1"}, 2, []string{"--min-distance -1", "(0: the window)"}},
 		{"exact window", "", []string{"--exact", "--window", "6000"}, 2, []string{"--window 6000"}},
 		{"exact and k", "", []string{"--exact", "--k", "20"}, 2, []string{"--k and --exact"}},
-		{"time not numeric", "t,x\na,0.5\nb,0.1\n", []string{"--time", "t"}, 1, []string{"--time t is not among the numeric columns", "(x)"}},
+		{"time not numeric", "t,x\na,0.5\nb,0.1\n", []string{"--time", "t"}, 1, []string{"line 2", `column "t"`, `"a": neither a number nor an ISO 8601 date`}},
 		{"time alone", "t,x\n1,a\n2,b\n", []string{"--time", "t"}, 1, []string{"--time t is the only numeric column"}},
 		{"time in columns", "", []string{"--time", "t", "--columns", "t,x"}, 2, []string{"also in --columns"}},
 		{"format", "", []string{"--format", "xml"}, 2, []string{`unknown --format "xml"`, "jsonl"}},
@@ -670,5 +671,153 @@ func TestChangepointExactMemory(t *testing.T) {
 	}
 	if code, _, errs := run(t, "changepoint", "--stream", "--window", "10", "--embed", "1", "--max-memory", "500M", path); code != 0 {
 		t.Errorf("the constant-time fit: exit %d:\n%s", code, errs)
+	}
+}
+
+// TestChangepointMissingWords: NA, NaN, nan, null and empty cells are
+// missing values (dataset.MissingWords): without --drop-missing an error
+// names the file, the line, the column and the cell and suggests the flag;
+// with it the rows are dropped, counted in rows_dropped, and the times of
+// the others keep their row numbers, so the change at row 100 is reported
+// at 100, segmenting and streaming. A column whose first cell is NA is
+// still numeric in the default selection.
+func TestChangepointMissingWords(t *testing.T) {
+	t.Parallel()
+	words := []string{"NA", "NaN", "nan", "null", ""}
+	for _, w := range words {
+		path := writeFile(t, "missing.csv", "x,y\n1,2\n3,"+w+"\n4,5\n")
+		code, _, errs := run(t, "changepoint", path)
+		if code != 1 || !strings.Contains(errs, "missing.csv: line 3") || !strings.Contains(errs, `column "y"`) || !strings.Contains(errs, "--drop-missing") ||
+			(w != "" && !strings.Contains(errs, strconv.Quote(w)+" is a missing value")) {
+			t.Errorf("%q without --drop-missing: code %d, stderr %q", w, code, errs)
+		}
+	}
+	// Row 0 may be missing when segmenting (streaming, its times are
+	// written before the header's line is known).
+	for _, mode := range [][]string{nil, {"--stream", "--window", "30", "--embed", "1"}} {
+		lines := strings.Split(seriesCSV(200, 100), "\n")
+		for i, w := range words { // rows 0 (1 streaming), 30, 60, 140, 170; line = row + 2
+			row := []int{len(mode) / 5, 30, 60, 140, 170}[i]
+			f := strings.Split(lines[row+1], ",")
+			f[2] = w
+			lines[row+1] = strings.Join(f, ",")
+		}
+		path := writeFile(t, "words.csv", strings.Join(lines, "\n"))
+		args := append(append([]string{"changepoint", "--drop-missing", "--exclude", "t", "--format", "json"}, mode...), path)
+		code, out, errs := run(t, args...)
+		if code != 0 {
+			t.Fatalf("%v: code %d, stderr %q", mode, code, errs)
+		}
+		var obj struct {
+			Columns      []string         `json:"columns"`
+			Rows         int              `json:"rows"`
+			Dropped      int              `json:"rows_dropped"`
+			ChangePoints []map[string]any `json:"change_points"`
+		}
+		if err := json.Unmarshal([]byte(out), &obj); err != nil {
+			// The stream's JSON is the records, then the summary.
+			t.Fatalf("%v: %v\n%s", mode, err, out)
+		}
+		if obj.Rows != 195 || obj.Dropped != 5 || len(obj.Columns) != 2 {
+			t.Errorf("%v: rows %d, rows_dropped %d, columns %v; want 195, 5, [x y]", mode, obj.Rows, obj.Dropped, obj.Columns)
+		}
+		near := false
+		for _, p := range obj.ChangePoints {
+			near = near || math.Abs(p["time"].(float64)-100) <= 2
+		}
+		if !near {
+			t.Errorf("%v: no change point within 2 rows of 100: %v", mode, obj.ChangePoints)
+		}
+	}
+}
+
+// TestChangepointISOTimes: a --time column of ISO 8601 dates or timestamps
+// (with T or a space, Z, an offset or none, a fraction of a second) gives
+// the change times and the segments' bounds in the form of the input: the
+// change at row 120, as the same series with epoch times finds it
+// (TestChangepointEpochTimes), is reported at row 120's time, and the
+// segments run from row 0's time to row 199's: the change found with times
+// as rows (row 121: row 120 is x = 2.2, between the two levels) is reported
+// at that row's time, segmenting and streaming. Times out of order, a cell
+// that is not a time, and numbers among dates fail naming the line.
+func TestChangepointISOTimes(t *testing.T) {
+	t.Parallel()
+	start := time.Date(2024, 1, 31, 12, 0, 0, 0, time.UTC)
+	for _, c := range []struct {
+		layout string
+		step   time.Duration
+		zone   *time.Location
+		stream bool
+	}{
+		{time.DateOnly, 24 * time.Hour, time.UTC, false},
+		{"2006-01-02T15:04:05Z07:00", time.Minute, time.UTC, false},
+		{"2006-01-02 15:04:05", time.Hour, time.UTC, false},
+		{"2006-01-02T15:04:05.000-07:00", 1500 * time.Millisecond, time.FixedZone("", 2*3600), true},
+		{"2006-01-02T15:04Z0700", time.Minute, time.FixedZone("", -5*3600), false},
+	} {
+		rnd := rand.New(rand.NewPCG(1, 36))
+		var b strings.Builder
+		b.WriteString("when,x\n")
+		at := func(i int) string { return start.Add(time.Duration(i) * c.step).In(c.zone).Format(c.layout) }
+		for i := range 200 {
+			v := rnd.NormFloat64()
+			if i >= 120 {
+				v += 4
+			}
+			fmt.Fprintf(&b, "%s,%g\n", at(i), v)
+		}
+		path := writeFile(t, "iso.csv", b.String())
+		change := func(args ...string) int { // the change's row with times as rows
+			_, out, _ := run(t, append(append([]string{"changepoint", "--columns", "x", "--format", "jsonl"}, args...), path)...)
+			for _, l := range strings.Split(out, "\n") {
+				var v map[string]any
+				if json.Unmarshal([]byte(l), &v) == nil && v["kind"] == "change_point" {
+					return int(v["time"].(float64))
+				}
+			}
+			return -1
+		}
+		row := change()
+		if row < 118 || row > 122 {
+			t.Fatalf("%s: change at row %d, want 120 ± 2", c.layout, row)
+		}
+		code, out, errs := run(t, "changepoint", "--time", "when", "--format", "json", path)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", c.layout, code, errs)
+		}
+		var obj struct {
+			ChangePoints []map[string]any `json:"change_points"`
+			Segments     []map[string]any `json:"segments"`
+		}
+		if err := json.Unmarshal([]byte(out), &obj); err != nil {
+			t.Fatalf("%s: %v\n%s", c.layout, err, out)
+		}
+		if len(obj.ChangePoints) != 1 || obj.ChangePoints[0]["time"] != at(row) || len(obj.Segments) != 2 ||
+			obj.Segments[0]["start"] != at(0) || obj.Segments[0]["end"] != at(row-1) || obj.Segments[1]["end"] != at(199) {
+			t.Errorf("%s: want one change at %s, segments %s–%s, %s–%s; got %v, %v", c.layout, at(row), at(0), at(row-1), at(row), at(199), obj.ChangePoints, obj.Segments)
+		}
+		if !c.stream { // a second of CPU
+			continue
+		}
+		stream := []string{"--stream", "--window", "30", "--embed", "1"}
+		row = change(stream...)
+		if code, out, _ := run(t, append(append([]string{"changepoint", "--time", "when"}, stream...), path)...); row < 0 || code != 0 || !strings.Contains(out, "\n"+at(row)+" ") {
+			t.Errorf("%s, streaming: code %d, change at %s (row %d) not reported:\n%s", c.layout, code, at(row), row, out)
+		}
+	}
+	for _, c := range []struct{ name, in, want string }{
+		{"out of order", "d,x\n2024-01-01,1\n2024-01-03,2\n2024-01-02,3\n", "line 4: times not increasing: the time of row 2 (2024-01-02) is not after that of the row before (2024-01-03)"},
+		{"same time", "d,x\n2024-01-01T10:00:00Z,1\n2024-01-01T12:00:00+02:00,2\n", "line 3: times not increasing"},
+		{"not a time", "d,x\n2024-01-01,1\n2024-01-3,2\n", `line 3, column "d" (field 1): "2024-01-3": neither a number nor an ISO 8601 date`},
+		{"number among dates", "d,x\n2024-01-01,1\n5,2\n", `line 3, column "d" (field 1): "5": a number, where the first time is an ISO 8601 date`},
+		{"date among numbers", "d,x\n1,1\n2024-01-01,2\n", `line 3, column "d" (field 1): "2024-01-01": not a number`},
+	} {
+		for _, cols := range [][]string{nil, {"--columns", "x"}} {
+			path := writeFile(t, "bad.csv", c.in)
+			code, _, errs := run(t, append(append([]string{"changepoint", "--time", "d"}, cols...), path)...)
+			if code != 1 || !strings.Contains(errs, "bad.csv") || !strings.Contains(errs, c.want) {
+				t.Errorf("%s %v: code %d, stderr %q, want %q", c.name, cols, code, errs, c.want)
+			}
+		}
 	}
 }

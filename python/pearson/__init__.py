@@ -118,9 +118,11 @@ class ChangepointResult(Result):
     a new segment starts, ``times`` the same as labels of the input's index
     (a DatetimeIndex gives timestamps), ``segments`` and ``scores`` tables."""
 
-    def __init__(self, data: Mapping[str, Any], notes: Sequence[str], index: Any) -> None:
+    def __init__(self, data: Mapping[str, Any], notes: Sequence[str], index: Any,
+                 parse_times: Any = None) -> None:
         super().__init__(data, notes)
         self._index = index
+        self._parse_times = parse_times  # ISO 8601 strings back to the time column's dtype
 
     @property
     def indices(self) -> np.ndarray:
@@ -129,8 +131,10 @@ class ChangepointResult(Result):
     @property
     def times(self) -> Any:
         if self._index is None or self._data.get("time") != "row":
-            return self.indices if self._data.get("time") == "row" else \
-                np.array([c["time"] for c in self._data.get("change_points", [])])
+            if self._data.get("time") == "row":
+                return self.indices
+            times = np.array([c["time"] for c in self._data.get("change_points", [])])
+            return self._parse_times(times) if self._parse_times is not None else times
         return self._index[self.indices]
 
     def _frame(self, key: str) -> Any:
@@ -411,8 +415,11 @@ def changepoints(series: Data, changes: Optional[int] = None, *, penalty: Option
     reports exactly K change points (the highest scores); otherwise those
     above ``penalty``. Returns ``indices`` (rows from 0 where segments start),
     ``times``, ``segments`` and ``scores`` tables and the JSON's keys
-    (``change_points``, ``penalty``, …) as attributes.
+    (``change_points``, ``penalty``, …) as attributes. ``time`` may name a
+    column of numbers or of datetimes (handed over as ISO 8601 text; ``times``
+    are then Timestamps, the tables' times ISO 8601 strings).
     """
+    series, parse_times = _iso_time_column(series, time)
     o = _opts(changes=changes, penalty=penalty, columns=columns, exclude=exclude, time=time,
               embed=embed, window=window, alpha=alpha, k=k, m=m, draws=draws, exact=exact,
               sigma=sigma, lambda_=lambda_, retune=retune, min_distance=min_distance,
@@ -420,4 +427,30 @@ def changepoints(series: Data, changes: Optional[int] = None, *, penalty: Option
     with Handover() as h:
         path, index, _ = h.arg(series, "series", "series")
         out, notes = run("changepoint", [*o, path], h.names, progress)
-    return ChangepointResult(out, notes, index)
+    return ChangepointResult(out, notes, index, parse_times)
+
+
+def _iso_time_column(series: Any, time: Optional[str]) -> Tuple[Any, Any]:
+    """A DataFrame whose ``time`` column holds datetimes, with that column as
+    ISO 8601 text (dates when every time is a midnight without a zone), and
+    the function that reads the command's times back; others unchanged."""
+    try:
+        import pandas as pd
+    except ImportError:  # pragma: no cover
+        return series, None
+    if time is None or not isinstance(series, pd.DataFrame) or time not in series.columns \
+            or not pd.api.types.is_datetime64_any_dtype(series[time].dtype):
+        return series, None
+    col = series[time]
+    tz = getattr(col.dt, "tz", None)
+    if tz is None and (col.dropna() == col.dropna().dt.normalize()).all():
+        fmt = "%Y-%m-%d"
+    else:
+        fmt = "%Y-%m-%dT%H:%M:%S" + (".%f" if (col.dropna().dt.microsecond != 0).any() else "") + ("%z" if tz is not None else "")
+    text = col.dt.strftime(fmt).astype(object).where(col.notna(), None)
+
+    def parse(times: np.ndarray) -> Any:
+        ts = pd.to_datetime(list(times), utc=tz is not None)
+        return ts.tz_convert(tz) if tz is not None else ts
+
+    return series.assign(**{time: text}), parse

@@ -145,6 +145,26 @@ def test_changepoints_numpy_and_datetime_index(command, write_csv):
     assert list(seg["start"]) == [0, int(ts.indices[0])] and seg["start_time"].iloc[1] == ts.times[0]
 
 
+def test_changepoints_datetime_time_column_and_missing(command, write_csv):
+    """A datetime column as time= (dates, zoned and fractional timestamps)
+    gives Timestamps at the rows the same series finds with row times; NaN
+    is missing: an error naming drop_missing=True, or the row dropped and
+    counted."""
+    rng = np.random.default_rng(7)
+    s = np.r_[rng.normal(0, 1, 150), rng.normal(3, 1, 150)]
+    s[10] = np.nan
+    with pytest.raises(pearson.PearsonError, match="drop_missing=True"):
+        pearson.changepoints(pd.DataFrame({"x": s}))
+    rows = pearson.changepoints(pd.DataFrame({"x": s}), drop_missing=True)
+    assert rows["rows_dropped"] == 1 and len(rows.indices) >= 1
+    for when in (pd.date_range("2024-01-01", periods=300, freq="D"),
+                 pd.date_range("2024-01-01 12:00", periods=300, freq="min", tz="Europe/Paris"),
+                 pd.date_range("2024-01-01 12:00", periods=300, freq="500ms")):
+        res = pearson.changepoints(pd.DataFrame({"when": when, "x": s}), time="when", drop_missing=True)
+        assert res["rows_dropped"] == 1 and list(res.times) == list(when[rows.indices])
+        assert isinstance(res.times[0], pd.Timestamp) and str(res.times[0].tz) == str(when.tz)
+
+
 def test_dtypes_accepted_inputs_unchanged():
     rng = np.random.default_rng(8)
     base = rng.normal(size=(300, 4))
