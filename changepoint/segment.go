@@ -16,6 +16,7 @@ import (
 
 	"github.com/sublinear/pearson/divergence"
 	"github.com/sublinear/pearson/internal/isnil"
+	"github.com/sublinear/pearson/internal/spread"
 )
 
 // Limits and defaults of Segment.
@@ -91,6 +92,12 @@ type SegmentSettings struct {
 	Penalty float64
 	// Src is the source of randomness. Nil means rand.NewPCG(1, 2).
 	Src rand.Source
+	// Progress, if not nil, is called from Segment's goroutine as the work
+	// proceeds, with the work done and the total, in units of about the
+	// cost of one row of the steps rule (a window score counts
+	// segmentScoreUnits per component), at most about a thousand times,
+	// and with done = total at the end.
+	Progress func(done, total int)
 }
 
 // SegmentParams are the settings Segment used, every default filled in.
@@ -297,6 +304,7 @@ func Segment(ctx context.Context, series mat.Matrix, alpha float64, s *SegmentSe
 		src = rand.NewPCG(1, 2)
 	}
 	sg := &segmenter{x: x, rows: rows, dim: dim, k: p.Embed, n: p.Window, sizes: ladder(p.Window), alpha: alpha, seed: rand.New(src).Uint64(), detrended: detrended}
+	sg.progress = newSegProgress(s.Progress, p, rows, dim)
 	res := &Segmentation{Params: p}
 
 	// Every window size in use is calibrated on the series: the full size
@@ -333,7 +341,67 @@ func Segment(ctx context.Context, series mat.Matrix, alpha float64, s *SegmentSe
 		}
 	}
 	sg.segments(res, keep, p)
+	sg.progress.finish()
 	return res, nil
+}
+
+// segmentScoreUnits is the cost of one window score of one component in
+// the units of SegmentSettings.Progress (one row of the steps rule): at
+// 10⁶ rows 20000 scores took about 3 s, the steps rule's two rounds over
+// the rows about 6 s.
+const segmentScoreUnits = 50
+
+// segProgress reports Segment's work to SegmentSettings.Progress.
+type segProgress struct {
+	fn                func(done, total int)
+	done, total, next int
+}
+
+// newSegProgress returns the progress of a segmentation with the params
+// p of rows rows and dim columns: the first scan's and the calibration's
+// scores, and the steps rule's noise rounds over every row and column
+// (nil when fn is).
+func newSegProgress(fn func(done, total int), p SegmentParams, rows, dim int) *segProgress {
+	if fn == nil {
+		return nil
+	}
+	parts := 1
+	if dim > 1 {
+		parts += dim
+	}
+	scores := (rows-2*(minSide+p.Embed-1))/p.Stride + 1 + len(ladder(p.Window))*calibrationPoints
+	total := segmentScoreUnits * parts * scores
+	if p.Changes == 0 {
+		total += stepsNoiseRounds * rows * dim
+	}
+	return &segProgress{fn: fn, total: max(1, total)}
+}
+
+// add counts units of work done, reporting each thousandth of the total.
+func (g *segProgress) add(units int) {
+	if g == nil {
+		return
+	}
+	g.done = min(g.done+units, g.total)
+	if g.done >= g.next {
+		g.fn(g.done, g.total)
+		g.next = g.done + max(1, g.total/1000)
+	}
+}
+
+// score counts one window score of every component.
+func (g *segProgress) score(dim int) {
+	if dim > 1 {
+		dim++
+	}
+	g.add(segmentScoreUnits * dim)
+}
+
+// finish reports the whole work done.
+func (g *segProgress) finish() {
+	if g != nil {
+		g.fn(g.total, g.total)
+	}
 }
 
 // scalePenalties sets p's Penalty for a series of rows rows and dim
@@ -377,6 +445,7 @@ func (sg *segmenter) scan(ctx context.Context, res *Segmentation, p SegmentParam
 		if err != nil {
 			return nil, nil, err
 		}
+		sg.progress.score(sg.dim)
 		res.Scores = append(res.Scores, sc)
 		candCols = append(candCols, cols)
 		if nb == p.Window {
@@ -415,6 +484,7 @@ func (sg *segmenter) calibration(ctx context.Context, p SegmentParams, full [][]
 			if err != nil {
 				return nil, err
 			}
+			sg.progress.score(sg.dim)
 			v[0] = append(v[0], sc.Value)
 			for j, u := range cols {
 				v[1+j] = append(v[1+j], u)
@@ -640,23 +710,39 @@ func rescaled(series mat.Matrix) (*mat.Dense, error) {
 // median one is zero.
 func medianSpread(v []float64) (med, spread float64) {
 	s := slices.Clone(v)
-	slices.Sort(s)
-	med = sortedMedian(s)
+	med = selectMedian(s)
 	for i, x := range v {
 		s[i] = math.Abs(x - med)
 	}
-	slices.Sort(s)
-	spread = 1.4826 * sortedMedian(s)
+	spread = 1.4826 * selectMedian(s)
 	if spread == 0 {
 		// More than half the scores are equal (windows without variation
 		// score 0): the mean absolute deviation, scaled to σ for Gaussian
-		// scores, is the spread of the others.
+		// scores, is the spread of the others (summed in sorted order).
+		slices.Sort(s)
 		for _, d := range s {
 			spread += d
 		}
 		spread *= 1.2533 / float64(len(s))
 	}
 	return med, spread
+}
+
+// selectMedian returns sortedMedian of s sorted, reordering s: by
+// selection (spread.OrderStat), or by sorting when s holds a NaN.
+func selectMedian(s []float64) float64 {
+	n := len(s)
+	if n == 0 || slices.ContainsFunc(s, math.IsNaN) {
+		slices.Sort(s)
+		return sortedMedian(s)
+	}
+	hi := spread.OrderStat(s, n/2)
+	if n%2 == 1 {
+		return hi
+	}
+	// s[:n/2] now holds the n/2 smallest: the largest of them is the
+	// other middle value.
+	return (slices.Max(s[:n/2]) + hi) / 2
 }
 
 func sortedMedian(s []float64) float64 {
@@ -702,6 +788,8 @@ type segmenter struct {
 	// diffCap caps each column's absolute differences in the spread
 	// rule (spreadCap), set by spreadChanges.
 	diffCap []float64
+	// progress reports the work done (nil: not asked for).
+	progress *segProgress
 }
 
 // refine moves each change, in time order, to the best calibrated score

@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/sublinear/pearson/internal/spread"
 )
 
 // Settings of the steps rule (stepChanges).
@@ -146,6 +148,7 @@ func (sg *segmenter) stepChanges(ctx context.Context, keep []Change, _ int, pena
 			if err != nil {
 				return err
 			}
+			sg.progress.add((e - s) * sg.dim)
 			add = append(add, found...)
 			if round == stepsNoiseRounds-1 {
 				return nil
@@ -179,8 +182,13 @@ func stepSegment(ctx context.Context, cols []stepColumn, s, e int, penalty float
 	var best []Change
 	bestCost := math.Inf(1)
 	saved := make([][]float64, len(cols))
+	grams := make([][]float64, len(cols))
+	for j, col := range cols {
+		grams[j] = trendGram(col.w[s:e])
+	}
+	var flat peltFit
 	for _, levelsFirst := range []bool{false, true} {
-		found, cost, err := alternate(ctx, cols, s, e, penalty, levelsFirst)
+		found, cost, err := alternate(ctx, cols, grams, &flat, s, e, penalty, levelsFirst)
 		if err != nil {
 			return nil, err
 		}
@@ -207,7 +215,7 @@ func stepSegment(ctx context.Context, cols []stepColumn, s, e int, penalty float
 // beyond: at ln N a polynomial of high degree undercuts the levels of
 // dense changes (many steps up and down) and absorbs them, while a line
 // or a parabola stays a trend.
-func alternate(ctx context.Context, cols []stepColumn, s, e int, penalty float64, levelsFirst bool) ([]Change, float64, error) {
+func alternate(ctx context.Context, cols []stepColumn, grams [][]float64, flat *peltFit, s, e int, penalty float64, levelsFirst bool) ([]Change, float64, error) {
 	var cps []int
 	resid := make([]float64, e-s)
 	cheap, dear := 0, 0
@@ -217,18 +225,21 @@ func alternate(ctx context.Context, cols []stepColumn, s, e int, penalty float64
 	for round := 0; round < stepsRounds; round++ {
 		if round > 0 || !levelsFirst {
 			cheap, dear = 0, 0
-			for _, col := range cols {
+			for j, col := range cols {
 				copy(resid, col.y[s:e])
 				subtractLevels(resid, col.w[s:e], col.trend[s:e], cps, s)
-				deg := fitTrend(resid, col.w[s:e], col.trend[s:e])
+				deg := fitTrend(resid, col.w[s:e], col.trend[s:e], grams[j])
 				cheap += min(deg, stepsCheapDegree)
 				dear += max(0, deg-stepsCheapDegree)
 			}
 		}
-		next, gains, cost, err := pelt(ctx, cols, s, e, penalty)
+		// Without a trend (every degree 0) PELT's answer is the same at
+		// every round of both alternations: computed once.
+		fit, err := flat.pelt(ctx, cols, s, e, penalty, cheap+dear == 0)
 		if err != nil {
 			return nil, 0, err
 		}
+		next, gains, cost := fit.cps, fit.gains, fit.cost
 		if slices.Equal(next, cps) || round == stepsRounds-1 {
 			out := make([]Change, len(next))
 			for i, b := range next {
@@ -241,6 +252,33 @@ func alternate(ctx context.Context, cols []stepColumn, s, e int, penalty float64
 		cps = next
 	}
 	return nil, math.Inf(1), nil
+}
+
+// peltFit is an outcome of pelt; as the memo of stepSegment, the outcome
+// without a trend, kept once done.
+type peltFit struct {
+	done  bool
+	cps   []int
+	gains []float64
+	cost  float64
+}
+
+// pelt returns pelt's outcome on rows [s, e), from the memo f when flat
+// (every column's trend zero) and f holds it, keeping it in f when flat.
+// The outcome is read only.
+func (f *peltFit) pelt(ctx context.Context, cols []stepColumn, s, e int, penalty float64, flat bool) (peltFit, error) {
+	if flat && f.done {
+		return *f, nil
+	}
+	cps, gains, cost, err := pelt(ctx, cols, s, e, penalty)
+	if err != nil {
+		return peltFit{}, err
+	}
+	fit := peltFit{done: true, cps: cps, gains: gains, cost: cost}
+	if flat {
+		*f = fit
+	}
+	return fit, nil
 }
 
 // subtractLevels subtracts from r (rows s, s+1, … of a column) the
@@ -281,35 +319,20 @@ func subtractLevels(r, w, trend []float64, cps []int, s int) {
 // parabola or a smooth curve is fitted as one, not as a staircase. The
 // basis is the Legendre polynomials on [−1, 1], nearly orthogonal on an even
 // grid.
-func fitTrend(r, w, trend []float64) int {
+func fitTrend(r, w, trend, g []float64) int {
 	n := len(r)
 	clear(trend)
-	top := min(stepsMaxDegree, n/10)
-	if top < 1 {
+	k := trendTerms(n)
+	if k < 2 {
 		return 0
 	}
-	k := top + 1
 	basis := make([]float64, k)
-	legendre := func(i int) {
-		t := 2*float64(i)/float64(n-1) - 1
-		basis[0] = 1
-		if k > 1 {
-			basis[1] = t
-		}
-		for j := 2; j < k; j++ {
-			basis[j] = (float64(2*j-1)*t*basis[j-1] - float64(j-1)*basis[j-2]) / float64(j)
-		}
-	}
-	g := make([]float64, k*k)
 	xy := make([]float64, k)
 	yy := 0.0
 	for i, v := range r {
-		legendre(i)
+		legendreAt(basis, i, n)
 		for a := range k {
 			xy[a] += w[i] * basis[a] * v
-			for c := range a + 1 {
-				g[a*k+c] += w[i] * basis[a] * basis[c]
-			}
 		}
 		yy += w[i] * v * v
 	}
@@ -329,16 +352,59 @@ func fitTrend(r, w, trend []float64) int {
 			best, deg, coef = v, p, beta
 		}
 	}
+	// The terms up to deg: the recurrence gives them the same values.
+	basis = basis[:deg+1]
 	for i := range trend {
 		if deg < 1 {
 			break
 		}
-		legendre(i)
+		legendreAt(basis, i, len(trend))
 		for a := 1; a <= deg; a++ {
 			trend[i] += coef[a] * basis[a]
 		}
 	}
 	return deg
+}
+
+// trendTerms is the number of terms of fitTrend's basis on n rows: the
+// degrees 0 to min(stepsMaxDegree, n/10).
+func trendTerms(n int) int { return min(stepsMaxDegree, n/10) + 1 }
+
+// legendreAt sets basis to the Legendre polynomials of degrees 0 to
+// len(basis) − 1 at row i of n, mapped to [−1, 1].
+func legendreAt(basis []float64, i, n int) {
+	k := len(basis)
+	t := 2*float64(i)/float64(n-1) - 1
+	basis[0] = 1
+	if k > 1 {
+		basis[1] = t
+	}
+	for j := 2; j < k; j++ {
+		basis[j] = (float64(2*j-1)*t*basis[j-1] - float64(j-1)*basis[j-2]) / float64(j)
+	}
+}
+
+// trendGram returns the lower triangle (row-major, k × k) of the weighted
+// Gram matrix Σ w(i)·P_a(i)·P_c(i) of fitTrend's basis on the rows of w:
+// it depends on the weights only, so the alternations of one segment
+// share it.
+func trendGram(w []float64) []float64 {
+	n := len(w)
+	k := trendTerms(n)
+	if k < 2 {
+		return nil
+	}
+	basis := make([]float64, k)
+	g := make([]float64, k*k)
+	for i := range n {
+		legendreAt(basis, i, n)
+		for a := range k {
+			for c := range a + 1 {
+				g[a*k+c] += w[i] * basis[a] * basis[c]
+			}
+		}
+	}
+	return g
 }
 
 // solveLeading solves the leading m × m system of g·β = xy (g holds the
@@ -413,6 +479,12 @@ func pelt(ctx context.Context, cols []stepColumn, s, e int, penalty float64) ([]
 	F := make([]float64, n+1)
 	last := make([]int, n+1)
 	F[0] = -penalty
+	if d == 1 {
+		if err := peltOne(ctx, pw[0], pz[0], pq[0], F, last, penalty); err != nil {
+			return nil, nil, 0, err
+		}
+		return peltEnd(F, last, cost, s, n)
+	}
 	var cands []int
 	vals := make([]float64, 0, 64)
 	var scratch []float64
@@ -444,8 +516,7 @@ func pelt(ctx context.Context, cols []stepColumn, s, e int, penalty float64) ([]
 			// starts of lowest cost stay (an approximation of the optimum
 			// that a start so far behind them rarely is).
 			scratch = append(scratch[:0], vals...)
-			slices.Sort(scratch)
-			limit = math.Min(limit, scratch[stepsMaxCands-1])
+			limit = math.Min(limit, spread.OrderStat(scratch, stepsMaxCands-1))
 		}
 		keepC := cands[:0]
 		for i, c := range cands {
@@ -455,6 +526,13 @@ func pelt(ctx context.Context, cols []stepColumn, s, e int, penalty float64) ([]
 		}
 		cands = keepC
 	}
+	return peltEnd(F, last, cost, s, n)
+}
+
+// peltEnd traces PELT's optimal changes of rows [s, s + n) back from last
+// and returns them in time order (rows of the series), with each change's
+// gain and the optimal penalised cost F[n].
+func peltEnd(F []float64, last []int, cost func(a, b int) float64, s, n int) ([]int, []float64, float64, error) {
 	var cps []int
 	for t := last[n]; t > 0; t = last[t] {
 		cps = append(cps, t)
@@ -475,6 +553,68 @@ func pelt(ctx context.Context, cols []stepColumn, s, e int, penalty float64) ([]
 		cps[i] += s
 	}
 	return cps, gains, F[n], nil
+}
+
+// peltCand is a start of PELT's last segment with one column: its row c,
+// the optimal cost F[c] before it and the prefix sums of w, w·z and w·z²
+// at c, kept side by side so that the scan over the starts reads one
+// array.
+type peltCand struct {
+	c          int
+	f, w, z, q float64
+}
+
+// peltOne is pelt's search for one column, the same arithmetic in the same
+// order (the same optimum, bit for bit) over the starts' values held side
+// by side: it fills F and last.
+func peltOne(ctx context.Context, pw, pz, pq, F []float64, last []int, penalty float64) error {
+	n := len(F) - 1
+	cands := make([]peltCand, 0, 2*stepsMaxCands+1)
+	vals := make([]float64, 0, 2*stepsMaxCands+1)
+	var scratch []float64
+	for t := stepsMinSeg; t <= n; t++ {
+		if t%4096 == 0 {
+			if err := ctx.Err(); err != nil {
+				return fmt.Errorf("changepoint: steps: %w", err)
+			}
+		}
+		if c := t - stepsMinSeg; c == 0 || c >= stepsMinSeg {
+			cands = append(cands, peltCand{c: c, f: F[c], w: pw[c], z: pz[c], q: pq[c]})
+		}
+		wt, zt, qt := pw[t], pz[t], pq[t]
+		best, arg := math.Inf(1), 0
+		vals = vals[:0]
+		for i := range cands {
+			cd := &cands[i]
+			total := 0.0
+			if W := wt - cd.w; W > 0 {
+				S := zt - cd.z
+				total += qt - cd.q - S*S/W
+			}
+			v := cd.f + total + penalty
+			vals = append(vals, v)
+			if v < best {
+				best, arg = v, cd.c
+			}
+		}
+		F[t], last[t] = best, arg
+		limit := best + penalty
+		if len(cands) > 2*stepsMaxCands {
+			scratch = append(scratch[:0], vals...)
+			limit = math.Min(limit, spread.OrderStat(scratch, stepsMaxCands-1))
+		}
+		kept := 0
+		for i, v := range vals {
+			if v <= limit {
+				if kept != i {
+					cands[kept] = cands[i]
+				}
+				kept++
+			}
+		}
+		cands = cands[:kept]
+	}
+	return nil
 }
 
 // stepWeights returns the weights 1/V(t) of the rows of the column y

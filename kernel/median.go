@@ -16,6 +16,7 @@ import (
 
 	"github.com/sublinear/pearson/internal/indices"
 	"github.com/sublinear/pearson/internal/isnil"
+	"github.com/sublinear/pearson/internal/spread"
 )
 
 // ErrConstant means every sampled point is the same, so that no kernel width
@@ -155,34 +156,4 @@ func medianOneColumn(v []float64) (float64, error) {
 // quickselect in O(n) instead of a sort in O(n log n). The median heuristic
 // takes it over up to half a million pairwise distances, where the sort
 // costs ten times as much (BenchmarkLowerMedian).
-func lowerMedian(v []float64) float64 {
-	k := (len(v) - 1) / 2
-	lo, hi := 0, len(v)-1
-	for lo < hi {
-		// Hoare partition around the middle element.
-		pivot := v[lo+(hi-lo)/2]
-		i, j := lo, hi
-		for i <= j {
-			for v[i] < pivot {
-				i++
-			}
-			for v[j] > pivot {
-				j--
-			}
-			if i <= j {
-				v[i], v[j] = v[j], v[i]
-				i++
-				j--
-			}
-		}
-		switch {
-		case k <= j:
-			hi = j
-		case k >= i:
-			lo = i
-		default:
-			return v[k]
-		}
-	}
-	return v[k]
-}
+func lowerMedian(v []float64) float64 { return spread.OrderStat(v, (len(v)-1)/2) }

@@ -178,6 +178,9 @@ func runChangepoint(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	if j.seg != nil {
+		j.seg.prog = prog
+	}
 	// Every row passes through: there is no reservoir to size.
 	r, err := newReader(o, prog, &divergence.Settings{Exact: true})
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/sublinear/pearson/changepoint"
+	"github.com/sublinear/pearson/internal/progress"
 )
 
 // streamOnlyFlags are the flags of the streaming detector: any of them set
@@ -37,6 +38,7 @@ type cpSegment struct {
 	labels []float64 // the time of each row kept
 	budget float64
 	scores string // --scores: all, none or auto
+	prog   *progress.Bars
 }
 
 // autoScoreRows is the most rows whose scores --scores auto writes: the
@@ -129,6 +131,11 @@ func (j *cpJob) segment(stdout io.Writer, name string, columns []string, seed ui
 	}
 	x := mat.NewDense(len(g.labels), g.dim, g.values)
 	g.s.Src = seedSource(seed)
+	if g.prog != nil {
+		var done func()
+		g.s.Progress, done = g.prog.Steps("segmenting")
+		defer done()
+	}
 	res, err := changepoint.Segment(j.ctx, x, j.alpha, &g.s)
 	if err != nil {
 		return fmt.Errorf("%s: %w", name, err)

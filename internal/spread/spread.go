@@ -167,3 +167,37 @@ func sdAbout(v []float64, c float64) float64 {
 	}
 	return big * math.Sqrt(ss/float64(len(v)))
 }
+
+// OrderStat returns the k-th smallest of v, counted from 0 (what v sorted
+// holds at k), reordering v: quickselect, O(n) on average where a sort is
+// O(n log n). v must hold no NaN and 0 ≤ k < len(v).
+func OrderStat(v []float64, k int) float64 {
+	lo, hi := 0, len(v)-1
+	for lo < hi {
+		// Hoare partition around the middle element.
+		pivot := v[lo+(hi-lo)/2]
+		i, j := lo, hi
+		for i <= j {
+			for v[i] < pivot {
+				i++
+			}
+			for v[j] > pivot {
+				j--
+			}
+			if i <= j {
+				v[i], v[j] = v[j], v[i]
+				i++
+				j--
+			}
+		}
+		switch {
+		case k <= j:
+			hi = j
+		case k >= i:
+			lo = i
+		default:
+			return v[k]
+		}
+	}
+	return v[k]
+}
