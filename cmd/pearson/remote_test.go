@@ -188,7 +188,7 @@ func TestSampledNoteSaysWhatWasRead(t *testing.T) {
 	}
 	hs := httptest.NewServer(http.FileServer(http.Dir(dir)))
 	defer hs.Close()
-	code, _, stderr := run(t, "divergence", hs.URL+"/p.csv", hs.URL+"/q.csv")
+	code, _, stderr := run(t, tunedUnlessRace("divergence", hs.URL+"/p.csv", hs.URL+"/q.csv")...)
 	if code != 0 {
 		t.Fatal(stderr)
 	}
