@@ -196,28 +196,9 @@ func (r *Reference) Compare(ctx context.Context, cur []Column, s *Settings) (*Re
 		return nil, err
 	}
 	res := &Result{Level: prm.level, Threshold: prm.threshold, DriftShare: prm.driftShare, Adjust: prm.adjust}
-	type pair struct{ ref, cur *table }
-	var pairs []pair
-	inCur := make(map[string]bool, len(ct))
-	for _, c := range ct {
-		inCur[c.name] = true
-		rc := byName[c.name]
-		if rc == nil {
-			res.Unknown = append(res.Unknown, c.name)
-			continue
-		}
-		if rc.kind != c.kind {
-			return nil, fmt.Errorf("%w: column %q is %v in the reference, %v in the current table", ErrMismatch, c.name, rc.kind, c.kind)
-		}
-		pairs = append(pairs, pair{rc, c})
-	}
-	for _, c := range r.cols {
-		if !inCur[c.name] {
-			res.Absent = append(res.Absent, c.name)
-		}
-	}
-	if len(pairs) == 0 {
-		return nil, fmt.Errorf("%w: no column of the current table is in the reference", ErrNoColumns)
+	pairs, err := r.pairs(ct, byName, res)
+	if err != nil {
+		return nil, err
 	}
 	// With a Whole test, a column's p-value is twice its sample's at best:
 	// twice the permutations keep the smallest passing the adjustment.
@@ -300,6 +281,37 @@ func (r *Reference) Compare(ctx context.Context, cur []Column, s *Settings) (*Re
 	}
 	res.verdict()
 	return res, nil
+}
+
+// pair is a column of the reference and the current table's of its name.
+type pair struct{ ref, cur *table }
+
+// pairs pairs the current table's columns ct with the reference's byName
+// (the same columns), listing in res those that only one of them has.
+func (r *Reference) pairs(ct []*table, byName map[string]*table, res *Result) ([]pair, error) {
+	var pairs []pair
+	inCur := make(map[string]bool, len(ct))
+	for _, c := range ct {
+		inCur[c.name] = true
+		rc := byName[c.name]
+		if rc == nil {
+			res.Unknown = append(res.Unknown, c.name)
+			continue
+		}
+		if rc.kind != c.kind {
+			return nil, fmt.Errorf("%w: column %q is %v in the reference, %v in the current table", ErrMismatch, c.name, rc.kind, c.kind)
+		}
+		pairs = append(pairs, pair{rc, c})
+	}
+	for _, c := range r.cols {
+		if !inCur[c.name] {
+			res.Absent = append(res.Absent, c.name)
+		}
+	}
+	if len(pairs) == 0 {
+		return nil, fmt.Errorf("%w: no column of the current table is in the reference", ErrNoColumns)
+	}
+	return pairs, nil
 }
 
 // verdict adjusts the p-values of every test together and decides which
