@@ -10,6 +10,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"sort"
 	"strings"
 	"testing"
 
@@ -21,7 +22,9 @@ import (
 
 // TestTallyAgainstExact checks a Tally of 10⁵ values against the
 // statistics of the values themselves: its moments against gonum's
-// (relative 1e-9: Welford's recurrence against two passes), its binned
+// and its distances to the centre against gonum's (relative 1e-9: sums
+// about the centre against two passes), its bucketed search of the
+// cuts against sort's, its binned
 // Kolmogorov–Smirnov distance against the exact D of the reference KS
 // test (never above it, and below it by at most the largest bin's
 // share, the grid's resolution), its p-value at or above the exact one
@@ -45,8 +48,37 @@ func TestTallyAgainstExact(t *testing.T) {
 		t.Errorf("rows %d, missing %d, want %d and 1", r, m, n+1)
 	}
 	mean, sd := stat.MeanStdDev(cur, nil)
-	if math.Abs(tc.mean-mean) > 1e-9*sd || math.Abs(math.Sqrt(tc.m2/(n-1))-sd) > 1e-9*sd {
-		t.Errorf("tally mean %v sd %v, two passes %v %v", tc.mean, math.Sqrt(tc.m2/(n-1)), mean, sd)
+	tm, tm2, tabs, tabsM2 := tc.moments()
+	if math.Abs(tm-mean) > 1e-9*sd || math.Abs(math.Sqrt(tm2/(n-1))-sd) > 1e-9*sd {
+		t.Errorf("tally mean %v sd %v, two passes %v %v", tm, math.Sqrt(tm2/(n-1)), mean, sd)
+	}
+	dist := make([]float64, len(cur))
+	for i, x := range cur {
+		dist[i] = math.Abs(x - tc.centre)
+	}
+	am, asd := stat.MeanStdDev(dist, nil)
+	if math.Abs(tabs-am) > 1e-9*asd || math.Abs(math.Sqrt(tabsM2/(n-1))-asd) > 1e-9*asd {
+		t.Errorf("tally mean distance %v sd %v, two passes %v %v", tabs, math.Sqrt(tabsM2/(n-1)), am, asd)
+	}
+	// The bucketed search against sort's, on this grid and on one of
+	// heavy tails (Cauchy: most cuts in a few buckets), at the cuts, next
+	// to them and at random values.
+	cauchy := make([]float64, 20_000)
+	for i := range cauchy {
+		cauchy[i] = math.Tan(math.Pi * (rnd.Float64() - 0.5))
+	}
+	for _, tl := range []*Tally{tc, NewTally(Column{Values: cauchy})} {
+		xs := []float64{math.Inf(-1), math.Inf(1)}
+		for _, g := range tl.grid {
+			xs = append(xs, g, math.Nextafter(g, math.Inf(-1)), math.Nextafter(g, math.Inf(1)))
+		}
+		xs = append(xs, cur[:2000]...)
+		xs = append(xs, cauchy[:2000]...)
+		for _, x := range xs {
+			if got, want := tl.index.search(tl.grid, x), sort.SearchFloat64s(tl.grid, x); got != want {
+				t.Fatalf("search(%v) = %d, sort.SearchFloat64s %d", x, got, want)
+			}
+		}
 	}
 	w := wholeTest(tr, tc)
 	exactP := ksPValue(ref, cur)
