@@ -77,7 +77,7 @@ func (r *LSMIResult) judgeTail(c *copulaFit) {
 			return
 		}
 		r.LowerBound = true
-		r.Warnings = append(r.Warnings, fmt.Sprintf("the gaussian-copula model's largest canonical correlation is %.3g, at least %.3g: its density ratio's mean square then rests on a tail too heavy for the rows to average, which puts the truth above smi by more than stderr; read smi as a lower bound", c.rho1, copulaStrongRho))
+		r.Warnings = append(r.Warnings, fmt.Sprintf("the Gaussian-copula model's largest canonical correlation is %.3g, at least %.3g: its density ratio's mean square then rests on a tail too heavy for the rows to average, which puts the truth above smi by more than stderr; read smi as a lower bound", c.rho1, copulaStrongRho))
 	case r.Model == ModelKernel && r.tailESS > 0:
 		r.share = r.tailESS
 		if r.share >= lsmiTailShare {
