@@ -20,17 +20,16 @@ import (
 // k-centre fit then misses part of the ratio and the estimate lies below
 // the truth by more than its standard error (issue 37: −17% to −45%, z down
 // to −15). The share is computed on lsmiDataRows rows whatever n, but it
-// is the fit's, and a fit from fewer rows is smoother: measured
-// (BenchmarkLSMICoverage, the kernel model reported), at 10⁴ rows
-// 0.003–0.04 on the cases it misses (sin 2x₁ + 0.5x₂ + 0.4ε,
-// cos 2x₁ + 0.5x₂ + 0.4ε, |x| + 0.5ε, ρ ≥ 0.9) against 0.09–0.28 on those
-// within 10% (the sines, the circle, |x| + 0.1ε on (−1, 1), the mixed
-// category case, ρ ≤ 0.5); at 10³ rows 0.004–0.14 on |x| + 0.5ε (−40%)
-// against 0.09–0.17 on |x| + 0.1ε (+0.7%). The two overlap at 10³, and a
+// is the fit's, and a fit is smoother than the ratio: measured over 20
+// runs a case (BenchmarkLSMICoverage, the kernel model reported), it was
+// 0.003–0.12 on |x| + 0.5ε (−37%, unbounded ratio) against 0.08–0.16 on
+// |x| + 0.1ε on (−1, 1) (+1.5%, bounded) at 10⁴ rows, and 0.004–0.14
+// against 0.09–0.17 at 10³; 0.11–0.30 on sin 3x + 0.3ε, 0.16–0.30 on the
+// circle, 0.09–0.37 at ρ = 0.5. The missed and the accurate overlap, and a
 // miss costs more than a false flag: the threshold stays at 0.15, above
-// both, and flags most runs of the bounded |x| + 0.1ε (a threshold of 0.06
-// cut those flags and left 6 of 20 runs of |x| + 0.5ε at 10³ unflagged
-// at −40%).
+// the misses, and flags most runs of the bounded |x| + 0.1ε (a threshold
+// of 0.06, tried, cut those flags and left 6 of 20 runs of |x| + 0.5ε at
+// 10³ rows unflagged at −40%).
 //
 // The copula model's ratio is g, the Gaussian copula of correlation R, and
 // its weakness is known in closed form: with ρ₁ the largest canonical
