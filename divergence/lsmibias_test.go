@@ -114,36 +114,40 @@ func studyIrrelevant(t *testing.T, c irrelevantCase, model string, seeds int) ir
 }
 
 // TestLSMIIrrelevantColumnsStudy measures issue 24's targets for LSMI with
-// irrelevant columns of x (irrelevantCases), 20 seeds each at n = 10⁴, new
+// irrelevant columns of x (irrelevantCases), 10 seeds each at n = 10⁴, new
 // data and new draws on every seed, with the default model choice
 // (docs/RESULTS.md, "LSMI: accuracy, error bar and speed", has the numbers,
 // and those of the kernel model alone, measured with this test at commit
 // 11686c2).
 //
 // The issue's targets — the mean within 10% of the truth and the truth
-// within 2·StdErr in at least 18 of 20 runs — are asserted where they
-// hold: the normal cases with the default model (measured +3.7%, +5.1%,
-// +1.9%; 18, 18 and 20 of 20). They do not hold for the sine case (−22%,
-// 0 of 20): the kernel model's basis of k² = 10⁴ functions, fitted on
+// within 2·StdErr in 90% of runs — are asserted where they
+// hold: the normal cases with the default model (measured on seeds 0–9
+// +4.0%, +5.5%, +1.7%; 10 of 10 each). They do not hold for the sine case
+// (−22%, 0 of 10): the kernel model's basis of k² = 10⁴ functions, fitted on
 // M/2 = 2000 pairs, cannot follow a ridge of width 0.4 over two relevant
 // columns (docs/RESULTS.md, LSMI section: at no setting of σx, σy and λ does
 // its noise-free value come within 14% of the truth). There the test
 // asserts what holds, as a guard against regressions: the irrelevant
-// column found (factor 64) in at least 18 of 20 runs and the mean error
+// column found (factor 64) in at least 9 of 10 runs and the mean error
 // within 30%.
 func TestLSMIIrrelevantColumnsStudy(t *testing.T) {
 	t.Parallel()
 	longStudies(t)
-	const seeds = 20
+	// 10 seeds a case (20 before: the study's tables are in RESULTS.md):
+	// "at least 90% within 2·StdErr" is asserted as at least 8 of 10, one
+	// binomial SE (0.95 runs) under 9, which a case at 90% coverage passes
+	// with probability 0.93; the irrelevant column found in at least 9 of 10.
+	const seeds = 10
 	for _, c := range irrelevantCases() {
 		s := studyIrrelevant(t, c, "", seeds)
 		t.Logf("%s (truth %.5f): %v", c.name, c.truth, s)
 		if !c.meets {
-			if s.irrelevantWide < 18 || math.Abs(s.meanErr) > 0.3 {
-				t.Errorf("%s: irrelevant column found in %d of %d runs, mean error %+.1f%%; want at least 18 and within 30%%", c.name, s.irrelevantWide, seeds, 100*s.meanErr)
+			if s.irrelevantWide < seeds-1 || math.Abs(s.meanErr) > 0.3 {
+				t.Errorf("%s: irrelevant column found in %d of %d runs, mean error %+.1f%%; want at least %d and within 30%%", c.name, s.irrelevantWide, seeds, 100*s.meanErr, seeds-1)
 			}
-		} else if s.in2 < 18 || math.Abs(s.meanErr) > 0.1 {
-			t.Errorf("%s: %d of %d within 2·StdErr, mean error %+.1f%%; want at least 18 and within 10%%", c.name, s.in2, seeds, 100*s.meanErr)
+		} else if s.in2 < seeds-2 || math.Abs(s.meanErr) > 0.1 {
+			t.Errorf("%s: %d of %d within 2·StdErr, mean error %+.1f%%; want at least %d and within 10%%", c.name, s.in2, seeds, 100*s.meanErr, seeds-2)
 		}
 	}
 }
