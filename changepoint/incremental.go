@@ -238,17 +238,8 @@ func (e *incremental) advance(g *ring) bool {
 // and reports false if the updated matrix is not safely positive definite.
 func (e *incremental) rankOne(inv, f []float64, c float64) bool {
 	k := e.k
-	u := e.u
-	den := 1.0
-	for i := range k {
-		row := inv[i*k : (i+1)*k]
-		s := 0.0
-		for j, v := range f {
-			s += row[j] * v
-		}
-		u[i] = s
-		den += c * f[i] * s
-	}
+	u := e.apply(inv, f)
+	den := 1 + c*dot(f, u)
 	if !(den > 1e-8) {
 		return false
 	}
@@ -266,17 +257,25 @@ func (e *incremental) rankOne(inv, f []float64, c float64) bool {
 // pe returns PE_α of direction dir for the state's candidate:
 // ½ h̄ᵀA⁻¹h̄ − ½.
 func (e *incremental) pe(dir int) float64 {
-	k := e.k
-	h, inv := e.hs[dir], e.inv[dir]
-	s := 0.0
-	for i := range k {
-		row := inv[i*k : (i+1)*k]
-		t := 0.0
-		for j, v := range h {
-			t += row[j] * v
-		}
-		s += h[i] * t
-	}
+	h := e.hs[dir]
 	n := float64(e.n)
-	return s/(2*n*n) - 0.5
+	return dot(h, e.apply(e.inv[dir], h))/(2*n*n) - 0.5
+}
+
+// apply returns inv·f in e.u, inv a k×k matrix.
+func (e *incremental) apply(inv, f []float64) []float64 {
+	k := e.k
+	for i := range k {
+		e.u[i] = dot(inv[i*k:(i+1)*k], f)
+	}
+	return e.u
+}
+
+// dot returns xᵀy.
+func dot(x, y []float64) float64 {
+	s := 0.0
+	for i, v := range x {
+		s += v * y[i]
+	}
+	return s
 }
