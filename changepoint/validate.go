@@ -38,7 +38,8 @@ func (s *Settings) Resolved() Settings {
 // settings holds for a series of dim columns, beyond the runtime: the last
 // 2n + k − 1 rows, the running sums of the k·dim coordinates, the scores
 // of the last MinDistance rows with a time label for each (n the Window,
-// k the Embed), and the working set of one estimate of the divergence
+// k the Embed), the incremental estimate's features and inverses, and the
+// working set of one estimate of the divergence
 // between two windows of n subsequences of k·dim coordinates
 // (divergence.PESettings.Memory; with Exact, O(n²): about 1.2 GB at n =
 // 5000). Settings out of range give the bound of their resolved values as
@@ -47,6 +48,10 @@ func (s *Settings) StreamMemory(dim int) float64 {
 	r := s.Resolved()
 	n, k, dist, d := float64(r.Window), float64(r.Embed), float64(r.MinDistance), float64(dim)
 	rows := 8*((2*n+k-1)*d+6*k*d) + 64*dist + 8*(2*n+k+dist)
+	// The incremental estimate: each subsequence's features against both
+	// bases, two inverses and the Cholesky scratch, the centres.
+	kc := float64(min(r.K, r.Window/2))
+	rows += 8 * ((2*n+1)*2*kc + 4*kc*kc + 2*kc*k*d + 2*k*d)
 	pe := &divergence.PESettings{
 		Settings: divergence.Settings{K: r.K, M: r.M, Draws: r.Draws, Exact: r.Exact, Workers: r.Workers, Lambda: r.Lambda},
 		Sigma:    r.Sigma,
