@@ -93,7 +93,7 @@ import (
 // for two columns: the detections of those three series are only reported.
 func TestBenchmarks(t *testing.T) {
 	t.Parallel()
-	testtier.Long(t, "about 40 s: the full detector on six series, the all-centre one on two")
+	testtier.Long(t, "about 12 s: the detector on six series, the all-centre fit on two")
 	testtier.SkipUnderRace(t)
 	const rows, tol = 2000, 10
 	cps := changes(rows)
