@@ -65,3 +65,23 @@ func TestPeltCoarse(t *testing.T) {
 		}
 	}
 }
+
+// TestSegmentMemory checks the model of Segment's memory: nil settings
+// are the defaults', it grows with the rows and the columns, by the
+// measured floats per row (8·(4.5·d + 4.5) bytes at d columns).
+func TestSegmentMemory(t *testing.T) {
+	var none *SegmentSettings
+	if a, b := none.Memory(1000, 1), (&SegmentSettings{}).Memory(1000, 1); a != b || !(a > 0) {
+		t.Fatalf("nil settings %g, zero settings %g", a, b)
+	}
+	for _, d := range []int{1, 3} {
+		per := 8 * (segmentValueFloats*float64(d) + segmentRowFloats)
+		got := none.Memory(2_000_000, d) - none.Memory(1_000_000, d)
+		if math.Abs(got-1e6*per) > 1e-9*got {
+			t.Errorf("%d columns: 10⁶ more rows add %g bytes, want %g", d, got, 1e6*per)
+		}
+	}
+	if !(none.Memory(1000, 3) > none.Memory(1000, 1)) {
+		t.Error("three columns need no more than one")
+	}
+}

@@ -454,22 +454,11 @@ func solveLeading(g, xy []float64, k, m int) ([]float64, bool) {
 // then placed row by row (peltCoarse).
 func pelt(ctx context.Context, cols []stepColumn, s, e int, penalty float64) ([]int, []float64, float64, error) {
 	n := e - s
-	d := len(cols)
-	// Prefix sums per column of w, w·z and w·z², z = y − trend.
-	pw, pz, pq := make([][]float64, d), make([][]float64, d), make([][]float64, d)
-	for j, col := range cols {
-		pw[j], pz[j], pq[j] = make([]float64, n+1), make([]float64, n+1), make([]float64, n+1)
-		for i := range n {
-			w, z := col.w[s+i], col.y[s+i]-col.trend[s+i]
-			pw[j][i+1] = pw[j][i] + w
-			pz[j][i+1] = pz[j][i] + w*z
-			pq[j][i+1] = pq[j][i] + w*z*z
-		}
-	}
-	cost := prefixCost(pw, pz, pq)
 	if n >= peltCoarseRows {
-		return peltCoarse(ctx, pw, pz, pq, cost, s, n, penalty)
+		return peltCoarse(ctx, cols, s, n, penalty)
 	}
+	pw, pz, pq := prefixSums(cols, s, n, 1)
+	cost := prefixCost(pw, pz, pq)
 	F := make([]float64, n+1)
 	last := make([]int, n+1)
 	F[0] = -penalty
@@ -483,6 +472,31 @@ func pelt(ctx context.Context, cols []stepColumn, s, e int, penalty float64) ([]
 	slices.Reverse(cps)
 	gains := peltGains(cps, cost, s, n)
 	return cps, gains, F[n], nil
+}
+
+// prefixSums returns the prefix sums of w, w·z and w·z², z = y − trend,
+// of each column over rows [s, s + n), at every every-th row (and at n):
+// accumulated row by row, so that each is the same, bit for bit, whatever
+// every is.
+func prefixSums(cols []stepColumn, s, n, every int) (pw, pz, pq [][]float64) {
+	d := len(cols)
+	m := (n+every-1)/every + 1
+	pw, pz, pq = make([][]float64, d), make([][]float64, d), make([][]float64, d)
+	for j, col := range cols {
+		pw[j], pz[j], pq[j] = make([]float64, m), make([]float64, m), make([]float64, m)
+		var sw, sz, sq float64
+		for i := range n {
+			w, z := col.w[s+i], col.y[s+i]-col.trend[s+i]
+			sw += w
+			sz += w * z
+			sq += w * z * z
+			if (i+1)%every == 0 || i+1 == n {
+				k := (i + every) / every
+				pw[j][k], pz[j][k], pq[j][k] = sw, sz, sq
+			}
+		}
+	}
+	return pw, pz, pq
 }
 
 // prefixCost returns the cost C(a, b) of the rows [a, b) (counted from the
@@ -516,24 +530,49 @@ const (
 )
 
 // peltCoarse is pelt's search on a segment of n ≥ peltCoarseRows rows
-// (prefix sums pw, pz, pq of its columns, cost their cost): PELT over the
-// boundaries of blocks of peltBlock rows, with the same cost from the same
-// prefix sums and segments of one block at least, then each change placed
+// (from row s of cols): PELT over the boundaries of blocks of peltBlock
+// rows, with the same cost from the same prefix sums (held at the blocks'
+// boundaries only, an eighth of the memory) and segments of one block at
+// least, then each change placed
 // at the row within a block either side of it that minimises the cost of
 // its two segments, its neighbours fixed, in time order. A change the
 // search over every row finds, at least a block from its neighbours, is
 // found on its block's boundary and placed as it would be; changes closer
 // than a block to each other may be merged or missed (TestPeltCoarse).
-func peltCoarse(ctx context.Context, pw, pz, pq [][]float64, cost func(a, b int) float64, s, n int, penalty float64) ([]int, []float64, float64, error) {
+func peltCoarse(ctx context.Context, cols []stepColumn, s, n int, penalty float64) ([]int, []float64, float64, error) {
 	nb := (n + peltBlock - 1) / peltBlock
 	at := func(i int) int { return min(i*peltBlock, n) }
-	d := len(pw)
-	cw, cz, cq := make([][]float64, d), make([][]float64, d), make([][]float64, d)
-	for j := range d {
-		cw[j], cz[j], cq[j] = make([]float64, nb+1), make([]float64, nb+1), make([]float64, nb+1)
-		for i := range nb + 1 {
-			cw[j][i], cz[j][i], cq[j][i] = pw[j][at(i)], pz[j][at(i)], pq[j][at(i)]
+	cw, cz, cq := prefixSums(cols, s, n, peltBlock)
+	// The cost between any rows, from the sums at the block before each
+	// and its rows since, in the order of prefixSums.
+	sums := func(j, r int) (float64, float64, float64) {
+		b := r / peltBlock
+		sw, sz, sq := cw[j][b], cz[j][b], cq[j][b]
+		if r == n {
+			return cw[j][nb], cz[j][nb], cq[j][nb]
 		}
+		col := cols[j]
+		for i := b * peltBlock; i < r; i++ {
+			w, z := col.w[s+i], col.y[s+i]-col.trend[s+i]
+			sw += w
+			sz += w * z
+			sq += w * z * z
+		}
+		return sw, sz, sq
+	}
+	cost := func(a, b int) float64 {
+		total := 0.0
+		for j := range cols {
+			wa, za, qa := sums(j, a)
+			wb, zb, qb := sums(j, b)
+			W := wb - wa
+			if !(W > 0) {
+				continue
+			}
+			S := zb - za
+			total += qb - qa - S*S/W
+		}
+		return total
 	}
 	F := make([]float64, nb+1)
 	last := make([]int, nb+1)

@@ -12,6 +12,7 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
+	"runtime/debug"
 	"slices"
 	"strings"
 
@@ -180,6 +181,7 @@ func runChangepoint(c *cli.Context) error {
 	}
 	if j.seg != nil {
 		j.seg.prog = prog
+		defer debug.SetGCPercent(debug.SetGCPercent(segmentGCPercent))
 	}
 	// Every row passes through: there is no reservoir to size.
 	r, err := newReader(o, prog, &divergence.Settings{Exact: true})
