@@ -39,12 +39,9 @@ type copulaFit struct {
 	stderr, designEffect float64
 	// rows is the number of rows it was fitted on.
 	rows int
-	// ess is the effective number of the pairings whose mean is E_q[g²],
-	// (Σv)²/Σv² over their values v = g²: far below their number when a
-	// few pairings in the tail carry the average (see copulaMinESS).
-	ess float64
-	// pairs is the number of those pairings.
-	pairs int
+	// rho1 is the fitted copula's largest canonical correlation
+	// (firstCanonical), which LowerBound judges (copulaStrongRho).
+	rho1 float64
 	// refusal says why the model does not apply when fitCopula's ok is
 	// false.
 	refusal string
@@ -88,6 +85,7 @@ func fitCopula(ctx context.Context, px, py *points, rnd *rand.Rand) (f copulaFit
 		f.refusal = "the normal scores' correlation matrix is singular: a column repeats another, or is a monotone function of another"
 		return f, false, nil
 	}
+	f.rho1 = firstCanonical(scoreCorrelation(z), px.dim)
 	m := len(rows)
 	logg := copulaLogRatio(z, px.dim, prec, logc)
 	g := make([]float64, m)
@@ -103,7 +101,6 @@ func fitCopula(ctx context.Context, px, py *points, rnd *rand.Rand) (f copulaFit
 	}
 	ns := float64(q.shifts)
 	hq := q.sum
-	f.ess, f.pairs = hq*hq/q.sumSq, q.shifts*m
 	hq /= ns * float64(m)
 	if !(hq > 0) || math.IsInf(hq, 0) || math.IsInf(hp, 0) {
 		f.refusal = fmt.Sprintf("its averages E_p[g] = %v and E_q[g²] = %v are out of range", hp, hq)
@@ -206,8 +203,8 @@ func copulaLogRatio(z *mat.Dense, dx int, prec *mat.Dense, logc float64) func(i,
 type copulaPairs struct {
 	// ex and ey are each row's share as the x and as the y of a pair.
 	ex, ey []float64
-	// sum and sumSq are the sums of the values v = g² and of v².
-	sum, sumSq float64
+	// sum is the sum of the values v = g².
+	sum float64
 	// shifts is the number of pairings of the m rows.
 	shifts int
 }
@@ -239,7 +236,6 @@ func copulaPairings(ctx context.Context, logg func(i, j int) float64, m int, rnd
 			q.ex[i] += v
 			q.ey[j] += v
 			q.sum += v
-			q.sumSq += v * v
 		}
 	}
 	return q, nil
@@ -368,4 +364,35 @@ func scoreCorrelation(z *mat.Dense) *mat.SymDense {
 		}
 	}
 	return r
+}
+
+// firstCanonical returns the largest canonical correlation between the
+// first dx columns and the others of the correlation matrix r: the square
+// root of the largest eigenvalue of Rxx⁻¹RxyRyy⁻¹Ryx (NaN when a diagonal
+// block is singular). The Gaussian copula ratio g of that correlation has,
+// under the product of the marginals, the tail P(g² > t) ~ t^{−(1+ρ)/(2ρ)}
+// (its largest values lie along the canonical diagonal), so the mean of g²
+// that the copula model's estimate divides by has a finite variance only
+// for ρ < ⅓ and, as ρ nears 1, a tail index near 1: its sample mean then
+// lies below its expectation on most samples, at any number of rows.
+func firstCanonical(r *mat.SymDense, dx int) float64 {
+	d := r.SymmetricDim()
+	var rxx, ryy mat.Dense
+	rxx.CloneFrom(r.SliceSym(0, dx))
+	ryy.CloneFrom(r.SliceSym(dx, d))
+	rxy := mat.DenseCopyOf(r).Slice(0, dx, dx, d)
+	var a, b, prod mat.Dense
+	if a.Solve(&rxx, rxy) != nil || b.Solve(&ryy, rxy.T()) != nil {
+		return math.NaN()
+	}
+	prod.Mul(&a, &b)
+	var e mat.Eigen
+	if !e.Factorize(&prod, mat.EigenNone) {
+		return math.NaN()
+	}
+	top := 0.0
+	for _, v := range e.Values(nil) {
+		top = math.Max(top, real(v))
+	}
+	return math.Sqrt(math.Min(1, top))
 }

@@ -758,3 +758,30 @@ func TestCopulaSortedRows(t *testing.T) {
 		t.Errorf("RMS error of sorted rows %.3f, unsorted %.3f: want below 0.2 and within a factor 1.5", sorted, unsorted)
 	}
 }
+
+// TestFirstCanonical checks firstCanonical against closed forms: ρ for a
+// bivariate correlation matrix; the multiple correlation
+// √(r_xyᵀ Rxx⁻¹ r_xy) for one y column (written out for two x columns);
+// and, for two independent canonical pairs in a block-diagonal layout
+// (x = (a, b), y = (c, d), corr(a, c) = 0.6, corr(b, d) = 0.3), the larger.
+func TestFirstCanonical(t *testing.T) {
+	t.Parallel()
+	if got := firstCanonical(mat.NewSymDense(2, []float64{1, 0.7, 0.7, 1}), 1); math.Abs(got-0.7) > 1e-12 {
+		t.Errorf("bivariate ρ = 0.7: %v", got)
+	}
+	// x₁, x₂ correlated 0.2; each with y: 0.5 and 0.4.
+	r := mat.NewSymDense(3, []float64{1, 0.2, 0.5, 0.2, 1, 0.4, 0.5, 0.4, 1})
+	a, b, c := 0.5, 0.4, 0.2
+	want := math.Sqrt((a*a + b*b - 2*a*b*c) / (1 - c*c))
+	if got := firstCanonical(r, 2); math.Abs(got-want) > 1e-12 {
+		t.Errorf("multiple correlation: %v, want %v", got, want)
+	}
+	r4 := mat.NewSymDense(4, []float64{
+		1, 0, 0.6, 0,
+		0, 1, 0, 0.3,
+		0.6, 0, 1, 0,
+		0, 0.3, 0, 1})
+	if got := firstCanonical(r4, 2); math.Abs(got-0.6) > 1e-12 {
+		t.Errorf("two canonical pairs 0.6 and 0.3: %v", got)
+	}
+}

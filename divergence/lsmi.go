@@ -110,10 +110,12 @@ type LSMIResult struct {
 	// Subsample).
 	N int
 	// LowerBound reports that SMI is better read as a lower bound than as
-	// SMI ± StdErr: the reported fit's mean square of the ratio over pairs
-	// of rows rests on a small effective share of them (lsmiTailShare), as
-	// at strong dependence or where the true ratio is unbounded, and
-	// Warnings says so. StdErr then covers the sampling error of the value
+	// SMI ± StdErr, and Warnings says why: the kernel fit's mean square of
+	// the ratio over pairs of rows rests on a small effective share of them
+	// (lsmiTailShare), as at strong dependence or where the true ratio is
+	// unbounded, or the copula fit's largest canonical correlation is
+	// copulaStrongRho or more, where its ratio's mean square has too
+	// heavy a tail to average. StdErr then covers the sampling error of the value
 	// printed, not its distance to the truth, which lies above.
 	LowerBound bool
 	// Exact reports the all-centre solution rather than the estimate.
@@ -125,6 +127,12 @@ type LSMIResult struct {
 	Warnings []string
 	// noise is the kernel fit's noise bias, its first draw's (noiseBias).
 	noise float64
+	// share is the reported model's effective share of the pairs in its
+	// mean square of the ratio (judgeTail); zero when not judged.
+	share float64
+	// rho1 is the copula fit's largest canonical correlation; zero
+	// without a copula fit.
+	rho1 float64
 	// tailESS is the kernel fit's effective share of the pairs of the
 	// data error in E_q[ĝ²] (see influence); zero when not computed.
 	tailESS float64
@@ -269,7 +277,7 @@ func lsmi(ctx context.Context, px, py *points, s *LSMISettings, rnd *rand.Rand, 
 		res.judgeTail(nil)
 		return res, nil
 	}
-	res.CopulaSMI = c.smi
+	res.CopulaSMI, res.rho1 = c.smi, c.rho1
 	switch {
 	case s.Model == ModelCopula:
 		res.Model, res.SMI, res.StdErr, res.DesignEffect = ModelCopula, c.smi, c.stderr, c.designEffect

@@ -7,11 +7,11 @@ package divergence
 import (
 	"math"
 	"math/rand/v2"
-	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/integrate/quad"
 	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
@@ -152,42 +152,36 @@ func TestLinkSMIQuadrature(t *testing.T) {
 	}
 }
 
-// TestLSMIStudy is issue 37's accuracy and coverage study of LSMI at its
-// defaults (both models, the larger reported), n = 10⁴ (10³ for two
-// cases), 6 fresh data sets and seeds per case, truths in closed form
+// study is one case of TestLSMIStudy and BenchmarkLSMICoverage: a name,
+// the relative error allowed on the mean of the runs not flagged, the
+// truth, and a generator of n rows.
+type study struct {
+	name  string
+	tol   float64
+	truth float64
+	gen   func(rnd *rand.Rand) (x mat.Matrix, y *mat.Dense)
+}
+
+// studyCases are issue 37's cases at n rows: truths in closed form
 // (normals: ρ²/(2(1 − ρ²)) for the one canonical correlation ρ,
 // linearIrrelevant) or by quadrature (linkSMI, mixedSMI, circleSMI,
-// boundedAbsSMI). A run is covered when |SMI − truth| ≤ 2·StdErr. Every run
-// must be covered or flagged LowerBound below the truth (within 2·StdErr
-// of noise above it), and the mean relative error of the runs not flagged
-// (three or more) lie within 10% of the truth: one run's StdErr is up to
-// 10% of the truth at ρ = 0.3, so the mean over the runs, not each run,
-// is held to 10%. It replaces the tuning-coverage study (sine and ρ = 0.5
-// at 20 seeds each), whose cases are among these.
-func TestLSMIStudy(t *testing.T) {
-	longStudies(t)
-	const n, small = 10_000, 1_000
+// boundedAbsSMI). tol is 10% at 10⁴ rows; at 10³ the averages take every
+// row and one run's error bar is up to a third of the truth: 15%.
+func studyCases(n int) []study {
 	sin3 := func(x float64) float64 { return math.Sin(3 * x) }
 	sin2 := func(x float64) float64 { return math.Sin(2 * x) }
 	cos2 := func(x float64) float64 { return math.Cos(2 * x) }
-	abs := math.Abs
-	type study struct {
-		name  string
-		tol   float64 // relative error allowed where not flagged
-		truth float64
-		gen   func(rnd *rand.Rand) (x mat.Matrix, y *mat.Dense)
+	tol := 0.10
+	if n < 10_000 {
+		tol = 0.15
 	}
 	normal := func(name string, d, r int, rho float64) study {
-		return study{name, 0.10, rho * rho / 2 / (1 - rho*rho), func(rnd *rand.Rand) (x mat.Matrix, y *mat.Dense) { return linearIrrelevant(n, d, r, rho, rnd) }}
+		return study{name, tol, rho * rho / 2 / (1 - rho*rho), func(rnd *rand.Rand) (x mat.Matrix, y *mat.Dense) { return linearIrrelevant(n, d, r, rho, rnd) }}
 	}
 	link := func(name string, d int, f func(float64) float64, b, s, lo, hi float64) study {
-		return study{name, 0.10, linkSMI(f, b, s, lo, hi), func(rnd *rand.Rand) (x mat.Matrix, y *mat.Dense) { return linkData(n, d, f, b, s, rnd) }}
+		return study{name, tol, linkSMI(f, b, s, lo, hi), func(rnd *rand.Rand) (x mat.Matrix, y *mat.Dense) { return linkData(n, d, f, b, s, rnd) }}
 	}
-	// At 10³ rows the averages take every row (M ≥ n) and the error bar
-	// is up to a third of the truth: the mean error is held to 15%.
-	sine1e3 := study{"sin 3x + 0.3ε, 10³ rows", 0.15, linkSMI(sin3, 0, 0.3, -3, 3), func(rnd *rand.Rand) (x mat.Matrix, y *mat.Dense) { return linkData(small, 1, sin3, 0, 0.3, rnd) }}
-	normal1e3 := study{"normal ρ = 0.5, 10³ rows", 0.15, 0.5 * 0.5 / 2 / (1 - 0.5*0.5), func(rnd *rand.Rand) (x mat.Matrix, y *mat.Dense) { return linearIrrelevant(small, 1, 1, 0.5, rnd) }}
-	cases := []study{
+	return []study{
 		normal("normal ρ = 0.3", 1, 1, 0.3),
 		normal("normal ρ = 0.5", 1, 1, 0.5),
 		normal("normal ρ = 0.7", 1, 1, 0.7),
@@ -196,70 +190,101 @@ func TestLSMIStudy(t *testing.T) {
 		normal("normal ρ = 0.6, x 2 columns", 2, 2, 0.6),
 		normal("normal ρ = 0.8, x 3 columns, 1 irrelevant", 3, 2, 0.8),
 		link("sin 3x + 0.3ε", 1, sin3, 0, 0.3, -3, 3),
-		link("|x| + 0.5ε", 1, abs, 0, 0.5, -4, 12),
-		{"circle: cos θ, sin θ + 0.2ε", 0.10, circleSMI(0.2), func(rnd *rand.Rand) (x mat.Matrix, y *mat.Dense) { return circleData(n, 0.2, rnd) }},
-		{"|x| + 0.1ε, x uniform on (−1, 1)", 0.10, boundedAbsSMI(0.1), func(rnd *rand.Rand) (x mat.Matrix, y *mat.Dense) { return boundedAbsData(n, 0.1, rnd) }},
-		sine1e3,
-		normal1e3,
+		link("|x| + 0.5ε", 1, math.Abs, 0, 0.5, -4, 12),
+		{"circle: cos θ, sin θ + 0.2ε", tol, circleSMI(0.2), func(rnd *rand.Rand) (x mat.Matrix, y *mat.Dense) { return circleData(n, 0.2, rnd) }},
+		{"|x| + 0.1ε, x uniform on (−1, 1)", tol, boundedAbsSMI(0.1), func(rnd *rand.Rand) (x mat.Matrix, y *mat.Dense) { return boundedAbsData(n, 0.1, rnd) }},
 		link("sin 3x + 0.3ε, 2 irrelevant columns", 3, sin3, 0, 0.3, -3, 3),
 		link("sin 2x₁ + 0.5x₂ + 0.4ε, 1 irrelevant", 3, sin2, 0.5, 0.4, -7, 7),
 		link("cos 2x₁ + 0.5x₂ + 0.4ε", 2, cos2, 0.5, 0.4, -7, 7),
-		{"category C and x₁, 0.5C + sin 3x₁ + 0.5ε", 0.10, mixedSMI(0.5, 0.5), func(rnd *rand.Rand) (x mat.Matrix, y *mat.Dense) { return mixedData(n, 0.5, 0.5, rnd) }},
-	}
-	for _, c := range cases {
-		misses := 0
-		if strings.HasPrefix(c.name, "circle") {
-			// Measured: +3.7%, 5 of 6 covered, one miss at z = +2.05
-			// (+9.6%): the value is biased up by the averages' noise
-			// (+7% of the truth) more than the basis's shortfall takes
-			// off, and StdErr's allowance of half that bias covers 20
-			// of 20 other data sets but not every one (issue 37).
-			misses = 1
-		}
-		t.Run(c.name, func(t *testing.T) { studyCase(t, c.name, c.tol, c.truth, misses, c.gen) })
+		{"category C and x₁, 0.5C + sin 3x₁ + 0.5ε", tol, mixedSMI(0.5, 0.5), func(rnd *rand.Rand) (x mat.Matrix, y *mat.Dense) { return mixedData(n, 0.5, 0.5, rnd) }},
 	}
 }
 
-// studyCase runs TestLSMIStudy's seeds on one case, allowing misses runs
-// that miss the truth unflagged.
-func studyCase(t *testing.T, name string, tol, truth float64, misses int, gen func(rnd *rand.Rand) (x mat.Matrix, y *mat.Dense)) {
+// TestLSMIStudy is issue 37's accuracy and coverage check of LSMI at its
+// defaults (both models, the larger reported): studyCases at n = 10⁴ and
+// three of them at 10³ (the sine, ρ = 0.5, and ρ = 0.9 where the copula
+// model's flag matters most), 6 fresh data sets and seeds per case. A run
+// is covered when |SMI − truth| ≤ 2·StdErr; a run flagged LowerBound must
+// lie below the truth (or within 2·StdErr of it). The tolerances follow
+// from the runs' own spread, the 20-run table being BenchmarkLSMICoverage's
+// (docs/RESULTS.md):
+//
+//   - at most 2 of a case's 6 runs miss unflagged: a case covered at the
+//     issue's floor of 90% passes with chance 98.4%, one covered at 50%
+//     fails with chance 66%;
+//   - at most 9 unflagged misses in all (≈ 108 runs): 5% of them plus two
+//     binomial standard errors at the nominal 95%;
+//   - where three or more runs are not flagged, the mean of their relative
+//     errors lies within tol (10%; 15% at 10³ rows) plus two standard
+//     errors of that mean (the spread of one run is up to a quarter of the
+//     truth at small SMI, so a single run is not held to 10%).
+func TestLSMIStudy(t *testing.T) {
+	t.Parallel()
+	longStudies(t)
+	cases := studyCases(10_000)
+	for _, c := range studyCases(1_000) {
+		switch c.name {
+		case "sin 3x + 0.3ε", "normal ρ = 0.5", "normal ρ = 0.9":
+			c.name += ", 10³ rows"
+			cases = append(cases, c)
+		}
+	}
+	total, misses := 0, 0
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			runs, missed := studyCase(t, c)
+			total, misses = total+runs, misses+missed
+		})
+	}
+	if limit := 0.05*float64(total) + 2*math.Sqrt(float64(total)*0.05*0.95); float64(misses) > limit {
+		t.Errorf("%d of %d runs miss the truth unflagged, more than %.1f", misses, total, limit)
+	}
+}
+
+// studyCase runs TestLSMIStudy's seeds on one case and returns the runs and
+// the unflagged misses.
+func studyCase(t *testing.T, c study) (runs, missed int) {
 	const seeds = 6
-	covered, flagged, unflagged := 0, 0, 0
-	var relErr, unflaggedErr float64
+	covered, flagged := 0, 0
+	var relErr float64
+	var unflaggedErr []float64
 	for seed := range seeds {
-		x, y := gen(rand.New(rand.NewPCG(uint64(seed), 37)))
+		x, y := c.gen(rand.New(rand.NewPCG(uint64(seed), 37)))
 		r, err := LSMI(ctx, x, y, &LSMISettings{Settings: Settings{Src: rand.NewPCG(uint64(seed), 38)}})
 		if err != nil {
 			t.Fatal(err)
 		}
-		e := r.SMI/truth - 1
+		e := r.SMI/c.truth - 1
 		relErr += e / seeds
-		in := math.Abs(r.SMI-truth) <= 2*r.StdErr
+		in := math.Abs(r.SMI-c.truth) <= 2*r.StdErr
 		if in {
 			covered++
 		}
 		if r.LowerBound {
 			flagged++
-			if r.SMI > truth+2*r.StdErr {
-				t.Errorf("%s, seed %d: flagged a lower bound, but %.4f ± %.4f lies above the truth %.4f", name, seed, r.SMI, r.StdErr, truth)
+			if r.SMI > c.truth+2*r.StdErr {
+				t.Errorf("%s, seed %d: flagged a lower bound, but %.4f ± %.4f lies above the truth %.4f", c.name, seed, r.SMI, r.StdErr, c.truth)
 			}
 			continue
 		}
-		unflagged++
-		unflaggedErr += e
+		unflaggedErr = append(unflaggedErr, e)
 		if !in {
-			if misses--; misses >= 0 {
-				t.Logf("allowed miss: %s, seed %d: %.4f ± %.4f (%s), truth %.4f (z = %.1f)", name, seed, r.SMI, r.StdErr, r.Model, truth, (r.SMI-truth)/r.StdErr)
-				continue
-			}
-			t.Errorf("%s, seed %d: %.4f ± %.4f (%s) misses the truth %.4f (z = %.1f) and is not flagged", name, seed, r.SMI, r.StdErr, r.Model, truth, (r.SMI-truth)/r.StdErr)
+			missed++
+			t.Logf("miss: %s, seed %d: %.4f ± %.4f (%s), truth %.4f (z = %.1f), not flagged", c.name, seed, r.SMI, r.StdErr, r.Model, c.truth, (r.SMI-c.truth)/r.StdErr)
 		}
 	}
-	if unflagged > 0 {
-		unflaggedErr /= float64(unflagged)
+	mean, sd := math.NaN(), 0.0
+	if len(unflaggedErr) > 0 {
+		mean, sd = stat.MeanStdDev(unflaggedErr, nil)
 	}
-	t.Logf("%s (SMI %.4f): mean error %+.1f%%, within 2·StdErr %d/%d, flagged lower bound %d, mean error of the %d unflagged %+.1f%%", name, truth, 100*relErr, covered, seeds, flagged, unflagged, 100*unflaggedErr)
-	if unflagged >= 3 && math.Abs(unflaggedErr) > tol {
-		t.Errorf("%s: mean error of the %d unflagged runs %+.1f%%, beyond %.0f%%", name, unflagged, 100*unflaggedErr, 100*tol)
+	t.Logf("%s (SMI %.4f): mean error %+.1f%%, within 2·StdErr %d/%d, flagged lower bound %d, mean error of the %d unflagged %+.1f%%", c.name, c.truth, 100*relErr, covered, seeds, flagged, len(unflaggedErr), 100*mean)
+	if missed > 2 {
+		t.Errorf("%s: %d of %d runs miss the truth unflagged, more than 2", c.name, missed, seeds)
 	}
+	if k := len(unflaggedErr); k >= 3 {
+		if lim := c.tol + 2*sd/math.Sqrt(float64(k)); math.Abs(mean) > lim {
+			t.Errorf("%s: mean error of the %d unflagged runs %+.1f%%, beyond %.1f%% (%.0f%% and two standard errors)", c.name, k, 100*mean, 100*lim, 100*c.tol)
+		}
+	}
+	return seeds, missed
 }

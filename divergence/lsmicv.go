@@ -257,9 +257,9 @@ var relevanceFactors = []float64{0.5, 4, 64}
 // search (2/rows, as searchGrid.minGain), relative as flatTolerance. Cost:
 // 1 + 2d cross-validations of the x side (the y side is computed once), at
 // most 2·maxRelevanceColumns + 1; independent of n. x of more columns than
-// maxRelevanceColumns keeps one width.
+// maxRelevanceColumns, or s.oneWidth, keeps one width.
 func relevanceX(ctx context.Context, px, py *points, s *LSMISettings, rnd *rand.Rand) ([]float64, error) {
-	if px.dim > maxRelevanceColumns {
+	if px.dim > maxRelevanceColumns || s.oneWidth {
 		return nil, nil
 	}
 	cv, err := newLSMICV(py, &s.Settings, rnd)
@@ -305,4 +305,4 @@ func relevanceX(ctx context.Context, px, py *points, s *LSMISettings, rnd *rand.
 
 // maxRelevanceColumns is the most columns of x for which relevanceX
 // chooses a width per column.
-var maxRelevanceColumns = 16 // a variable for the tests that measure LSMI without it
+const maxRelevanceColumns = 16

@@ -7,6 +7,7 @@ package divergence
 import (
 	"math"
 	"math/rand/v2"
+	"sort"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -15,40 +16,41 @@ import (
 )
 
 // energyTest is the reference: the permutation test of the energy distance
-// E = 2·mean|x − y| − mean|x − x′| − mean|y − y′| (Székely & Rizzo) on the
-// pooled distance matrix, computed once; B permutations of the labels.
+// E = 2·mean|x − y| − mean|x − x′| − mean|y − y′| (Székely & Rizzo), with B
+// permutations of the labels. In one dimension the sums of |z_i − z_j|
+// over the pairs within and across the samples follow from one walk
+// through the pooled values sorted once: at each value v, the pairs it
+// closes with the smaller values of a sample with c of them summing to s
+// add c·v − s. That is O(n) a permutation instead of the O(n²) of the
+// distance matrix (the same statistic; the test spent most of its time
+// here).
 func energyTest(x, y []float64, b int, rnd *rand.Rand) float64 {
 	n := len(x) + len(y)
 	z := append(append([]float64(nil), x...), y...)
-	d := make([]float64, n*n)
-	for i := range n {
-		for j := range n {
-			d[i*n+j] = math.Abs(z[i] - z[j])
-		}
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
 	}
+	sort.SliceStable(order, func(a, b int) bool { return z[order[a]] < z[order[b]] })
+	nx, ny := float64(len(x)), float64(len(y))
 	stat := func(lab []bool) float64 {
-		var xy, xx, yy float64
-		var nx float64
-		for i := range n {
+		var xx, yy, xy, cx, cy, sx, sy float64
+		for _, i := range order {
+			v := z[i]
 			if lab[i] {
-				nx++
+				xx += cx*v - sx
+				xy += cy*v - sy
+				cx++
+				sx += v
+			} else {
+				yy += cy*v - sy
+				xy += cx*v - sx
+				cy++
+				sy += v
 			}
 		}
-		ny := float64(n) - nx
-		for i := range n {
-			row := d[i*n : (i+1)*n]
-			for j, v := range row {
-				switch {
-				case lab[i] && lab[j]:
-					xx += v
-				case !lab[i] && !lab[j]:
-					yy += v
-				case lab[i]:
-					xy += v
-				}
-			}
-		}
-		return 2*xy/(nx*ny) - xx/(nx*nx) - yy/(ny*ny)
+		// The sums over ordered pairs: xx and yy count each pair twice.
+		return 2*xy/(nx*ny) - 2*xx/(nx*nx) - 2*yy/(ny*ny)
 	}
 	lab := make([]bool, n)
 	for i := range x {

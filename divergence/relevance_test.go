@@ -5,6 +5,7 @@
 package divergence
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -76,50 +77,73 @@ func TestLSMIIrrelevantColumn(t *testing.T) {
 	t.Logf("SMI %.4f ± %.4f (truth %.4f), factors %v", r.SMI, r.StdErr, sineSMI(), r.FactorsX)
 }
 
-// TestLSMIRelevanceStudy measures what relevanceX changes on the issue's
-// case, Y = sin 2X₁ + 0.5X₂ + 0.4ε with an irrelevant X₃ (truth by
-// sineSMI), n = 10⁴, over 20 seeds, with and without the width per column:
-// the mean error, coverage of 2·StdErr, and how often X₃'s factor is 64.
-// It asserts the irrelevant column found in at least 18 of 20 seeds and
-// the mean error with it smaller than without.
+// TestLSMIRelevanceStudy checks that relevanceX finds the irrelevant
+// column of the case, Y = sin 2X₁ + 0.5X₂ + 0.4ε beside an
+// irrelevant X₃, n = 10⁴: the factor of X₃ is 64 on at least 9 of 10 seeds
+// (measured 20 of 20 with the whole LSMI, and 10 of 10 here; 9 of 10 lets
+// one seed's design fall short without hiding a rule that finds the column
+// on fewer than about 3 in 4 data sets, which would pass 9 of 10 with
+// chance below 0.25). It runs relevanceX alone, on the generator LSMI hands
+// it, so that the factors are those LSMI would use; what the factors change
+// in the estimate is BenchmarkLSMIRelevance's measurement.
 func TestLSMIRelevanceStudy(t *testing.T) {
+	t.Parallel()
 	longStudies(t)
-	truth := sineSMI()
-	const seeds = 20
-	var errWith, errWithout float64
-	saved := maxRelevanceColumns
-	defer func() { maxRelevanceColumns = saved }()
-	for _, with := range []bool{true, false} {
-		if !with {
-			maxRelevanceColumns = 0
+	const seeds = 10
+	found := 0
+	for seed := range uint64(seeds) {
+		x, y := sineData(10_000, 3, rand.New(rand.NewPCG(seed, 41)))
+		s := (&LSMISettings{Model: ModelKernel, Settings: Settings{Src: rand.NewPCG(seed, 42)}}).resolved()
+		px, py, rnd, err := scaledPairs(x, y, s)
+		if err != nil {
+			t.Fatal(err)
 		}
-		in, found := 0, 0
-		mean := 0.0
-		for seed := range uint64(seeds) {
-			x, y := sineData(10_000, 3, rand.New(rand.NewPCG(seed, 41)))
-			r, err := LSMI(ctx, x, y, &LSMISettings{Model: ModelKernel, Settings: Settings{Src: rand.NewPCG(seed, 42)}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if math.Abs(r.SMI-truth) <= 2*r.StdErr {
-				in++
-			}
-			if r.FactorsX != nil && r.FactorsX[2] >= 64 {
-				found++
-			}
-			mean += (r.SMI/truth - 1) / seeds
+		f, err := relevanceX(ctx, px, py, s, rnd)
+		if err != nil {
+			t.Fatal(err)
 		}
-		t.Logf("width per column %v: mean error %+.1f%%, %d of %d within 2·StdErr, X₃ found irrelevant in %d", with, 100*mean, in, seeds, found)
-		if with {
-			errWith = mean
-			if found < 18 {
-				t.Errorf("X₃ found irrelevant in %d of %d seeds", found, seeds)
-			}
+		if f[2] >= 64 {
+			found++
 		} else {
-			errWithout = mean
+			t.Logf("seed %d: factors %v", seed, f)
 		}
 	}
-	if math.Abs(errWith) >= math.Abs(errWithout) {
-		t.Errorf("mean error %+.1f%% with a width per column, %+.1f%% without", 100*errWith, 100*errWithout)
+	t.Logf("X₃ found irrelevant in %d of %d seeds", found, seeds)
+	if found < seeds-1 {
+		t.Errorf("X₃ found irrelevant in %d of %d seeds, want %d or more", found, seeds, seeds-1)
+	}
+}
+
+// BenchmarkLSMIRelevance measures what relevanceX changes on
+// TestLSMIRelevanceStudy's case, over 20 seeds with and without the width
+// per column (the kernel model): the mean relative error, the runs within
+// 2·StdErr, how often X₃'s factor is 64, and CPU seconds per run.
+// docs/RESULTS.md records it:
+//
+//	go test -run '^$' -bench LSMIRelevance -benchtime 1x ./divergence
+func BenchmarkLSMIRelevance(b *testing.B) {
+	truth := sineSMI()
+	const seeds = 20
+	for b.Loop() {
+		for _, with := range []bool{true, false} {
+			in, found := 0, 0
+			mean := 0.0
+			t0 := cpuSeconds()
+			for seed := range uint64(seeds) {
+				x, y := sineData(10_000, 3, rand.New(rand.NewPCG(seed, 41)))
+				r, err := LSMI(ctx, x, y, &LSMISettings{Model: ModelKernel, oneWidth: !with, Settings: Settings{Src: rand.NewPCG(seed, 42)}})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if math.Abs(r.SMI-truth) <= 2*r.StdErr {
+					in++
+				}
+				if r.FactorsX != nil && r.FactorsX[2] >= 64 {
+					found++
+				}
+				mean += (r.SMI/truth - 1) / seeds
+			}
+			fmt.Printf("width per column %v: mean error %+.1f%%, %d of %d within 2·StdErr, X₃ found irrelevant in %d, %.2f CPU-s per run\n", with, 100*mean, in, seeds, found, (cpuSeconds()-t0)/seeds)
+		}
 	}
 }

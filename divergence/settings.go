@@ -187,6 +187,9 @@ type LSMISettings struct {
 	// ModelKernel. ModelCopula with Exact, or on data where the copula model
 	// does not apply (see LSMIResult.CopulaSMI), is an error.
 	Model string
+	// oneWidth keeps one width σx for every column of x (no relevanceX),
+	// for the studies that measure what the width per column changes.
+	oneWidth bool
 }
 
 // TwoSampleSettings are the settings of TwoSampleTest. Settings.M is the

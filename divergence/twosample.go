@@ -371,9 +371,7 @@ func featurePoints(x *mat.Dense, order []int, sums *groupSums, alpha float64, rn
 		// The bins of the averaging points' values: with every row, order
 		// is theirs already.
 		if order == nil {
-			vals := x.RawMatrix().Data
-			order = indices.Range(m)
-			slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(vals[a], vals[b]) })
+			order = sortedOrder(x.RawMatrix().Data[:m])
 		}
 		x = sums.binValues(x, order)
 	} else if alpha > 0 {
@@ -437,9 +435,32 @@ func pooledOrder(pp, qq *points) ([]int, error) {
 		return nil, err
 	}
 	vals := append(slices.Clone(x.RawMatrix().Data[:pp.n]), y.RawMatrix().Data[:qq.n]...)
-	order := indices.Range(len(vals))
-	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(vals[a], vals[b]) })
-	return order, nil
+	return sortedOrder(vals), nil
+}
+
+// sortedOrder returns the rows 0…n−1 of vals in increasing order of their
+// values, ties in increasing order of rows: the order of a stable sort, at
+// the cost of an unstable one of (value, row) pairs.
+func sortedOrder(vals []float64) []int {
+	type pair struct {
+		v   float64
+		row int
+	}
+	pairs := make([]pair, len(vals))
+	for i, v := range vals {
+		pairs[i] = pair{v, i}
+	}
+	slices.SortFunc(pairs, func(a, b pair) int {
+		if c := cmp.Compare(a.v, b.v); c != 0 {
+			return c
+		}
+		return a.row - b.row
+	})
+	order := make([]int, len(vals))
+	for i, p := range pairs {
+		order[i] = p.row
+	}
+	return order
 }
 
 // evenlyRanked returns cnt rows of order at the evenly spaced ranks

@@ -77,7 +77,9 @@ type ColumnResult struct {
 	PValue, QValue float64
 	// SamplePValue is the permutation p-value on the sample,
 	// (1 + #{T_b ≥ T})/(1 + Permutations) (or the sequential one, see
-	// Settings.Exceedances).
+	// Settings.Exceedances); 1, with no permutation run, when the Whole
+	// test's p-value is below the least that the permutations could reach
+	// (1/(1 + Permutations)): PValue is then 2·Whole.PValue either way.
 	SamplePValue float64
 	// Whole is the test on every row the tallies counted (see Tally): nil
 	// unless a tally counts more present values than the sample holds, in
@@ -125,7 +127,8 @@ type ColumnResult struct {
 	// RowsRef and RowsCur are the rows of the data sets; SampledRef and
 	// SampledCur the present values compared.
 	RowsRef, RowsCur, SampledRef, SampledCur int
-	// Test is the two-sample test of a numeric column (nil otherwise).
+	// Test is the two-sample test of a numeric column (nil otherwise, and
+	// when its permutations were not run: see SamplePValue).
 	Test *divergence.TwoSampleResult
 	// Ref and Cur are the distributions of the present values, for plots.
 	Ref, Cur Distribution
@@ -196,28 +199,9 @@ func (r *Reference) Compare(ctx context.Context, cur []Column, s *Settings) (*Re
 		return nil, err
 	}
 	res := &Result{Level: prm.level, Threshold: prm.threshold, DriftShare: prm.driftShare, Adjust: prm.adjust}
-	type pair struct{ ref, cur *table }
-	var pairs []pair
-	inCur := make(map[string]bool, len(ct))
-	for _, c := range ct {
-		inCur[c.name] = true
-		rc := byName[c.name]
-		if rc == nil {
-			res.Unknown = append(res.Unknown, c.name)
-			continue
-		}
-		if rc.kind != c.kind {
-			return nil, fmt.Errorf("%w: column %q is %v in the reference, %v in the current table", ErrMismatch, c.name, rc.kind, c.kind)
-		}
-		pairs = append(pairs, pair{rc, c})
-	}
-	for _, c := range r.cols {
-		if !inCur[c.name] {
-			res.Absent = append(res.Absent, c.name)
-		}
-	}
-	if len(pairs) == 0 {
-		return nil, fmt.Errorf("%w: no column of the current table is in the reference", ErrNoColumns)
+	pairs, err := r.pairs(ct, byName, res)
+	if err != nil {
+		return nil, err
 	}
 	// With a Whole test, a column's p-value is twice its sample's at best:
 	// twice the permutations keep the smallest passing the adjustment.
@@ -300,6 +284,37 @@ func (r *Reference) Compare(ctx context.Context, cur []Column, s *Settings) (*Re
 	}
 	res.verdict()
 	return res, nil
+}
+
+// pair is a column of the reference and the current table's of its name.
+type pair struct{ ref, cur *table }
+
+// pairs pairs the current table's columns ct with the reference's byName
+// (the same columns), listing in res those that only one of them has.
+func (r *Reference) pairs(ct []*table, byName map[string]*table, res *Result) ([]pair, error) {
+	var pairs []pair
+	inCur := make(map[string]bool, len(ct))
+	for _, c := range ct {
+		inCur[c.name] = true
+		rc := byName[c.name]
+		if rc == nil {
+			res.Unknown = append(res.Unknown, c.name)
+			continue
+		}
+		if rc.kind != c.kind {
+			return nil, fmt.Errorf("%w: column %q is %v in the reference, %v in the current table", ErrMismatch, c.name, rc.kind, c.kind)
+		}
+		pairs = append(pairs, pair{rc, c})
+	}
+	for _, c := range r.cols {
+		if !inCur[c.name] {
+			res.Absent = append(res.Absent, c.name)
+		}
+	}
+	if len(pairs) == 0 {
+		return nil, fmt.Errorf("%w: no column of the current table is in the reference", ErrNoColumns)
+	}
+	return pairs, nil
 }
 
 // verdict adjusts the p-values of every test together and decides which
@@ -395,9 +410,9 @@ func moments(v []float64) (mean, sd float64) {
 	return m, math.Sqrt(ss / float64(len(v)-1))
 }
 
-// shiftEffect returns the shift and spread ratio of cur in units of ref.
-func shiftEffect(ref, cur []float64) (shift, ratio float64) {
-	mr, sr := moments(ref)
+// shiftEffect returns the shift and spread ratio of cur in units of the
+// reference's mean mr and standard deviation sr.
+func shiftEffect(mr, sr float64, cur []float64) (shift, ratio float64) {
 	mc, sc := moments(cur)
 	if !(sr > 0) {
 		return math.NaN(), math.NaN()
@@ -410,10 +425,15 @@ func shiftEffect(ref, cur []float64) (shift, ratio float64) {
 // (NaN when it is not positive).
 func wasserstein(ref, cur []float64) float64 {
 	_, sd := moments(ref)
-	if !(sd > 0) || len(cur) == 0 {
+	return wassersteinSorted(slices.Sorted(slices.Values(ref)), slices.Sorted(slices.Values(cur)), sd)
+}
+
+// wassersteinSorted is wasserstein of the sorted values a (the
+// reference's, of standard deviation sd) and b.
+func wassersteinSorted(a, b []float64, sd float64) float64 {
+	if !(sd > 0) || len(b) == 0 {
 		return math.NaN()
 	}
-	a, b := slices.Sorted(slices.Values(ref)), slices.Sorted(slices.Values(cur))
 	var w, fa, fb float64
 	i, j := 0, 0
 	x := math.Min(a[0], b[0])
@@ -489,15 +509,21 @@ func compareColumn(ctx context.Context, ref, cur *table, s *params, rnd *rand.Ra
 		return c, compareCategories(ctx, &c, ref.codes, cur.codes, cur.cats, s, rnd)
 	}
 	rv, cv := ref.present(), cur.present()
-	c.Ref, c.Cur = histograms(rv, cv)
-	c.Shift, c.SDRatio = shiftEffect(rv, cv)
+	sr, sc := slices.Sorted(slices.Values(rv)), slices.Sorted(slices.Values(cv))
+	c.Ref, c.Cur = histograms(rv, cv, mergeSorted(sr, sc))
+	mr, sdr := moments(rv)
+	c.Shift, c.SDRatio = shiftEffect(mr, sdr, cv)
 	if c.Whole != nil && !math.IsNaN(c.Whole.Shift) {
 		c.Shift, c.SDRatio = c.Whole.Shift, c.Whole.SDRatio
 	}
-	c.Wasserstein = wasserstein(rv, cv)
+	c.Wasserstein = wassersteinSorted(sr, sc, sdr)
+	b := s.permutations
+	if c.wholeDecides(max(b, s.settlePermutations)) {
+		b = 0
+	}
 	test, err := twoStage(ctx,
 		divergence.Subsample{Matrix: divergence.Column(cv), Rows: cur.presentRows()},
-		divergence.Subsample{Matrix: divergence.Column(rv), Rows: ref.presentRows()}, s, s.columnK, s.permutations, s.columnPoints, rnd)
+		divergence.Subsample{Matrix: divergence.Column(rv), Rows: ref.presentRows()}, s, s.columnK, b, s.columnPoints, rnd)
 	if errors.Is(err, divergence.ErrConstant) {
 		// Too many ties for a kernel width: the values are categories.
 		c.Note = "most values are equal: compared by value frequencies"
@@ -515,10 +541,25 @@ func compareColumn(ctx context.Context, ref, cur *table, s *params, rnd *rand.Ra
 	if err != nil {
 		return c, fmt.Errorf("drift: column %q: %w", cur.name, err)
 	}
-	c.Test = test
 	c.Divergence, c.StdErr = test.PE.PE, test.PE.StdErr
+	if b == 0 {
+		c.SamplePValue = 1 // not run: the Whole test decides (wholeDecides)
+		return c, nil
+	}
+	c.Test = test
 	c.SamplePValue, c.Permutations = test.PValue, test.Permutations
 	return c, nil
+}
+
+// wholeDecides reports whether c's Whole test alone decides its p-value
+// whatever the sample's permutation test, run with at most b permutations,
+// would give: its p-value, at least 1/(b+1), cannot fall below
+// Whole.PValue, so that min(1, 2·min(SamplePValue, Whole.PValue)) is
+// 2·Whole.PValue. The permutations are then not run (SamplePValue 1, no
+// Test), a saving of b permutations on a column that drifts beyond doubt
+// on every row, with the same PValue.
+func (c *ColumnResult) wholeDecides(b int) bool {
+	return c.Whole != nil && c.Whole.PValue*float64(b+1) <= 1
 }
 
 // wholeData reports whether a column has a Whole test: the tallies of both
@@ -593,6 +634,9 @@ func twoStage(ctx context.Context, p, q mat.Matrix, s *params, k, b, testM int, 
 	pe, err := estimate(ctx, p, q, s, k, rnd)
 	if err != nil {
 		return nil, err
+	}
+	if b == 0 { // the permutations are not needed (ColumnResult.SamplePValue)
+		return &divergence.TwoSampleResult{PE: pe}, nil
 	}
 	ts := divergence.TwoSampleSettings{PESettings: divergence.PESettings{Settings: s.est}, Permutations: b}
 	ts.Points = testM

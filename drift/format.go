@@ -66,8 +66,11 @@ func (c *table) wholeJSON() *tallyJSON {
 	if t == nil || t.present() <= c.presentCount() {
 		return nil
 	}
-	return &tallyJSON{Rows: t.rows, Missing: t.miss, Bins: t.bins,
-		Mean: t.mean, M2: t.m2, AbsMean: t.absMean, AbsM2: t.absM2, Labels: t.labels}
+	j := &tallyJSON{Rows: t.rows, Missing: t.miss, Bins: t.bins, Labels: t.labels}
+	if !t.categorical {
+		j.Mean, j.M2, j.AbsMean, j.AbsM2 = t.moments()
+	}
+	return j
 }
 
 // tally returns the column's tally from j, checked, or, when j is nil,
@@ -87,7 +90,8 @@ func (c *table) tally(j *tallyJSON) (*Tally, bool) {
 		return t, err == nil
 	}
 	t := NewTally(sample)
-	t.rows, t.miss, t.mean, t.m2, t.absMean, t.absM2 = j.Rows, j.Missing, j.Mean, j.M2, j.AbsMean, j.AbsM2
+	t.rows, t.miss = j.Rows, j.Missing
+	t.setMoments(j.Mean, j.M2, j.AbsMean) // j.AbsM2 follows from them
 	ok := j.Rows >= c.len() && j.Missing >= 0 && j.Missing <= j.Rows
 	if t.categorical {
 		t.labels = j.Labels

@@ -35,11 +35,9 @@ const (
 )
 
 // histograms bins the values of ref and cur on common edges spanning the
-// 0.5 % to 99.5 % quantiles of both together, so that a few outliers do
-// not squeeze the plot.
-func histograms(ref, cur []float64) (Distribution, Distribution) {
-	pooled := slices.Concat(ref, cur)
-	slices.Sort(pooled)
+// 0.5 % to 99.5 % quantiles of both together (pooled: their values,
+// sorted), so that a few outliers do not squeeze the plot.
+func histograms(ref, cur, pooled []float64) (Distribution, Distribution) {
 	n := len(pooled)
 	lo, hi := pooled[int(0.005*float64(n-1))], pooled[int(math.Ceil(0.995*float64(n-1)))]
 	if lo == hi {
@@ -65,6 +63,19 @@ func histograms(ref, cur []float64) (Distribution, Distribution) {
 		return s
 	}
 	return Distribution{Edges: edges, Shares: share(ref)}, Distribution{Edges: edges, Shares: share(cur)}
+}
+
+// mergeSorted returns the values of the sorted a and b, sorted.
+func mergeSorted(a, b []float64) []float64 {
+	out := make([]float64, 0, len(a)+len(b))
+	for len(a) > 0 && len(b) > 0 {
+		if b[0] < a[0] {
+			out, b = append(out, b[0]), b[1:]
+		} else {
+			out, a = append(out, a[0]), a[1:]
+		}
+	}
+	return append(append(out, a...), b...)
 }
 
 // bars returns the shares of the categories of ref and cur (codes into

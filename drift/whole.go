@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"sort"
 
 	"gonum.org/v1/gonum/stat/distuv"
 )
@@ -41,14 +40,17 @@ type Tally struct {
 	// present values in (grid[i−1], grid[i]], bins[len(grid)] those above
 	// the last.
 	grid   []float64
+	index  *gridIndex // finds a value's bin among grid (shared by Like)
 	bins   []int
 	centre float64
 	rows   int
 	miss   int
-	// Welford's running mean and sum of squared deviations of the present
-	// values, and of their distances |x − centre|.
-	mean, m2, absMean, absM2 float64
-	labels                   map[string]int
+	// Sums over the present values of their deviations d = x − centre,
+	// of d² and of the distances |d|: the moments of the values and of the
+	// distances (moments), without a division per value; with the centre
+	// a median of the data, the sums lose no precision to cancellation.
+	sum, sumSq, sumAbs float64
+	labels             map[string]int
 }
 
 // NewTally returns an empty tally for the data set whose sample is col:
@@ -79,6 +81,7 @@ func NewTally(col Column) *Tally {
 		}
 	}
 	t.bins = make([]int, len(t.grid)+1)
+	t.index = newGridIndex(t.grid)
 	return t
 }
 
@@ -88,7 +91,7 @@ func (t *Tally) Like() *Tally {
 	if t.categorical {
 		return &Tally{categorical: true, labels: map[string]int{}}
 	}
-	return &Tally{grid: t.grid, centre: t.centre, bins: make([]int, len(t.bins))}
+	return &Tally{grid: t.grid, index: t.index, centre: t.centre, bins: make([]int, len(t.bins))}
 }
 
 // Add counts one row of a numeric column: its value, or NaN for a missing
@@ -99,15 +102,105 @@ func (t *Tally) Add(x float64) {
 		t.miss++
 		return
 	}
-	n := float64(t.rows - t.miss)
-	d := x - t.mean
-	t.mean += d / n
-	t.m2 += d * (x - t.mean)
-	a := math.Abs(x - t.centre)
-	d = a - t.absMean
-	t.absMean += d / n
-	t.absM2 += d * (a - t.absMean)
-	t.bins[sort.SearchFloat64s(t.grid, x)]++
+	d := x - t.centre
+	t.sum += d
+	t.sumSq += d * d
+	t.sumAbs += math.Abs(d)
+	t.bins[t.index.search(t.grid, x)]++
+}
+
+// gridIndex finds the bin of a value among a Tally's cut points in about
+// one step: the range of the cut points is split into gridBuckets·(cuts)
+// buckets of equal width, and first[b] is the least cut at or above the
+// start of bucket b, so that a value's bin lies between first[b] and
+// first[b+1] of its bucket b, a few cuts at most where the cuts are dense
+// and one where they are not (a binary search among them either way).
+type gridIndex struct {
+	lo, scale float64 // bucket of x: ⌊(x − lo)·scale⌋
+	first     []int32
+}
+
+// gridBuckets is the number of buckets per cut point of a gridIndex.
+const gridBuckets = 4
+
+// newGridIndex returns the index of the cut points grid (nil for fewer
+// than two, or a range that float64 cannot divide).
+func newGridIndex(grid []float64) *gridIndex {
+	n := len(grid)
+	if n < 2 {
+		return nil
+	}
+	buckets := gridBuckets * n
+	lo, hi := grid[0], grid[n-1]
+	scale := float64(buckets) / (hi - lo)
+	if !(scale > 0) || math.IsInf(scale, 0) || math.IsInf(hi-lo, 0) {
+		return nil
+	}
+	g := &gridIndex{lo: lo, scale: scale, first: make([]int32, buckets+2)}
+	i := 0
+	for b := range g.first {
+		start := lo + float64(b)/scale
+		for i < n && grid[i] < start {
+			i++
+		}
+		g.first[b] = int32(i)
+	}
+	return g
+}
+
+// search returns searchGrid(grid, x), the least i with grid[i] ≥ x.
+func (g *gridIndex) search(grid []float64, x float64) int {
+	if g == nil || !(x > grid[0]) || !(x <= grid[len(grid)-1]) {
+		return searchGrid(grid, x)
+	}
+	b := int((x - g.lo) * g.scale)
+	if b < 0 || b+1 >= len(g.first) {
+		return searchGrid(grid, x)
+	}
+	i, j := int(g.first[b]), int(g.first[b+1])
+	k := i + searchGrid(grid[i:j], x)
+	// The bucket's bounds are rounded: check, and search the whole grid
+	// in the rare case that x fell across one.
+	if (k > 0 && !(grid[k-1] < x)) || (k < len(grid) && !(grid[k] >= x)) {
+		return searchGrid(grid, x)
+	}
+	return k
+}
+
+// searchGrid returns the least i with grid[i] ≥ x (len(grid) when none),
+// as sort.SearchFloat64s does, without a call per comparison.
+func searchGrid(grid []float64, x float64) int {
+	lo, n := 0, len(grid)
+	for n > 0 {
+		half := n / 2
+		if grid[lo+half] < x {
+			lo += half + 1
+			n -= half + 1
+		} else {
+			n = half
+		}
+	}
+	return lo
+}
+
+// moments returns the mean and the sum of squared deviations from it of
+// the present values counted, and the same of their distances to the
+// centre.
+func (t *Tally) moments() (mean, m2, absMean, absM2 float64) {
+	n := float64(t.present())
+	if n == 0 {
+		return 0, 0, 0, 0
+	}
+	mean, absMean = t.centre+t.sum/n, t.sumAbs/n
+	return mean, max(0, t.sumSq-t.sum*t.sum/n), absMean, max(0, t.sumSq-t.sumAbs*t.sumAbs/n)
+}
+
+// setMoments sets the sums from moments' values (a saved tally).
+func (t *Tally) setMoments(mean, m2, absMean float64) {
+	n := float64(t.present())
+	t.sum = (mean - t.centre) * n
+	t.sumSq = m2 + t.sum*t.sum/max(n, 1)
+	t.sumAbs = absMean * n
 }
 
 // AddLabel counts one row of a categorical column: its label, or "" for a
@@ -214,11 +307,13 @@ func wholeTest(ref, cur *Tally) *WholeTest {
 		return w
 	}
 	nr, nc := float64(w.PresentRef), float64(w.PresentCur)
-	vr, vc := ref.m2/(nr-1), cur.m2/(nc-1)
-	w.MeanP = welch(ref.mean, vr, nr, cur.mean, vc, nc)
-	w.ScaleP = welch(ref.absMean, ref.absM2/(nr-1), nr, cur.absMean, cur.absM2/(nc-1), nc)
+	meanR, m2R, absR, absM2R := ref.moments()
+	meanC, m2C, absC, absM2C := cur.moments()
+	vr, vc := m2R/(nr-1), m2C/(nc-1)
+	w.MeanP = welch(meanR, vr, nr, meanC, vc, nc)
+	w.ScaleP = welch(absR, absM2R/(nr-1), nr, absC, absM2C/(nc-1), nc)
 	if vr > 0 {
-		w.Shift, w.SDRatio = (cur.mean-ref.mean)/math.Sqrt(vr), math.Sqrt(vc/vr)
+		w.Shift, w.SDRatio = (meanC-meanR)/math.Sqrt(vr), math.Sqrt(vc/vr)
 	}
 	var fr, fc float64
 	w.KS = 0

@@ -10,6 +10,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"sort"
 	"strings"
 	"testing"
 
@@ -21,7 +22,9 @@ import (
 
 // TestTallyAgainstExact checks a Tally of 10⁵ values against the
 // statistics of the values themselves: its moments against gonum's
-// (relative 1e-9: Welford's recurrence against two passes), its binned
+// and its distances to the centre against gonum's (relative 1e-9: sums
+// about the centre against two passes), its bucketed search of the
+// cuts against sort's, its binned
 // Kolmogorov–Smirnov distance against the exact D of the reference KS
 // test (never above it, and below it by at most the largest bin's
 // share, the grid's resolution), its p-value at or above the exact one
@@ -45,8 +48,37 @@ func TestTallyAgainstExact(t *testing.T) {
 		t.Errorf("rows %d, missing %d, want %d and 1", r, m, n+1)
 	}
 	mean, sd := stat.MeanStdDev(cur, nil)
-	if math.Abs(tc.mean-mean) > 1e-9*sd || math.Abs(math.Sqrt(tc.m2/(n-1))-sd) > 1e-9*sd {
-		t.Errorf("tally mean %v sd %v, two passes %v %v", tc.mean, math.Sqrt(tc.m2/(n-1)), mean, sd)
+	tm, tm2, tabs, tabsM2 := tc.moments()
+	if math.Abs(tm-mean) > 1e-9*sd || math.Abs(math.Sqrt(tm2/(n-1))-sd) > 1e-9*sd {
+		t.Errorf("tally mean %v sd %v, two passes %v %v", tm, math.Sqrt(tm2/(n-1)), mean, sd)
+	}
+	dist := make([]float64, len(cur))
+	for i, x := range cur {
+		dist[i] = math.Abs(x - tc.centre)
+	}
+	am, asd := stat.MeanStdDev(dist, nil)
+	if math.Abs(tabs-am) > 1e-9*asd || math.Abs(math.Sqrt(tabsM2/(n-1))-asd) > 1e-9*asd {
+		t.Errorf("tally mean distance %v sd %v, two passes %v %v", tabs, math.Sqrt(tabsM2/(n-1)), am, asd)
+	}
+	// The bucketed search against sort's, on this grid and on one of
+	// heavy tails (Cauchy: most cuts in a few buckets), at the cuts, next
+	// to them and at random values.
+	cauchy := make([]float64, 20_000)
+	for i := range cauchy {
+		cauchy[i] = math.Tan(math.Pi * (rnd.Float64() - 0.5))
+	}
+	for _, tl := range []*Tally{tc, NewTally(Column{Values: cauchy})} {
+		xs := []float64{math.Inf(-1), math.Inf(1)}
+		for _, g := range tl.grid {
+			xs = append(xs, g, math.Nextafter(g, math.Inf(-1)), math.Nextafter(g, math.Inf(1)))
+		}
+		xs = append(xs, cur[:2000]...)
+		xs = append(xs, cauchy[:2000]...)
+		for _, x := range xs {
+			if got, want := tl.index.search(tl.grid, x), sort.SearchFloat64s(tl.grid, x); got != want {
+				t.Fatalf("search(%v) = %d, sort.SearchFloat64s %d", x, got, want)
+			}
+		}
 	}
 	w := wholeTest(tr, tc)
 	exactP := ksPValue(ref, cur)
@@ -78,128 +110,143 @@ func TestTallyAgainstExact(t *testing.T) {
 	t.Logf("binned D %.5f (p %.3g), exact D %.5f (p %.3g); mean p %.3g, scale p %.3g", w.KS, w.DistributionP, exactD, exactP, w.MeanP, w.ScaleP)
 }
 
-// TestWholePower is the power and false-alarm study of the tests on every
-// row (WholeTest) at 10⁵ and 10⁶ rows, where the kernel test sees a sample
-// of 20 000 values per column: at the library's defaults, with every row
+// wholeChange is a change of one column in the studies of the tests on
+// every row: draw draws a value of the reference (ref) or the current
+// table, changed by δ (nil: a categorical column whose current
+// probabilities are cat(δ)).
+type wholeChange struct {
+	name string
+	draw func(r *rand.Rand, ref bool, d float64) float64
+	cat  func(d float64) []float64
+}
+
+// wholeChanges are the changes of the studies of the tests on every row,
+// each of size δ: a column each, before two null columns of each type.
+var wholeChanges = []wholeChange{
+	{name: "mean +δ sd", draw: func(r *rand.Rand, ref bool, d float64) float64 { return r.NormFloat64() + b2f(!ref)*d }},
+	{name: "sd ×(1+δ)", draw: func(r *rand.Rand, ref bool, d float64) float64 { return r.NormFloat64() * (1 + b2f(!ref)*d) }},
+	{name: "Poisson(3) mean +δ·√3", draw: func(r *rand.Rand, ref bool, d float64) float64 {
+		return distuv.Poisson{Lambda: 3 + b2f(!ref)*d*math.Sqrt(3), Src: r}.Rand()
+	}},
+	{name: "δ/2 of values at +3 sd", draw: func(r *rand.Rand, ref bool, d float64) float64 {
+		if !ref && r.Float64() < d/2 {
+			return 3 + 0.1*r.NormFloat64()
+		}
+		return r.NormFloat64()
+	}},
+	{name: "category 0.30 → 0.30 − δ/2", cat: func(d float64) []float64 {
+		return []float64{0.30 - d/2, 0.70/3 + d/6, 0.70/3 + d/6, 0.70/3 + d/6}
+	}},
+}
+
+// wholeTables returns the reference and current tables of n rows of the
+// studies of the tests on every row: a column per wholeChange, of size d,
+// then two null columns of each of nullTypes.
+func wholeTables(n int, d float64, rnd *rand.Rand) (ref, cur []Column) {
+	table := func(isRef bool) []Column {
+		var out []Column
+		for k, c := range wholeChanges {
+			name := fmt.Sprintf("c%d", k)
+			if c.cat != nil {
+				p := []float64{0.30, 0.70 / 3, 0.70 / 3, 0.70 / 3}
+				if !isRef {
+					p = c.cat(d)
+				}
+				out = append(out, categoricalColumn(name, n, p, rnd))
+				continue
+			}
+			v := make([]float64, n)
+			for i := range v {
+				v[i] = c.draw(rnd, isRef, d)
+			}
+			out = append(out, Column{Name: name, Values: v})
+		}
+		return append(out, nullColumns(n, 2, rnd)...)
+	}
+	return table(true), table(false)
+}
+
+// ksBH returns the p-values of KS (χ² for categories) on every row of the
+// columns of ref and cur, and their Benjamini–Hochberg q-values.
+func ksBH(ref, cur []Column) (p, q []float64) {
+	p = make([]float64, len(ref))
+	for j := range ref {
+		if ref[j].Categories != nil {
+			p[j] = chiSquarePValue(ref[j].Categories, cur[j].Categories)
+		} else {
+			p[j] = ksPValue(ref[j].Values, cur[j].Values)
+		}
+	}
+	return p, bhReference(p)
+}
+
+// TestWholePower is the power and false-alarm check of the tests on every
+// row (WholeTest) at 10⁵ rows, where the kernel test sees a sample of
+// 20 000 values per column: at the library's defaults (the command's;
+// the joint row off, which the column verdicts do not use), with every row
 // in memory (the command reaches the same tallies by a second pass over
 // the file), beside KS (χ² for categories) + Benjamini–Hochberg on every
-// row. Each table has one column per change, sized near KS's limit at that
-// n (a 20 000-row sample cannot see them), and two null columns of each
-// type (normal, Poisson(3), gamma(2), normal rounded to 0.5, categorical).
-// Asserted, paired on the same tables: pearson flags each changed column
-// at least as often as KS + BH (McNemar, as in TestPowerStudy), and its
-// p-values ≤ 0.05 on null columns, pooled per type over both n, stay below
-// 0.05 + 2 SE. Long tier: about 60 s of CPU.
+// row. Each table has one column per change, of size δ = 6/√n, near KS's
+// limit (a 20 000-row sample cannot see them), and two null columns of
+// each type (normal, Poisson(3), gamma(2), normal rounded to 0.5,
+// categorical). Asserted, paired on the same tables: pearson flags each
+// changed column at least as often as KS + BH (McNemar, as in
+// TestPowerStudy), and its p-values ≤ 0.05 on null columns, per type,
+// stay below 0.05 + 2 SE. Long tier: about 15 s of CPU. The table at 10⁶
+// rows, with smaller changes and the energy test beside, is
+// BenchmarkWholePowerTable's (docs/RESULTS.md).
 func TestWholePower(t *testing.T) {
 	t.Parallel()
-	testtier.Long(t, "the whole-data power study at 10⁵ and 10⁶ rows")
+	testtier.Long(t, "the whole-data power study at 10⁵ rows")
 	testtier.SkipUnderRace(t)
-	type change struct {
-		name string
-		draw func(r *rand.Rand, ref bool, n int) float64 // nil: categorical
-		cat  func(n int) []float64
-	}
-	// Sizes scale as 1/√n: KS + BH finds about half of them.
-	edge := func(n int) float64 { return 6 / math.Sqrt(float64(n)) }
-	changes := []change{
-		{name: "mean +δ sd", draw: func(r *rand.Rand, ref bool, n int) float64 { return r.NormFloat64() + b2f(!ref)*edge(n) }},
-		{name: "sd ×(1+δ)", draw: func(r *rand.Rand, ref bool, n int) float64 { return r.NormFloat64() * (1 + b2f(!ref)*edge(n)) }},
-		{name: "Poisson(3) mean +δ·√3", draw: func(r *rand.Rand, ref bool, n int) float64 {
-			return distuv.Poisson{Lambda: 3 + b2f(!ref)*edge(n)*math.Sqrt(3), Src: r}.Rand()
-		}},
-		{name: "δ/2 of values at +3 sd", draw: func(r *rand.Rand, ref bool, n int) float64 {
-			if !ref && r.Float64() < edge(n)/2 {
-				return 3 + 0.1*r.NormFloat64()
-			}
-			return r.NormFloat64()
-		}},
-		{name: "category 0.30 → 0.30 − δ/2", cat: func(n int) []float64 {
-			d := edge(n) / 2
-			return []float64{0.30 - d, 0.70/3 + d/3, 0.70/3 + d/3, 0.70/3 + d/3}
-		}},
-	}
-	ns := []int{100_000, 1_000_000}
-	reps := map[int]int{100_000: 6, 1_000_000: 2}
+	const n, reps = 100_000, 6
+	d := 6 / math.Sqrt(n)
 	low := make([]int, len(nullTypes))
 	lowKS := make([]int, len(nullTypes))
-	nullCols := 0
-	var report strings.Builder
-	fmt.Fprintf(&report, "| change | n (tables) | δ | pearson | KS + BH | pearson alone | KS alone |\n|---|---|---|---|---|---|---|\n")
-	for _, n := range ns {
-		power := make([]paired, len(changes))
-		for rep := range reps[n] {
-			rnd := rand.New(rand.NewPCG(uint64(rep), uint64(n)+7))
-			table := func(ref bool) []Column {
-				var out []Column
-				for k, c := range changes {
-					name := fmt.Sprintf("c%d", k)
-					if c.cat != nil {
-						p := []float64{0.30, 0.70 / 3, 0.70 / 3, 0.70 / 3}
-						if !ref {
-							p = c.cat(n)
-						}
-						out = append(out, categoricalColumn(name, n, p, rnd))
-						continue
-					}
-					v := make([]float64, n)
-					for i := range v {
-						v[i] = c.draw(rnd, ref, n)
-					}
-					out = append(out, Column{Name: name, Values: v})
-				}
-				out = append(out, nullColumns(n, 2, rnd)...)
-				return out
-			}
-			ref, cur := table(true), table(false)
-			s := &Settings{NoJoint: true}
-			s.Src = rand.NewPCG(uint64(rep), 99)
-			res, err := Compare(context.Background(), ref, cur, s)
-			if err != nil {
-				t.Fatal(err)
-			}
-			pKS := make([]float64, len(ref))
-			for j := range ref {
-				if ref[j].Categories != nil {
-					pKS[j] = chiSquarePValue(ref[j].Categories, cur[j].Categories)
-				} else {
-					pKS[j] = ksPValue(ref[j].Values, cur[j].Values)
-				}
-			}
-			qKS := bhReference(pKS)
-			for k := range changes {
-				if res.Columns[k].Whole == nil {
-					t.Fatalf("n = %d: column %d has no whole-data test", n, k)
-				}
-				power[k].add(res.Columns[k].Drifted, qKS[k] < powerLevel)
-			}
-			for j := len(changes); j < len(ref); j++ {
-				ty := (j - len(changes)) / 2
-				if res.Columns[j].PValue <= powerLevel {
-					low[ty]++
-				}
-				if pKS[j] <= powerLevel {
-					lowKS[ty]++
-				}
-			}
-			nullCols += 2
+	power := make([]paired, len(wholeChanges))
+	for rep := range reps {
+		ref, cur := wholeTables(n, d, rand.New(rand.NewPCG(uint64(rep), uint64(n)+7)))
+		s := &Settings{NoJoint: true}
+		s.Src = rand.NewPCG(uint64(rep), 99)
+		res, err := Compare(context.Background(), ref, cur, s)
+		if err != nil {
+			t.Fatal(err)
 		}
-		for k, c := range changes {
-			p := power[k]
-			fmt.Fprintf(&report, "| %s | %d (%d) | %.4f | %.2f | %.2f | %d | %d |\n", c.name, n, reps[n], edge(n),
-				float64(p.rate)/float64(reps[n]), float64(p.rate-p.onlyMethod+p.onlyKS)/float64(reps[n]), p.onlyMethod, p.onlyKS)
-			if p.worse() || p.onlyKS > p.onlyMethod+1 {
-				t.Errorf("%s, n = %d: pearson flags it in %d of %d tables, KS + BH alone in %d, pearson alone in %d", c.name, n, p.rate, reps[n], p.onlyKS, p.onlyMethod)
+		pKS, qKS := ksBH(ref, cur)
+		for k := range wholeChanges {
+			if res.Columns[k].Whole == nil {
+				t.Fatalf("column %d has no whole-data test", k)
+			}
+			power[k].add(res.Columns[k].Drifted, qKS[k] < powerLevel)
+		}
+		for j := len(wholeChanges); j < len(ref); j++ {
+			ty := (j - len(wholeChanges)) / 2
+			if res.Columns[j].PValue <= powerLevel {
+				low[ty]++
+			}
+			if pKS[j] <= powerLevel {
+				lowKS[ty]++
 			}
 		}
 	}
-	per := nullCols
+	var report strings.Builder
+	fmt.Fprintf(&report, "| change | δ | pearson | KS + BH | pearson alone | KS alone |\n|---|---|---|---|---|---|\n")
+	for k, c := range wholeChanges {
+		p := power[k]
+		fmt.Fprintf(&report, "| %s | %.4f | %.2f | %.2f | %d | %d |\n", c.name, d,
+			float64(p.rate)/reps, float64(p.rate-p.onlyMethod+p.onlyKS)/reps, p.onlyMethod, p.onlyKS)
+		if p.worse() || p.onlyKS > p.onlyMethod+1 {
+			t.Errorf("%s: pearson flags it in %d of %d tables, KS + BH alone in %d, pearson alone in %d", c.name, p.rate, reps, p.onlyKS, p.onlyMethod)
+		}
+	}
+	per := 2 * reps
 	lim := powerLevel + 2*math.Sqrt(powerLevel*(1-powerLevel)/float64(per))
 	for ty, nt := range nullTypes {
 		rate := float64(low[ty]) / float64(per)
-		fmt.Fprintf(&report, "| null %s: p ≤ 0.05 | all (%d columns) | | %.3f | %.3f | | |\n", nt.name, per, rate, float64(lowKS[ty])/float64(per))
+		fmt.Fprintf(&report, "| null %s: p ≤ 0.05 (%d columns) | | %.3f | %.3f | | |\n", nt.name, per, rate, float64(lowKS[ty])/float64(per))
 		if rate > lim {
 			t.Errorf("%s columns: %.3f of pearson's p-values ≤ %.2f over %d null columns, above %.3f", nt.name, rate, powerLevel, per, lim)
 		}
 	}
-	t.Logf("changes near KS's limit (δ = 6/√n) and null columns, pearson at its defaults (joint row off) against KS/χ² + BH on every row:\n%s", report.String())
+	t.Logf("%d tables of %d rows, changes of δ = 6/√n and null columns, pearson at its defaults (joint row off) against KS/χ² + BH on every row:\n%s", reps, n, report.String())
 }

@@ -5,10 +5,14 @@
 package tabular
 
 import (
+	"context"
+	"errors"
 	"math"
+	"slices"
 
 	"github.com/sublinear/pearson/dataset"
 	"github.com/sublinear/pearson/drift"
+	"github.com/sublinear/pearson/objstore"
 )
 
 // DriftColumns returns group g of the mixed table t (dataset.Query.Mixed:
@@ -43,4 +47,226 @@ func DriftColumns(t *dataset.Table, g dataset.Group) []drift.Column {
 		cols[j] = col
 	}
 	return cols
+}
+
+// Notes of DriftTable.Note: why a table's tests are on its sample alone.
+const (
+	noteRemote  = "a remote input is not read a second time (that would fetch every object): every test is on the sample"
+	noteReread  = "the input cannot be read a second time: every test is on the sample"
+	noteColumns = "the second pass read other columns: every test is on the sample"
+	noteTypes   = "the second pass typed the columns otherwise: every test is on the sample"
+)
+
+// DriftRead says how ReadDrift reads a table, as the drift command reads
+// each of its inputs.
+type DriftRead struct {
+	// Query selects the columns, and the groups with Query.Group; ReadDrift
+	// reads them as a mixed table (Query.Mixed: text columns as labels,
+	// missing values kept), text also the columns Query.Text names.
+	Query dataset.Query
+	// Sampling draws each group's sample. The command's: Size the
+	// comparison's drift.Settings.SampleSize(), Seek true, Src
+	// rand.NewPCG(seed, 0x72657365727665).
+	Sampling dataset.Sampling
+	// SampleOnly reads the sample alone, with no second pass: the tests
+	// are on the sample (the command's --sample-only).
+	SampleOnly bool
+	// Like, when not nil, gives the reference's tally of a column
+	// (drift.Reference.Tally; nil for a column it lacks): the table is a
+	// current one, compared with that reference, and every group's
+	// tallies count between the reference's cut points.
+	Like func(name string) *drift.Tally
+	// Reference, when not nil and Like is, returns the index in t.Groups
+	// of the reference's group of the sample t (one file holding both
+	// tables, split by Query.Group): its tallies are made from its sample,
+	// every other group's count between their cut points. An error from
+	// it is ReadDrift's. With both nil, each group's tallies are made from
+	// its own sample (drift.NewTally): the table is a reference.
+	Reference func(t *dataset.Table) (int, error)
+}
+
+// DriftTable is a table read by ReadDrift: its sample and, when the
+// sample does not hold every row, the tallies (drift.Tally) of every row
+// of each group, counted by a second pass.
+type DriftTable struct {
+	// Table is the sample read.
+	Table *dataset.Table
+	// Note says why the tests are on the sample alone although it does
+	// not hold every row: the input cannot be read a second time (a
+	// stream), is remote (a second pass would fetch every object), or the
+	// second pass read or typed the columns otherwise. "" otherwise.
+	Note string
+	// whole are the tallies of every row, by group key then column: nil
+	// when no second pass counted them.
+	whole map[string]map[string]*drift.Tally
+}
+
+// Columns returns the columns of group g (an index in Table.Groups) as
+// drift's (DriftColumns), each with, as its Whole, the tally of every row
+// of its group when the second pass counted them, and the rows and
+// missing values counted.
+func (d *DriftTable) Columns(g int) []drift.Column {
+	grp := d.Table.Groups[g]
+	cols := DriftColumns(d.Table, grp)
+	byName := d.whole[grp.Key]
+	for i := range cols {
+		if t := byName[cols[i].Name]; t != nil {
+			cols[i].Whole = t
+			cols[i].Rows, cols[i].Missing = t.Rows()
+		}
+	}
+	return cols
+}
+
+// ReadDrift reads the table of src as the drift command does: a sample of
+// the rows r.Query selects (r.Sampling) as a mixed table and, unless
+// r.SampleOnly or the sample holds every row, a second pass over src that
+// counts every row of each group into its columns' tallies (drift.Tally),
+// so that each column's location, scale, distribution-function and label
+// tests use every row while the kernel test stays on the sample (see
+// drift.WholeTest). The second pass costs one read of the input, with
+// memory independent of its rows. A remote input (its name an s3:// or
+// http(s):// URL) or a stream is read once, and DriftTable.Note says so.
+func ReadDrift(ctx context.Context, src dataset.Source, r DriftRead) (*DriftTable, error) {
+	q := r.Query
+	q.Mixed = true
+	t, err := src.Sample(ctx, q, r.Sampling)
+	if err != nil {
+		return nil, err
+	}
+	d := &DriftTable{Table: t}
+	if r.SampleOnly || !needsWhole(t) {
+		return d, nil
+	}
+	if objstore.IsURL(src.Name()) {
+		d.Note = noteRemote
+		return d, nil
+	}
+	whole, err := r.tallies(t)
+	if err != nil {
+		return nil, err
+	}
+	if d.Note, err = countWhole(ctx, src, q, t, whole); err != nil || d.Note != "" {
+		return d, err
+	}
+	d.whole = whole
+	return d, nil
+}
+
+// needsWhole reports whether the sample t does not hold every row of its
+// groups.
+func needsWhole(t *dataset.Table) bool {
+	return t.Sampled || slices.ContainsFunc(t.Groups, func(g dataset.Group) bool { return g.Rows > g.Len() })
+}
+
+// tallies returns empty tallies of every column of each group of the
+// sample t, by group key then column name, as r says (DriftRead.Like and
+// Reference).
+func (r *DriftRead) tallies(t *dataset.Table) (map[string]map[string]*drift.Tally, error) {
+	out := make(map[string]map[string]*drift.Tally, len(t.Groups))
+	like := r.Like
+	if like == nil && r.Reference != nil {
+		i, err := r.Reference(t)
+		if err != nil {
+			return nil, err
+		}
+		refs := newTallies(DriftColumns(t, t.Groups[i]), nil)
+		out[t.Groups[i].Key] = refs
+		like = func(name string) *drift.Tally { return refs[name] }
+	}
+	for _, g := range t.Groups {
+		if out[g.Key] == nil {
+			out[g.Key] = newTallies(DriftColumns(t, g), like)
+		}
+	}
+	return out, nil
+}
+
+// newTallies returns an empty tally per column of cols: made from the
+// sample (drift.NewTally) or, with like, like like's tally of the column's
+// name (none for a column like lacks).
+func newTallies(cols []drift.Column, like func(name string) *drift.Tally) map[string]*drift.Tally {
+	out := make(map[string]*drift.Tally, len(cols))
+	for _, c := range cols {
+		switch {
+		case like == nil:
+			out[c.Name] = drift.NewTally(c)
+		case like(c.Name) != nil:
+			out[c.Name] = like(c.Name).Like()
+		}
+	}
+	return out
+}
+
+// countWhole makes a second pass over src, the input the sample t was read
+// from by q, counting every row of the groups of whole into their tallies.
+// It returns a note instead of an error when the input cannot be read
+// again (a stream) or the pass reads or types the columns otherwise than
+// the sample.
+func countWhole(ctx context.Context, src dataset.Source, q dataset.Query, t *dataset.Table, whole map[string]map[string]*drift.Tally) (note string, err error) {
+	q.Columns = t.Columns
+	type col struct {
+		tally *drift.Tally
+		cat   bool
+		codes []int // categorical: rows per code
+	}
+	cols := make(map[string][]*col, len(whole))
+	for key, byName := range whole {
+		cs := make([]*col, len(t.Columns))
+		for j, name := range t.Columns {
+			if tally := byName[name]; tally != nil {
+				cs[j] = &col{tally: tally, cat: categorical(t, j)}
+			}
+		}
+		cols[key] = cs
+	}
+	st, err := src.Scan(ctx, q, func(group string, _ int, row []float64) error {
+		for j, c := range cols[group] {
+			switch v := row[j]; {
+			case c == nil:
+			case c.cat && math.IsNaN(v):
+				c.tally.AddLabels("", 1)
+			case c.cat:
+				code := int(v)
+				if code >= len(c.codes) {
+					c.codes = append(c.codes, make([]int, code+1-len(c.codes))...)
+				}
+				c.codes[code]++
+			default:
+				c.tally.Add(v)
+			}
+		}
+		return nil
+	})
+	switch {
+	case errors.Is(err, dataset.ErrReread):
+		return noteReread, nil
+	case err != nil:
+		return "", err
+	case !slices.Equal(st.Columns, t.Columns):
+		return noteColumns, nil
+	}
+	for j := range t.Columns {
+		if categorical(st, j) != categorical(t, j) {
+			return noteTypes, nil
+		}
+	}
+	for _, cs := range cols {
+		for j, c := range cs {
+			if c == nil {
+				continue
+			}
+			for code, n := range c.codes {
+				if n > 0 {
+					c.tally.AddLabels(st.Categories[j][code], n)
+				}
+			}
+		}
+	}
+	return "", nil
+}
+
+// categorical reports whether column j of t holds labels.
+func categorical(t *dataset.Table, j int) bool {
+	return t.Categories != nil && t.Categories[j] != nil
 }

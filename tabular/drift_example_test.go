@@ -23,31 +23,40 @@ import (
 	"github.com/sublinear/pearson/tabular"
 )
 
-// readDrift reads the table at path as the drift command does: a mixed
-// table (text columns as categories, missing values kept), at most the
-// rows the comparison keeps, drawn with the command's seed.
-func readDrift(path string, s *drift.Settings) []drift.Column {
+// readDrift reads the table at path as the drift command does
+// (tabular.ReadDrift): a mixed table (text columns as categories, missing
+// values kept), a sample of at most the rows the comparison keeps, drawn
+// with the command's seed, and, when the sample leaves rows out, a second
+// pass counting every row; like is the reference's tallies for a current
+// table (nil for the reference).
+func readDrift(path string, s *drift.Settings, like func(string) *drift.Tally) []drift.Column {
 	src, err := dataset.Open(path, dataset.Options{})
 	if err != nil {
 		log.Fatal(err)
 	}
 	defer src.Close()
-	t, err := src.Sample(context.Background(), dataset.Query{Mixed: true}, dataset.Sampling{Size: s.SampleSize(), Src: rand.NewPCG(1, 0x72657365727665), Seek: true})
+	t, err := tabular.ReadDrift(context.Background(), src, tabular.DriftRead{
+		Sampling: dataset.Sampling{Size: s.SampleSize(), Src: rand.NewPCG(1, 0x72657365727665), Seek: true},
+		Like:     like,
+	})
 	if err != nil {
 		log.Fatal(err)
 	}
-	return tabular.DriftColumns(t, t.Groups[0])
+	return t.Columns(0)
 }
 
 // The call `pearson drift testdata/examples/ref.csv testdata/examples/cur.csv`
 // makes, with its seed 1: the columns of each table (numbers and text),
-// compared by drift.Compare; the numbers are the command's (docs/cli.md),
-// which lists the columns in another order.
+// read as the command reads them, compared with the reference's; the
+// numbers are the command's (docs/cli.md), which lists the columns in
+// another order.
 func Example_drift() {
 	s := &drift.Settings{Settings: divergence.Settings{Src: rand.NewPCG(1, 0x70656172736f6e)}}
-	ref := readDrift("../testdata/examples/ref.csv", s)
-	cur := readDrift("../testdata/examples/cur.csv", s)
-	res, err := drift.Compare(context.Background(), ref, cur, s)
+	ref, err := drift.NewReference(readDrift("../testdata/examples/ref.csv", s, nil), s)
+	if err != nil {
+		log.Fatal(err)
+	}
+	res, err := ref.Compare(context.Background(), readDrift("../testdata/examples/cur.csv", s, ref.Tally), s)
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -18,7 +18,6 @@ import (
 	"github.com/sublinear/pearson/dataset"
 	"github.com/sublinear/pearson/divergence"
 	"github.com/sublinear/pearson/drift"
-	"github.com/sublinear/pearson/objstore"
 	"github.com/sublinear/pearson/tabular"
 )
 
@@ -273,57 +272,46 @@ func (d *driftCmd) checkSettings() error {
 	return nil
 }
 
-// read reads a sample of the rows q selects of the table at path as a
-// mixed table (text columns and missing values kept), from CSV or
-// Parquet; rows drawn by seeking or in units where the file allows. When
-// the sample does not hold every row (and without --sample-only), mk
-// gives the tallies of the groups' columns and a second pass over the
-// input counts every row into them (see scanWhole); the tallies returned
-// are nil otherwise.
-func (d *driftCmd) read(path string, q dataset.Query, mk func(t *dataset.Table) tallies) (*dataset.Table, tallies, error) {
-	r := d.j.reader
-	src, closeFn, err := r.open(path)
+// read reads the table at path as drift reads each input
+// (tabular.ReadDrift, with r's query, less its Text, Mixed and sampling):
+// a sample of the rows it selects as a mixed table (text columns and
+// missing values kept), from CSV or Parquet, rows drawn by seeking or in
+// units where the file allows; when the sample does not hold every row
+// (and without --sample-only), a second pass counts every row into the
+// columns' tallies. A note says why a table's tests are on its sample.
+func (d *driftCmd) read(path string, r tabular.DriftRead) (*tabular.DriftTable, error) {
+	rd := d.j.reader
+	src, closeFn, err := rd.open(path)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	defer closeFn()
-	q.Mixed, q.Text = true, d.text
-	t, err := src.Sample(r.ctx, q, dataset.Sampling{Size: r.reservoir, Src: rand.NewPCG(r.seed, 0x72657365727665), Seek: true})
-	if t, err = r.noted(path, t, err); err != nil || d.sampleOnly || mk == nil || !needsWhole(t) {
-		return t, nil, err
-	}
-	if objstore.IsURL(path) {
-		// A second pass over an object store would fetch every object:
-		// the bytes a sampled read keeps bounded would grow with the data.
-		d.notes = append(d.notes, displayPath(path)+": a remote input is not read a second time (that would fetch every object): every test is on the sample")
-		return t, nil, nil
-	}
-	tl := mk(t)
-	note, err := d.scanWhole(src, q, t, tl)
+	r.Query.Text = d.text
+	r.Sampling = dataset.Sampling{Size: rd.reservoir, Src: rand.NewPCG(rd.seed, 0x72657365727665), Seek: true}
+	r.SampleOnly = d.sampleOnly
+	t, err := tabular.ReadDrift(rd.ctx, src, r)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	if note != "" {
-		d.notes = append(d.notes, displayPath(path)+": "+note)
-		return t, nil, nil
+	if _, err := rd.noted(path, t.Table, nil); err != nil {
+		return nil, err
 	}
-	return t, tl, nil
+	if t.Note != "" {
+		d.notes = append(d.notes, displayPath(path)+": "+t.Note)
+	}
+	return t, nil
 }
 
 // readOne reads the table at path as drift's columns, with the rows read
 // and kept, less those of --exclude; each column's Whole counts every row
-// (see read) in tallies like(name) gives, or, with like nil, in tallies
-// made from the sample (drift.NewTally).
+// (see read) in tallies like the reference's (like: Reference.Tally), or,
+// with like nil, in tallies made from the sample (drift.NewTally).
 func (d *driftCmd) readOne(path string, like func(name string) *drift.Tally) ([]drift.Column, *dataset.Table, error) {
-	t, tl, err := d.read(path, dataset.Query{Columns: d.columns}, func(t *dataset.Table) tallies {
-		return tallies{"": newTallies(tabular.DriftColumns(t, t.Groups[0]), like)}
-	})
+	t, err := d.read(path, tabular.DriftRead{Query: dataset.Query{Columns: d.columns}, Like: like})
 	if err != nil {
 		return nil, nil, err
 	}
-	cols := tabular.DriftColumns(t, t.Groups[0])
-	attachWhole(cols, tl[""])
-	return d.excluded(cols), t, nil
+	return d.excluded(t.Columns(0)), t.Table, nil
 }
 
 // excluded returns cols less the columns of --exclude.
@@ -416,17 +404,14 @@ func (d *driftCmd) raw(start time.Time) (*driftResult, error) {
 		if num != "" && den != "" {
 			q.Groups = []string{num, den}
 		}
-		t, tl, err := d.read(args[0], q, func(t *dataset.Table) tallies {
-			ci, ri, err := chooseGroups(t, group, num, den)
-			if err != nil {
-				return nil // reported below
-			}
-			refs := newTallies(tabular.DriftColumns(t, t.Groups[ri]), nil)
-			return tallies{t.Groups[ri].Key: refs, t.Groups[ci].Key: newTallies(tabular.DriftColumns(t, t.Groups[ci]), func(name string) *drift.Tally { return refs[name].Like() })}
-		})
+		dt, err := d.read(args[0], tabular.DriftRead{Query: q, Reference: func(t *dataset.Table) (int, error) {
+			_, ri, err := chooseGroups(t, group, num, den)
+			return ri, err
+		}})
 		if err != nil {
 			return nil, err
 		}
+		t := dt.Table
 		ci, ri, err := chooseGroups(t, group, num, den)
 		if err != nil {
 			return nil, err
@@ -434,10 +419,7 @@ func (d *driftCmd) raw(start time.Time) (*driftResult, error) {
 		if err := d.checkExclude(displayPath(args[0]), t, nil); err != nil {
 			return nil, err
 		}
-		curCols, refCols = tabular.DriftColumns(t, t.Groups[ci]), tabular.DriftColumns(t, t.Groups[ri])
-		attachWhole(curCols, tl[t.Groups[ci].Key])
-		attachWhole(refCols, tl[t.Groups[ri].Key])
-		curCols, refCols = d.excluded(curCols), d.excluded(refCols)
+		curCols, refCols = d.excluded(dt.Columns(ci)), d.excluded(dt.Columns(ri))
 		if ref, err = drift.NewReference(refCols, &d.settings); err != nil {
 			return nil, err
 		}

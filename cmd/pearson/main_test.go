@@ -13,6 +13,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sublinear/pearson/internal/testtier"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden and the examples' outputs in README.md and docs/cli.md")
@@ -31,6 +33,21 @@ func runStdin(t *testing.T, in string, args ...string) (code int, stdout, stderr
 	var out, errb bytes.Buffer
 	code = Run(context.Background(), append([]string{"pearson"}, args...), strings.NewReader(in), &out, &errb)
 	return code, out.String(), errb.String()
+}
+
+// tunedUnlessRace returns args, with the kernel width and λ of a divergence,
+// pe or test fixed (--sigma 1 --lambda 0.01) when the race detector is on.
+// For the tests whose subject is not the estimate (stdin, remote inputs,
+// progress, files written) and which compare two runs or read an output:
+// at the defaults, cross-validation is about 85 % of the command's CPU and
+// five to ten times as much under the detector, which watches its workers
+// in TestCommandsGolden and in divergence's own tests: repeating it here
+// adds time, not checks. The run without the detector keeps the defaults.
+func tunedUnlessRace(args ...string) []string {
+	if !testtier.Race {
+		return args
+	}
+	return append([]string{args[0], "--sigma", "1", "--lambda", "0.01"}, args[1:]...)
 }
 
 // golden compares got with the file testdata/golden/name, or rewrites the file

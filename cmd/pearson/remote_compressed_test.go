@@ -49,11 +49,11 @@ func TestRemoteCompressedPrefix(t *testing.T) {
 		fmt.Fprintf(&qb, "%.5f,%.5f\n", rnd.NormFloat64()+0.5, rnd.NormFloat64())
 	}
 	q := writeFile(t, "q.csv", qb.String())
-	code, want, stderr := run(t, "pe", "--format", "json", local, q)
+	code, want, stderr := run(t, tunedUnlessRace("pe", "--format", "json", local, q)...)
 	if code != 0 {
 		t.Fatal(stderr)
 	}
-	code, got, stderr := run(t, "pe", "--format", "json", "s3://bkt/gz/", q)
+	code, got, stderr := run(t, tunedUnlessRace("pe", "--format", "json", "s3://bkt/gz/", q)...)
 	if code != 0 {
 		t.Fatal(stderr)
 	}

@@ -75,7 +75,7 @@ func TestRemoteSameAsLocal(t *testing.T) {
 	defer hs.Close()
 	ref := filepath.Join(t.TempDir(), "ref.json")
 	cases := [][]string{
-		{"divergence", "P", "Q"},
+		tunedUnlessRace("divergence", "P", "Q"),
 		{"test", "--permutations", "20", "P", "Q"},
 		{"mi", "--x", "x", "--y", "y", "P"},
 		{"rank", "--target", "y", "--permutations", "20", "P"},
@@ -145,11 +145,11 @@ func TestRemoteEndpointFlag(t *testing.T) {
 	q := writeXY(t, dir, "q.parquet", 3000, 0.3, 2)
 	srv.Put(t, "flag", "p.parquet", p)
 	srv.Put(t, "flag", "q.parquet", q)
-	code, want, stderr := run(t, "divergence", p, q)
+	code, want, stderr := run(t, tunedUnlessRace("divergence", p, q)...)
 	if code != 0 {
 		t.Fatal(stderr)
 	}
-	code, got, stderr := run(t, "divergence", "--endpoint", srv.Endpoint, "--progress", "always", "s3://flag/p.parquet", "s3://flag/q.parquet")
+	code, got, stderr := run(t, tunedUnlessRace("divergence", "--endpoint", srv.Endpoint, "--progress", "always", "s3://flag/p.parquet", "s3://flag/q.parquet")...)
 	if code != 0 {
 		t.Fatal(stderr)
 	}
@@ -188,7 +188,7 @@ func TestSampledNoteSaysWhatWasRead(t *testing.T) {
 	}
 	hs := httptest.NewServer(http.FileServer(http.Dir(dir)))
 	defer hs.Close()
-	code, _, stderr := run(t, "divergence", hs.URL+"/p.csv", hs.URL+"/q.csv")
+	code, _, stderr := run(t, tunedUnlessRace("divergence", hs.URL+"/p.csv", hs.URL+"/q.csv")...)
 	if code != 0 {
 		t.Fatal(stderr)
 	}
