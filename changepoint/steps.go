@@ -586,13 +586,7 @@ func peltCoarse(ctx context.Context, cols []stepColumn, s, n int, penalty float6
 	}
 	slices.Reverse(cps)
 	for i, c := range cps {
-		a, b := 0, n
-		if i > 0 {
-			a = cps[i-1]
-		}
-		if i+1 < len(cps) {
-			b = cps[i+1]
-		}
+		a, b := neighbours(cps, i, n)
 		best := cost(a, c) + cost(c, b)
 		for t := max(c-peltBlock, a+stepsMinSeg); t <= min(c+peltBlock, b-stepsMinSeg); t++ {
 			if v := cost(a, t) + cost(t, b); v < best {
@@ -668,6 +662,19 @@ func peltSearch(ctx context.Context, pw, pz, pq [][]float64, F []float64, last [
 	return nil
 }
 
+// neighbours returns the changes before and after the i-th of cps (in
+// time order, rows of a segment of n rows), or the segment's ends.
+func neighbours(cps []int, i, n int) (before, after int) {
+	before, after = 0, n
+	if i > 0 {
+		before = cps[i-1]
+	}
+	if i+1 < len(cps) {
+		after = cps[i+1]
+	}
+	return before, after
+}
+
 // peltGains returns the gain of each change of cps (rows of a segment of
 // n rows, in time order), the cost of its two neighbouring segments
 // joined less their costs apart, and shifts cps by s to rows of the
@@ -675,13 +682,7 @@ func peltSearch(ctx context.Context, pw, pz, pq [][]float64, F []float64, last [
 func peltGains(cps []int, cost func(a, b int) float64, s, n int) []float64 {
 	gains := make([]float64, len(cps))
 	for i, b := range cps {
-		a, c := 0, n
-		if i > 0 {
-			a = cps[i-1]
-		}
-		if i+1 < len(cps) {
-			c = cps[i+1]
-		}
+		a, c := neighbours(cps, i, n)
 		gains[i] = cost(a, c) - cost(a, b) - cost(b, c)
 	}
 	for i := range cps {
