@@ -24,13 +24,22 @@
 //	score(b) = PE_α(P_after‖P_before) + PE_α(P_before‖P_after),
 //
 // each term lying in [0, (1−α)/α]. The reference implementations fit
-// RuLSIF with all n centres at every step, O(n³); here each term is
-// divergence.RelativePE's constant-time estimate, with K centres and M
-// averaging points per draw, so that a step costs O(Draws·K²·M) whatever n
-// (docs/DESIGN.md §2), and the standardisation is kept by running sums in
-// O(k·dim) per row. σ and λ are chosen by cross-validation on the windows
-// (docs/DESIGN.md §4) at every step by default, as the paper does, at the
-// same constant cost. The score of the candidate b is reported at row
+// RuLSIF with all n centres at every step, O(n³). Here, by default, each
+// term is RuLSIF with K ≤ ⌊n/2⌋ centres averaged over all 2n subsequences,
+// kept up to date as the windows slide: the basis, σ, λ and the
+// standardisation are held for ⌈n/2⌉ rows, during which each row changes
+// the regularised moment matrix by three rank-one terms, whose inverse
+// Sherman–Morrison keeps in O(K²); then everything is recomputed exactly.
+// σ = 0.35·√(2·k·dim) and λ = 0.003 are fixed, set for DefaultThreshold's
+// false-alarm rate. The hold delays no detection: a change scores highest n
+// + k − 1 rows after it arrives, when the basis has been refreshed on an
+// after window at least half in the new regime. With M, Draws or Exact
+// given, each term is divergence.RelativePE's constant-time estimate
+// afresh, with K centres and M averaging points per draw (O(Draws·K²·M) a
+// step whatever n, docs/DESIGN.md §2) and σ and λ chosen by
+// cross-validation on the windows (docs/DESIGN.md §4) at every step, as the
+// paper does. The standardisation is kept by running sums in O(k·dim) per
+// row. The score of the candidate b is reported at row
 // b + ⌊k/2⌋, the middle of the subsequences that straddle the boundary,
 // where a change whose first new row is c peaks.
 //

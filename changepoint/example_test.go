@@ -39,7 +39,7 @@ func ExampleScores() {
 	}
 	// Output:
 	// 492 times scored, from row 55 to row 546
-	// change at row 300, score 3.9
+	// change at row 303, score 4.7
 }
 
 // A stream of rows, scored as they arrive: memory holds the two windows,
@@ -70,7 +70,7 @@ func ExampleDetector() {
 	}
 	fmt.Println(len(last), "more at the end")
 	// Output:
-	// after row 504: a change at row 400 (score 3.2)
+	// after row 504: a change at row 400 (score 3.3)
 	// 0 more at the end
 }
 

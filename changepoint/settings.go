@@ -61,9 +61,13 @@ const (
 //
 // At each candidate time the n subsequences of Embed rows that start in the
 // Window rows before it are compared with the n that start at it and after;
-// the score is PE_α(after‖before) + PE_α(before‖after), each term estimated
-// by divergence.RelativePE with K centres and M averaging points per draw,
-// so that a step costs O(Draws·K²·M) whatever the window.
+// the score is PE_α(after‖before) + PE_α(before‖after). By default each term
+// is RuLSIF with K centres averaged over every subsequence of both windows
+// and kept up to date row by row (σ, λ, the centres and the standardisation
+// held for ⌈n/2⌉ rows, then recomputed exactly): O(K² + K·Embed·dim) a row.
+// With M, Draws or Exact given, each term is estimated afresh at every
+// candidate by divergence.RelativePE, with K centres and M averaging points
+// per draw, O(Draws·K²·M) a step whatever the window (about 50 times slower).
 type Settings struct {
 	// Embed is the subsequence length k: each point is k consecutive rows
 	// stacked into one vector of k·dim values. Zero means DefaultEmbed.
@@ -75,14 +79,16 @@ type Settings struct {
 	// every time is scored.
 	Step int
 	// K is the number of centres of each draw, at most qmin.MaxK (and
-	// capped at Window). Zero means DefaultK.
+	// capped at Window; by default at ⌊Window/2⌋, the subsequences that
+	// stay in the numerator window between two refreshes). Zero means
+	// DefaultK.
 	K int
 	// M is the number of points of both windows the kernel averages are
 	// taken over in each draw; M ≥ 2·Window averages over every point.
-	// Zero means DefaultM.
+	// Zero means DefaultM; given, each candidate is estimated afresh.
 	M int
 	// Draws is the number of draws whose mean estimates each direction.
-	// Zero means DefaultDraws.
+	// Zero means DefaultDraws; given, each candidate is estimated afresh.
 	Draws int
 	// Exact computes RuLSIF's all-centre solution at every step instead
 	// of the constant-time estimate, as the reference implementations do:
@@ -91,7 +97,9 @@ type Settings struct {
 
 	// Sigma fixes the kernel width σ, in units of the standardised
 	// subsequences; Lambda fixes the all-centre regularisation λ. Zero
-	// means choose by cross-validation.
+	// means the default estimate's fixed σ = 0.35·√(2·Embed·dim) and
+	// λ = 0.003 (set for DefaultThreshold's false-alarm rate), or with
+	// Retune, M, Draws or Exact given, a choice by cross-validation.
 	Sigma, Lambda float64
 
 	// Retune is the number of rows between choices of σ and λ. Each is
@@ -99,8 +107,9 @@ type Settings struct {
 	// time, over the grids of Liu et al. (2013): σ ∈ σ₀·{0.6, 0.8, 1, 1.2,
 	// 1.4} with σ₀ the median heuristic, Kλ/n ∈ {10⁻³, 10⁻², 10⁻¹, 1, 10};
 	// it costs about as much as the estimate and, like it, does not grow
-	// with the window. Zero means at every candidate time, as the paper
-	// does; a positive value holds σ and λ until the first candidate at
+	// with the window. Zero means never for the default estimate (fixed σ
+	// and λ, see Sigma), and at every candidate time, as the paper does,
+	// when M, Draws or Exact is given; a positive value holds σ and λ until the first candidate at
 	// least Retune rows after the last choice; a negative value chooses
 	// once, on the first candidate's windows. Holding them is faster but
 	// less accurate: the choice follows whether its windows straddle a
@@ -134,6 +143,7 @@ type params struct {
 	alpha               float64
 	k, m, draws         int
 	exact               bool
+	incremental         bool // neither M, Draws nor Exact set
 	sigma, lambda       float64
 	retune              int // rows; 0: every candidate; negative: never
 	threshold           float64
@@ -181,19 +191,20 @@ func (s *Settings) resolve(alpha float64) (*params, error) {
 		return nil, bad("Workers", s.Workers, "need 0 (GOMAXPROCS) or more")
 	}
 	p := &params{
-		embed:     resolve.OrDefault(s.Embed, DefaultEmbed),
-		window:    resolve.OrDefault(s.Window, DefaultWindow),
-		step:      resolve.OrDefault(s.Step, 1),
-		alpha:     alpha,
-		k:         resolve.OrDefault(s.K, DefaultK),
-		m:         resolve.OrDefault(s.M, DefaultM),
-		draws:     resolve.OrDefault(s.Draws, DefaultDraws),
-		exact:     s.Exact,
-		sigma:     s.Sigma,
-		lambda:    s.Lambda,
-		threshold: s.Threshold,
-		src:       s.Src,
-		workers:   s.Workers,
+		embed:       resolve.OrDefault(s.Embed, DefaultEmbed),
+		window:      resolve.OrDefault(s.Window, DefaultWindow),
+		step:        resolve.OrDefault(s.Step, 1),
+		alpha:       alpha,
+		k:           resolve.OrDefault(s.K, DefaultK),
+		m:           resolve.OrDefault(s.M, DefaultM),
+		draws:       resolve.OrDefault(s.Draws, DefaultDraws),
+		exact:       s.Exact,
+		incremental: !s.Exact && s.M == 0 && s.Draws == 0,
+		sigma:       s.Sigma,
+		lambda:      s.Lambda,
+		threshold:   s.Threshold,
+		src:         s.Src,
+		workers:     s.Workers,
 	}
 	p.retune = s.Retune
 	if p.threshold == 0 {

@@ -449,24 +449,63 @@ func solveLeading(g, xy []float64, k, m int) ([]float64, bool) {
 // pelt returns the changes of rows [s, e) that minimise the penalised
 // weighted cost (stepChanges) of the columns' values less their trends, in
 // time order, with each change's gain and the optimal penalised cost: the cost of its two neighbouring
-// segments joined less their costs apart.
+// segments joined less their costs apart. From peltCoarseRows rows on,
+// the search runs on blocks of peltBlock rows and each change found is
+// then placed row by row (peltCoarse).
 func pelt(ctx context.Context, cols []stepColumn, s, e int, penalty float64) ([]int, []float64, float64, error) {
 	n := e - s
+	if n >= peltCoarseRows {
+		return peltCoarse(ctx, cols, s, n, penalty)
+	}
+	pw, pz, pq := prefixSums(cols, s, n, 1)
+	cost := prefixCost(pw, pz, pq)
+	F := make([]float64, n+1)
+	last := make([]int, n+1)
+	F[0] = -penalty
+	if err := peltSearch(ctx, pw, pz, pq, F, last, penalty, stepsMinSeg); err != nil {
+		return nil, nil, 0, err
+	}
+	var cps []int
+	for t := last[n]; t > 0; t = last[t] {
+		cps = append(cps, t)
+	}
+	slices.Reverse(cps)
+	gains := peltGains(cps, cost, s, n)
+	return cps, gains, F[n], nil
+}
+
+// prefixSums returns the prefix sums of w, w·z and w·z², z = y − trend,
+// of each column over rows [s, s + n), at every every-th row (and at n):
+// accumulated row by row, so that each is the same, bit for bit, whatever
+// every is.
+func prefixSums(cols []stepColumn, s, n, every int) (pw, pz, pq [][]float64) {
 	d := len(cols)
-	// Prefix sums per column of w, w·z and w·z², z = y − trend.
-	pw, pz, pq := make([][]float64, d), make([][]float64, d), make([][]float64, d)
+	m := (n+every-1)/every + 1
+	pw, pz, pq = make([][]float64, d), make([][]float64, d), make([][]float64, d)
 	for j, col := range cols {
-		pw[j], pz[j], pq[j] = make([]float64, n+1), make([]float64, n+1), make([]float64, n+1)
+		pw[j], pz[j], pq[j] = make([]float64, m), make([]float64, m), make([]float64, m)
+		var sw, sz, sq float64
 		for i := range n {
 			w, z := col.w[s+i], col.y[s+i]-col.trend[s+i]
-			pw[j][i+1] = pw[j][i] + w
-			pz[j][i+1] = pz[j][i] + w*z
-			pq[j][i+1] = pq[j][i] + w*z*z
+			sw += w
+			sz += w * z
+			sq += w * z * z
+			if (i+1)%every == 0 || i+1 == n {
+				k := (i + every) / every
+				pw[j][k], pz[j][k], pq[j][k] = sw, sz, sq
+			}
 		}
 	}
-	cost := func(a, b int) float64 {
+	return pw, pz, pq
+}
+
+// prefixCost returns the cost C(a, b) of the rows [a, b) (counted from the
+// prefix sums' start) from the prefix sums of w, w·z and w·z² of each
+// column.
+func prefixCost(pw, pz, pq [][]float64) func(a, b int) float64 {
+	return func(a, b int) float64 {
 		total := 0.0
-		for j := range d {
+		for j := range pw {
 			W := pw[j][b] - pw[j][a]
 			if !(W > 0) {
 				continue
@@ -476,25 +515,119 @@ func pelt(ctx context.Context, cols []stepColumn, s, e int, penalty float64) ([]
 		}
 		return total
 	}
-	F := make([]float64, n+1)
-	last := make([]int, n+1)
-	F[0] = -penalty
-	if d == 1 {
-		if err := peltOne(ctx, pw[0], pz[0], pq[0], F, last, penalty); err != nil {
-			return nil, nil, 0, err
+}
+
+// Settings of PELT on long segments (peltCoarse).
+const (
+	// peltCoarseRows is the fewest rows of a segment searched on blocks:
+	// five times the longest series of the package's benchmark and
+	// default tier, whose answers are PELT's over every row.
+	peltCoarseRows = 100000
+	// peltBlock is the number of rows of a block: at 10⁶ rows the search
+	// costs an eighth, and a segment of 8 rows or more still holds a
+	// whole block.
+	peltBlock = 8
+)
+
+// peltCoarse is pelt's search on a segment of n ≥ peltCoarseRows rows
+// (from row s of cols): PELT over the boundaries of blocks of peltBlock
+// rows, with the same cost from the same prefix sums (held at the blocks'
+// boundaries only, an eighth of the memory) and segments of one block at
+// least, then each change placed
+// at the row within a block either side of it that minimises the cost of
+// its two segments, its neighbours fixed, in time order. A change the
+// search over every row finds, at least a block from its neighbours, is
+// found on its block's boundary and placed as it would be; changes closer
+// than a block to each other may be merged or missed (TestPeltCoarse).
+func peltCoarse(ctx context.Context, cols []stepColumn, s, n int, penalty float64) ([]int, []float64, float64, error) {
+	nb := (n + peltBlock - 1) / peltBlock
+	at := func(i int) int { return min(i*peltBlock, n) }
+	cw, cz, cq := prefixSums(cols, s, n, peltBlock)
+	// The cost between any rows, from the sums at the block before each
+	// and its rows since, in the order of prefixSums.
+	sums := func(j, r int) (float64, float64, float64) {
+		b := r / peltBlock
+		sw, sz, sq := cw[j][b], cz[j][b], cq[j][b]
+		if r == n {
+			return cw[j][nb], cz[j][nb], cq[j][nb]
 		}
-		return peltEnd(F, last, cost, s, n)
+		col := cols[j]
+		for i := b * peltBlock; i < r; i++ {
+			w, z := col.w[s+i], col.y[s+i]-col.trend[s+i]
+			sw += w
+			sz += w * z
+			sq += w * z * z
+		}
+		return sw, sz, sq
 	}
+	cost := func(a, b int) float64 {
+		total := 0.0
+		for j := range cols {
+			wa, za, qa := sums(j, a)
+			wb, zb, qb := sums(j, b)
+			W := wb - wa
+			if !(W > 0) {
+				continue
+			}
+			S := zb - za
+			total += qb - qa - S*S/W
+		}
+		return total
+	}
+	F := make([]float64, nb+1)
+	last := make([]int, nb+1)
+	F[0] = -penalty
+	if err := peltSearch(ctx, cw, cz, cq, F, last, penalty, 1); err != nil {
+		return nil, nil, 0, err
+	}
+	var cps []int
+	for t := last[nb]; t > 0; t = last[t] {
+		cps = append(cps, at(t))
+	}
+	slices.Reverse(cps)
+	for i, c := range cps {
+		a, b := neighbours(cps, i, n)
+		best := cost(a, c) + cost(c, b)
+		for t := max(c-peltBlock, a+stepsMinSeg); t <= min(c+peltBlock, b-stepsMinSeg); t++ {
+			if v := cost(a, t) + cost(t, b); v < best {
+				best, cps[i] = v, t
+			}
+		}
+	}
+	total := float64(len(cps)) * penalty
+	for i := range len(cps) + 1 {
+		a, b := 0, n
+		if i > 0 {
+			a = cps[i-1]
+		}
+		if i < len(cps) {
+			b = cps[i]
+		}
+		total += cost(a, b)
+	}
+	gains := peltGains(cps, cost, s, n)
+	return cps, gains, total, nil
+}
+
+// peltSearch fills F and last by PELT over the positions 0 … len(F) − 1
+// of the prefix sums pw, pz, pq of each column, with segments of at least
+// minSeg positions.
+func peltSearch(ctx context.Context, pw, pz, pq [][]float64, F []float64, last []int, penalty float64, minSeg int) error {
+	if len(pw) == 1 {
+		return peltOne(ctx, pw[0], pz[0], pq[0], F, last, penalty, minSeg)
+	}
+	cost := prefixCost(pw, pz, pq)
+	n := len(F) - 1
 	var cands []int
 	vals := make([]float64, 0, 64)
 	var scratch []float64
-	for t := stepsMinSeg; t <= n; t++ {
+	for t := minSeg; t <= n; t++ {
 		if t%4096 == 0 {
 			if err := ctx.Err(); err != nil {
-				return nil, nil, 0, fmt.Errorf("changepoint: steps: %w", err)
+				return fmt.Errorf("changepoint: steps: %w", err)
 			}
 		}
-		if c := t - stepsMinSeg; c == 0 || c >= stepsMinSeg {
+		if c := t - minSeg; c == 0 || c >= minSeg {
 			cands = append(cands, c)
 		}
 		best, arg := math.Inf(1), 0
@@ -526,33 +659,36 @@ func pelt(ctx context.Context, cols []stepColumn, s, e int, penalty float64) ([]
 		}
 		cands = keepC
 	}
-	return peltEnd(F, last, cost, s, n)
+	return nil
 }
 
-// peltEnd traces PELT's optimal changes of rows [s, s + n) back from last
-// and returns them in time order (rows of the series), with each change's
-// gain and the optimal penalised cost F[n].
-func peltEnd(F []float64, last []int, cost func(a, b int) float64, s, n int) ([]int, []float64, float64, error) {
-	var cps []int
-	for t := last[n]; t > 0; t = last[t] {
-		cps = append(cps, t)
+// neighbours returns the changes before and after the i-th of cps (in
+// time order, rows of a segment of n rows), or the segment's ends.
+func neighbours(cps []int, i, n int) (before, after int) {
+	before, after = 0, n
+	if i > 0 {
+		before = cps[i-1]
 	}
-	slices.Reverse(cps)
+	if i+1 < len(cps) {
+		after = cps[i+1]
+	}
+	return before, after
+}
+
+// peltGains returns the gain of each change of cps (rows of a segment of
+// n rows, in time order), the cost of its two neighbouring segments
+// joined less their costs apart, and shifts cps by s to rows of the
+// series.
+func peltGains(cps []int, cost func(a, b int) float64, s, n int) []float64 {
 	gains := make([]float64, len(cps))
 	for i, b := range cps {
-		a, c := 0, n
-		if i > 0 {
-			a = cps[i-1]
-		}
-		if i+1 < len(cps) {
-			c = cps[i+1]
-		}
+		a, c := neighbours(cps, i, n)
 		gains[i] = cost(a, c) - cost(a, b) - cost(b, c)
 	}
 	for i := range cps {
 		cps[i] += s
 	}
-	return cps, gains, F[n], nil
+	return gains
 }
 
 // peltCand is a start of PELT's last segment with one column: its row c,
@@ -564,21 +700,21 @@ type peltCand struct {
 	f, w, z, q float64
 }
 
-// peltOne is pelt's search for one column, the same arithmetic in the same
+// peltOne is peltSearch for one column, the same arithmetic in the same
 // order (the same optimum, bit for bit) over the starts' values held side
 // by side: it fills F and last.
-func peltOne(ctx context.Context, pw, pz, pq, F []float64, last []int, penalty float64) error {
+func peltOne(ctx context.Context, pw, pz, pq, F []float64, last []int, penalty float64, minSeg int) error {
 	n := len(F) - 1
 	cands := make([]peltCand, 0, 2*stepsMaxCands+1)
 	vals := make([]float64, 0, 2*stepsMaxCands+1)
 	var scratch []float64
-	for t := stepsMinSeg; t <= n; t++ {
+	for t := minSeg; t <= n; t++ {
 		if t%4096 == 0 {
 			if err := ctx.Err(); err != nil {
 				return fmt.Errorf("changepoint: steps: %w", err)
 			}
 		}
-		if c := t - stepsMinSeg; c == 0 || c >= stepsMinSeg {
+		if c := t - minSeg; c == 0 || c >= minSeg {
 			cands = append(cands, peltCand{c: c, f: F[c], w: pw[c], z: pz[c], q: pq[c]})
 		}
 		wt, zt, qt := pw[t], pz[t], pq[t]

@@ -38,7 +38,8 @@ func (s *Settings) Resolved() Settings {
 // settings holds for a series of dim columns, beyond the runtime: the last
 // 2n + k − 1 rows, the running sums of the k·dim coordinates, the scores
 // of the last MinDistance rows with a time label for each (n the Window,
-// k the Embed), and the working set of one estimate of the divergence
+// k the Embed), the incremental estimate's features and inverses, and the
+// working set of one estimate of the divergence
 // between two windows of n subsequences of k·dim coordinates
 // (divergence.PESettings.Memory; with Exact, O(n²): about 1.2 GB at n =
 // 5000). Settings out of range give the bound of their resolved values as
@@ -47,6 +48,10 @@ func (s *Settings) StreamMemory(dim int) float64 {
 	r := s.Resolved()
 	n, k, dist, d := float64(r.Window), float64(r.Embed), float64(r.MinDistance), float64(dim)
 	rows := 8*((2*n+k-1)*d+6*k*d) + 64*dist + 8*(2*n+k+dist)
+	// The incremental estimate: each subsequence's features against both
+	// bases, two inverses and the Cholesky scratch, the centres.
+	kc := float64(min(r.K, r.Window/2))
+	rows += 8 * ((2*n+1)*2*kc + 4*kc*kc + 2*kc*k*d + 2*k*d)
 	pe := &divergence.PESettings{
 		Settings: divergence.Settings{K: r.K, M: r.M, Draws: r.Draws, Exact: r.Exact, Workers: r.Workers, Lambda: r.Lambda},
 		Sigma:    r.Sigma,
@@ -62,4 +67,27 @@ func (s *SegmentSettings) Validate(alpha float64) error {
 		s = &SegmentSettings{}
 	}
 	return s.validate(alpha)
+}
+
+// Settings of SegmentSettings.Memory: the float64 values Segment holds
+// live at its peak per value of the series and per row besides (the
+// rescaled copy; the steps rule's values, weights and trend per column;
+// over the longest segment, its prefix sums, residuals, the best fit's
+// trend, PELT's optimal costs and last changes and the noise's scratch),
+// as measured by the collector's trace (issue 36): 88 MB live at 10⁶ rows
+// of one column of white noise (one segment, the worst case), 16 MB of
+// which the command's copy of the rows and their times; 68 MB when a
+// change splits it in two.
+const segmentValueFloats, segmentRowFloats = 4.5, 4.5
+
+// Memory returns a bound, in bytes, of the live memory Segment holds at
+// its peak on a series of rows rows and dim columns, beyond the series
+// passed and the runtime: the working arrays that grow with the series
+// and the windows of the candidates' scores. A process whose collector
+// runs at GOGC = g may hold up to 1 + g/100 times as much on the heap.
+func (s *SegmentSettings) Memory(rows, dim int) float64 {
+	p := SegmentParamsFor(max(rows, 1), s)
+	n, k, d := float64(min(p.Window, rows)), float64(p.Embed), float64(dim)
+	window := 8 * (2*n*k*d + (2*n+k)*d)
+	return window + 8*float64(rows)*(segmentValueFloats*d+segmentRowFloats)
 }

@@ -12,6 +12,7 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
+	"runtime/debug"
 	"slices"
 	"strings"
 
@@ -91,12 +92,12 @@ func changepointCommand() *cli.Command {
 			countFlag("step", 1, "rows between scored times"),
 			&cli.Float64Flag{Name: "alpha", Value: changepoint.DefaultAlpha, Usage: "α of the relative ratio, in [0, 1); each term of the score lies in [0, (1−α)/α]; 0 is the plain Pearson divergence, unbounded"},
 			countFlag("k", changepoint.DefaultK, "centres per draw"),
-			countFlag("m", changepoint.DefaultM, "points of both windows averaged per draw"),
-			countFlag("draws", changepoint.DefaultDraws, "independent draws per term"),
+			countFlag("m", changepoint.DefaultM, "points of both windows averaged per draw (given: each time estimated afresh, about 50× slower)"),
+			countFlag("draws", changepoint.DefaultDraws, "independent draws per term (given: each time estimated afresh)"),
 			&cli.BoolFlag{Name: "exact", Usage: "RuLSIF's all-centre solution at every step, as the reference implementations: O(n³), windows up to 5000; --k, --m and --draws do not apply"},
-			&cli.Float64Flag{Name: "sigma", Usage: "kernel width σ on the standardised subsequences (0: cross-validate)"},
-			&cli.Float64Flag{Name: "lambda", Usage: "all-centre regularisation λ (0: cross-validate)"},
-			&cli.IntFlag{Name: "retune", Usage: "rows between choices of σ and λ by cross-validation (0: at every scored time; negative: once, on the first windows)"},
+			&cli.Float64Flag{Name: "sigma", Usage: "kernel width σ on the standardised subsequences (0: 0.35·√(2·embed·columns), or cross-validated with --retune, --m, --draws or --exact)"},
+			&cli.Float64Flag{Name: "lambda", Usage: "all-centre regularisation λ (0: 0.003, or cross-validated with --retune, --m, --draws or --exact)"},
+			&cli.IntFlag{Name: "retune", Usage: "rows between choices of σ and λ by cross-validation (0: fixed σ and λ, or at every scored time with --m, --draws or --exact; negative: once, on the first windows)"},
 			&cli.Float64Flag{Name: "threshold", Value: changepoint.DefaultThreshold, Usage: "score a change point must exceed (the default gives about one false alarm in 1000 rows at the default settings; 0 means the default; negative: every peak)"},
 			&cli.IntFlag{Name: "min-distance", Usage: "rows on either side within which a change point has the highest score (0: the window; a third of it when segmenting)"},
 			maxMemoryFlag(),
@@ -180,6 +181,7 @@ func runChangepoint(c *cli.Context) error {
 	}
 	if j.seg != nil {
 		j.seg.prog = prog
+		defer debug.SetGCPercent(debug.SetGCPercent(segmentGCPercent))
 	}
 	// Every row passes through: there is no reservoir to size.
 	r, err := newReader(o, prog, &divergence.Settings{Exact: true})
@@ -289,8 +291,8 @@ func newCPJob(c *cli.Context, o *options) (*cpJob, error) {
 			Window:      c.Int("window"),
 			Step:        c.Int("step"),
 			K:           c.Int("k"),
-			M:           c.Int("m"),
-			Draws:       c.Int("draws"),
+			M:           setInt(c, "m"),
+			Draws:       setInt(c, "draws"),
 			Exact:       c.Bool("exact"),
 			Sigma:       c.Float64("sigma"),
 			Lambda:      c.Float64("lambda"),
@@ -354,6 +356,16 @@ func newCPJob(c *cli.Context, o *options) (*cpJob, error) {
 	j.s.Src = seedSource(c.Uint64("seed"))
 	j.out = j.format.stream(o.stdout, streamLayout)
 	return j, nil
+}
+
+// setInt is the value of an integer flag the user gave, and zero (the
+// library's default) for one left out: changepoint's --m and --draws
+// choose the estimate of each candidate afresh when given.
+func setInt(c *cli.Context, name string) int {
+	if !c.IsSet(name) {
+		return 0
+	}
+	return c.Int(name)
 }
 
 // row takes the next row of the input: it checks its time label, pushes

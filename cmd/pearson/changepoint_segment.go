@@ -19,15 +19,36 @@ import (
 // chooses it over the segmentation of the whole series.
 var streamOnlyFlags = []string{"stream", "threshold", "step", "retune", "exact", "k", "m", "draws", "sigma", "lambda"}
 
-// segmentRowBytes is the memory a row of a segmented series takes per
-// column, and segmentRowOverhead per row besides: the values as read and
-// rescaled, the steps rule's working arrays (values, weights, trend, three
-// prefix sums, residuals and the noise's scratch: some ten values a row),
-// the spread and level rules' (one at a time, fewer), and the label, the
-// optimal costs and last changes of PELT and the scores of the first scan.
-// Measured (issue 36): 10⁶ rows of one column peak at 200 MB of resident
-// memory, which baseMemory + 10⁶·(104 + 32) B = 203 MB matches.
-const segmentRowBytes, segmentRowOverhead = 13 * 8, 4 * 8
+// segmentBase is what a segmentation run holds besides the rows kept and
+// Segment's own (SegmentSettings.Memory): the runtime, the program, the
+// reader's buffers and the writers, 29–31 MB resident at 10³ rows. The
+// run keeps its own allowance, not baseMemory (64 MiB), which is twice it.
+const segmentBase = 30 << 20
+
+// segmentGCPercent is the collector's target (GOGC) of a segmentation run:
+// the arrays it holds are pointer-free, so a tight target costs little CPU
+// and keeps the resident peak within 1 + segmentGCPercent/100 of the live
+// data (at the default 100, 10⁶ rows peaked between one and two times it,
+// 154–258 MB, with the collector's phase).
+const segmentGCPercent = 25
+
+// segmentResident is the resident memory of a segmentation run per byte
+// of live data at its peak, at segmentGCPercent: the collector's slack
+// (1.25) and the pages the runtime keeps once freed (1.24), measured at
+// 10⁶ rows of white noise (88 MB live, 111 MB of heap, 164 MB resident).
+const segmentResident = 1.55
+
+// segmentNeed returns the memory a segmentation of rows rows of dim
+// columns needs: segmentBase, and segmentResident times the rows kept
+// (values and times) and Segment's own (SegmentSettings.Memory). Measured
+// (issue 36, load 2–9): 29, 39, 164 MB resident at 10³, 10⁵, 10⁶ rows of
+// one column without a change against 32, 45, 168 MB predicted; with a
+// shift in the middle the run holds less (125 MB at 10⁶, 39 MB at 10⁵),
+// 259 MB at 10⁶ rows of three columns against 290 MB.
+func segmentNeed(s *changepoint.SegmentSettings, rows, dim int) float64 {
+	kept := 8 * float64(rows) * float64(dim+1)
+	return segmentBase + segmentResident*(kept+s.Memory(rows, dim))
+}
 
 // cpSegment is the state of a segmentation run: the rows kept until the end
 // of the input, and the budget they must fit in.
@@ -96,7 +117,7 @@ func (g *cpSegment) checkMemory(dim, rows int) error {
 	p := changepoint.SegmentParamsFor(max(rows, 1), &g.s)
 	n := float64(min(p.Window, rows))
 	window := 8 * (2*n*float64(p.Embed)*float64(dim) + (2*n+float64(p.Embed))*float64(dim))
-	need := float64(baseMemory) + window + float64(rows)*float64(segmentRowBytes*dim+segmentRowOverhead)
+	need := segmentNeed(&g.s, rows, dim)
 	if need <= g.budget {
 		return nil
 	}

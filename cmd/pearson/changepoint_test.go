@@ -160,7 +160,7 @@ func TestChangepointBadInput(t *testing.T) {
 		{"changes", "", []string{"--changes", "-1"}, 2, []string{"--changes -1"}},
 		{"penalty", "", []string{"--penalty", "-1"}, 2, []string{"--penalty -1"}},
 		{"penalty and threshold", "", []string{"--penalty", "3", "--threshold", "2"}, 2, []string{"--penalty and --threshold"}},
-		{"rows over the budget", "", []string{"--max-memory", "65540K"}, 1, []string{"good.csv: line ", "rows of 3 columns", "--max-memory", "--stream"}},
+		{"rows over the budget", "", []string{"--max-memory", "30724K"}, 1, []string{"good.csv: line ", "rows of 3 columns", "--max-memory", "--stream"}},
 		{"huge stream window", "", []string{"--stream", "--window", "10000000", "--embed", "100", "--max-memory", "100M"}, 2, []string{"--window 10000000", "raise --max-memory"}},
 		{"huge embed", "", []string{"--embed", "1000000000"}, 2, []string{"--embed 1000000000"}},
 		{"NaN", "x,y\n1,2\n3,NaN\n", nil, 1, []string{"line 3", `column "y"`, `"NaN" is a missing value`, "--drop-missing"}},
