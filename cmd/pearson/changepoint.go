@@ -109,7 +109,7 @@ func changepointCommand() *cli.Command {
 			&cli.StringFlag{Name: "scores", Value: "auto", Usage: "write the score of every row when segmenting: all, none, or auto (all up to 100000 rows)"},
 			&cli.StringFlag{Name: "plot", Usage: "draw the series, the score and the change points to `FILE`.png or FILE.svg"},
 		},
-		Action: runChangepoint,
+		Action: action(runChangepoint),
 	}
 }
 
@@ -159,9 +159,9 @@ type cpJob struct {
 	lastLabel float64
 }
 
-func runChangepoint(c *cli.Context) error {
-	o := readOptions(c)
-	j, err := newCPJob(c, o)
+// runChangepoint runs changepoint with the options o.
+func runChangepoint(o *options) error {
+	j, err := newCPJob(o)
 	if err != nil {
 		return err
 	}
@@ -277,35 +277,35 @@ func (j *cpJob) writePlot(plotFile *outFile, cols []string) error {
 
 // newCPJob reads and checks the flags and the argument of changepoint, and
 // has the library check the settings, before any input is read.
-func newCPJob(c *cli.Context, o *options) (*cpJob, error) {
+func newCPJob(o *options) (*cpJob, error) {
 	j := &cpJob{
-		columns: splitList(c.String("columns")),
-		exclude: splitList(c.String("exclude")),
-		timeCol: strings.TrimSpace(c.String("time")),
+		columns: o.columns,
+		exclude: o.exclude,
+		timeCol: o.timeCol,
 		timeAt:  -1,
-		alpha:   c.Float64("alpha"),
-		ctx:     c.Context,
-		drop:    c.Bool("drop-missing"),
+		alpha:   o.alpha,
+		ctx:     o.ctx,
+		drop:    o.dropMissing,
 		s: changepoint.Settings{
-			Embed:       c.Int("embed"),
-			Window:      c.Int("window"),
-			Step:        c.Int("step"),
-			K:           c.Int("k"),
-			M:           setInt(c, "m"),
-			Draws:       setInt(c, "draws"),
-			Exact:       c.Bool("exact"),
-			Sigma:       c.Float64("sigma"),
-			Lambda:      c.Float64("lambda"),
-			Retune:      c.Int("retune"),
-			Threshold:   c.Float64("threshold"),
-			MinDistance: c.Int("min-distance"),
+			Embed:       o.embed,
+			Window:      o.window,
+			Step:        o.step,
+			K:           o.est.K,
+			M:           ifGiven(o, "m", o.est.M),
+			Draws:       ifGiven(o, "draws", o.est.Draws),
+			Exact:       o.est.Exact,
+			Sigma:       o.sigma,
+			Lambda:      o.est.Lambda,
+			Retune:      o.retune,
+			Threshold:   o.threshold,
+			MinDistance: o.minDistance,
 		},
 	}
 	var err error
 	if j.format, err = checkFormat(o, changepointFormats); err != nil {
 		return nil, err
 	}
-	if p := c.String("plot"); p != "" {
+	if p := o.plot; p != "" {
 		if err := plots.CheckPath(p); err != nil {
 			return nil, usageErr("--plot: %v", err)
 		}
@@ -329,7 +329,7 @@ func newCPJob(c *cli.Context, o *options) (*cpJob, error) {
 	}
 	if j.s.Exact {
 		for _, name := range []string{"k", "m", "draws"} {
-			if c.IsSet(name) {
+			if o.given[name] {
 				return nil, usageErr("--%s and --exact: the all-centre solution uses every subsequence of both windows; leave --%s out", name, name)
 			}
 		}
@@ -339,13 +339,13 @@ func newCPJob(c *cli.Context, o *options) (*cpJob, error) {
 		return nil, err
 	}
 	if segment {
-		if j.seg, err = newCPSegment(c, o); err != nil {
+		if j.seg, err = newCPSegment(o); err != nil {
 			return nil, err
 		}
 		return j, nil
 	}
 	if err := j.s.Validate(j.alpha); err != nil {
-		return nil, libraryError(c, err)
+		return nil, err
 	}
 	if j.budget, err = memoryBudget(o); err != nil {
 		return nil, err
@@ -353,19 +353,19 @@ func newCPJob(c *cli.Context, o *options) (*cpJob, error) {
 	if err := j.checkStreamMemory(1); err != nil {
 		return nil, err
 	}
-	j.s.Src = seedSource(c.Uint64("seed"))
+	j.s.Src = seedSource(o.seed)
 	j.out = j.format.stream(o.stdout, streamLayout)
 	return j, nil
 }
 
-// setInt is the value of an integer flag the user gave, and zero (the
-// library's default) for one left out: changepoint's --m and --draws
-// choose the estimate of each candidate afresh when given.
-func setInt(c *cli.Context, name string) int {
-	if !c.IsSet(name) {
+// ifGiven is v, the value of the integer flag name, when the user gave
+// it, and zero (the library's default) when not: changepoint's --m and
+// --draws choose the estimate of each candidate afresh when given.
+func ifGiven(o *options, name string, v int) int {
+	if !o.given[name] {
 		return 0
 	}
-	return c.Int(name)
+	return v
 }
 
 // row takes the next row of the input: it checks its time label, pushes

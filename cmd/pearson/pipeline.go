@@ -8,7 +8,6 @@ import (
 	"context"
 	"time"
 
-	"github.com/urfave/cli/v2"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/sublinear/pearson/divergence"
@@ -84,10 +83,10 @@ type job struct {
 	budget   float64 // --max-memory, in bytes
 }
 
-// action returns the cli action that runs cmd, a new one per run, through
-// the pipeline.
-func action(newCmd func() command) cli.ActionFunc {
-	return func(c *cli.Context) error { return runPipeline(readOptions(c), newCmd()) }
+// pipeline returns the run of an estimating command through runPipeline,
+// with a new command per run.
+func pipeline(newCmd func() command) func(*options) error {
+	return func(o *options) error { return runPipeline(o, newCmd()) }
 }
 
 // runPipeline runs an estimating command: it checks the flags, the
