@@ -123,9 +123,9 @@ type cpJob struct {
 	iso     *isoTimes // reads and prints the --time column; nil without one
 	alpha   float64
 	s       changepoint.Settings
-	format  writer
-	out     stream  // the streaming detector's output; nil when segmenting
-	plot    *cpPlot // nil unless --plot
+	frame
+	out  stream  // the streaming detector's output; nil when segmenting
+	plot *cpPlot // nil unless --plot
 
 	// timeAt is the index of the time column among the values of a row,
 	// -1 until known: with --columns it is 0, without it the default
@@ -148,7 +148,6 @@ type cpJob struct {
 	rowNum    int        // row number of the next row, missing rows counted
 
 	ctx    context.Context
-	budget float64 // --max-memory, in bytes
 	d      *changepoint.Detector
 	times  changepoint.TimeChecker
 	labels []float64 // time labels of the last len(labels) rows, by row mod len
@@ -175,27 +174,19 @@ func runChangepoint(o *options) error {
 	if plotFile != nil {
 		j.plot = new(cpPlot)
 	}
-	prog, err := newProgress(o)
-	if err != nil {
-		return err
-	}
 	if j.seg != nil {
-		j.seg.prog = prog
+		j.seg.prog = j.prog
 		defer debug.SetGCPercent(debug.SetGCPercent(segmentGCPercent))
 	}
 	// Every row passes through: there is no reservoir to size.
-	r, err := newReader(o, prog, &divergence.Settings{Exact: true})
+	r, err := newReader(o, j.prog, &divergence.Settings{Exact: true})
 	if err != nil {
 		return err
 	}
 	// A URL is read whole, by a stream of requests in order: objects
 	// larger than the memory budget leaves beside the run's base are
 	// refused before their first byte.
-	budget := j.budget // read by newCPJob, or by newCPSegment
-	if j.seg != nil {
-		budget = j.seg.budget
-	}
-	r.scanBytes = max(budget-baseMemory, 1)
+	r.scanBytes = max(j.budget-baseMemory, 1)
 	q := j.query(j.iso)
 	switch {
 	case len(j.columns) > 0 && j.timeCol != "":
@@ -302,13 +293,8 @@ func newCPJob(o *options) (*cpJob, error) {
 		},
 	}
 	var err error
-	if j.format, err = checkFormat(o, changepointFormats); err != nil {
+	if j.frame, err = newFrame(o, changepointFormats); err != nil {
 		return nil, err
-	}
-	if p := o.plot; p != "" {
-		if err := plots.CheckPath(p); err != nil {
-			return nil, usageErr("--plot: %v", err)
-		}
 	}
 	if j.path, err = oneInput(o); err != nil {
 		return nil, err
@@ -339,15 +325,12 @@ func newCPJob(o *options) (*cpJob, error) {
 		return nil, err
 	}
 	if segment {
-		if j.seg, err = newCPSegment(o); err != nil {
+		if j.seg, err = newCPSegment(o, j.budget); err != nil {
 			return nil, err
 		}
 		return j, nil
 	}
 	if err := j.s.Validate(j.alpha); err != nil {
-		return nil, err
-	}
-	if j.budget, err = memoryBudget(o); err != nil {
 		return nil, err
 	}
 	if err := j.checkStreamMemory(1); err != nil {

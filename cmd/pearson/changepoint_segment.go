@@ -82,9 +82,9 @@ func segmentMode(o *options) (bool, error) {
 }
 
 // newCPSegment reads the segmentation's settings: --embed, --window and
-// --min-distance adapt to the series unless set.
-func newCPSegment(o *options) (*cpSegment, error) {
-	g := &cpSegment{s: changepoint.SegmentSettings{Changes: o.changes, Penalty: o.penalty}, scores: o.scores}
+// --min-distance adapt to the series unless set. budget is --max-memory's.
+func newCPSegment(o *options, budget float64) (*cpSegment, error) {
+	g := &cpSegment{s: changepoint.SegmentSettings{Changes: o.changes, Penalty: o.penalty}, scores: o.scores, budget: budget}
 	switch g.scores {
 	case "all", "none", "auto":
 	default:
@@ -96,11 +96,6 @@ func newCPSegment(o *options) (*cpSegment, error) {
 	if err := g.s.Validate(o.alpha); err != nil {
 		return nil, err
 	}
-	budget, err := memoryBudget(o)
-	if err != nil {
-		return nil, err
-	}
-	g.budget = budget
 	if err := g.checkMemory(1, 0); err != nil {
 		return nil, err
 	}

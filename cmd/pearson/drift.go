@@ -165,10 +165,8 @@ func runDrift(o *options) error {
 			return fmt.Errorf("--html: %w", err)
 		}
 	}
-	for _, f := range files {
-		if err := f.commit(); err != nil {
-			return err
-		}
+	if err := commitOutputs(files); err != nil {
+		return err
 	}
 	if d.fail {
 		var drifted []string
