@@ -80,10 +80,14 @@ type options struct {
 }
 
 // action returns the action of a command: its command line read once into
-// options (readOptions), then run on them. Every command but completion
-// and man runs through it; run never sees the flag library.
+// options (readOptions), then run on them, with the libraries' errors
+// mapped to the command line's (libraryError). Every command but
+// completion and man runs through it; run never sees the flag library.
 func action(run func(*options) error) cli.ActionFunc {
-	return func(c *cli.Context) error { return run(readOptions(c)) }
+	return func(c *cli.Context) error {
+		o := readOptions(c)
+		return libraryError(o, run(o))
+	}
 }
 
 // readOptions reads the arguments and the shared flags of the command
