@@ -64,7 +64,7 @@ func Example_changepoint() {
 	}
 	// Output:
 	// series [x]
-	// time 128 score 3.85487
-	// time 249.5 score 3.92278
-	// time 372.5 score 3.62465
+	// time 126.5 score 4.46504
+	// time 251 score 4.24624
+	// time 374 score 4.48796
 }
