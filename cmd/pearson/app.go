@@ -178,14 +178,15 @@ var commandTable = [...]func() *cli.Command{
 }
 
 // commands returns the subcommands of commandTable with what they share:
-// their own --help, usage errors that name the flag, and one mapping of
-// the libraries' errors (libraryError) on whatever their action returns.
+// their own --help and usage errors that name the flag and carry the
+// command's usage line. (The estimating commands' actions, built by
+// action, also map the libraries' errors, once.)
 func commands() []*cli.Command {
 	cmds := make([]*cli.Command, len(commandTable))
 	for i, build := range commandTable {
 		cmd := build()
 		run := cmd.Action
-		cmd.Action = func(c *cli.Context) error { return withUsage(c, libraryError(c, run(c))) }
+		cmd.Action = func(c *cli.Context) error { return withUsage(c, run(c)) }
 		cmd.OnUsageError = onUsageError
 		cmd.HideHelp = true
 		cmd.Flags = append(cmd.Flags, helpFlag())

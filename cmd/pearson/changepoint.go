@@ -109,7 +109,7 @@ func changepointCommand() *cli.Command {
 			&cli.StringFlag{Name: "scores", Value: "auto", Usage: "write the score of every row when segmenting: all, none, or auto (all up to 100000 rows)"},
 			&cli.StringFlag{Name: "plot", Usage: "draw the series, the score and the change points to `FILE`.png or FILE.svg"},
 		},
-		Action: runChangepoint,
+		Action: action(runChangepoint),
 	}
 }
 
@@ -123,9 +123,9 @@ type cpJob struct {
 	iso     *isoTimes // reads and prints the --time column; nil without one
 	alpha   float64
 	s       changepoint.Settings
-	format  writer
-	out     stream  // the streaming detector's output; nil when segmenting
-	plot    *cpPlot // nil unless --plot
+	frame
+	out  stream  // the streaming detector's output; nil when segmenting
+	plot *cpPlot // nil unless --plot
 
 	// timeAt is the index of the time column among the values of a row,
 	// -1 until known: with --columns it is 0, without it the default
@@ -148,7 +148,6 @@ type cpJob struct {
 	rowNum    int        // row number of the next row, missing rows counted
 
 	ctx    context.Context
-	budget float64 // --max-memory, in bytes
 	d      *changepoint.Detector
 	times  changepoint.TimeChecker
 	labels []float64 // time labels of the last len(labels) rows, by row mod len
@@ -159,9 +158,9 @@ type cpJob struct {
 	lastLabel float64
 }
 
-func runChangepoint(c *cli.Context) error {
-	o := readOptions(c)
-	j, err := newCPJob(c, o)
+// runChangepoint runs changepoint with the options o.
+func runChangepoint(o *options) error {
+	j, err := newCPJob(o)
 	if err != nil {
 		return err
 	}
@@ -175,27 +174,19 @@ func runChangepoint(c *cli.Context) error {
 	if plotFile != nil {
 		j.plot = new(cpPlot)
 	}
-	prog, err := newProgress(o)
-	if err != nil {
-		return err
-	}
 	if j.seg != nil {
-		j.seg.prog = prog
+		j.seg.prog = j.prog
 		defer debug.SetGCPercent(debug.SetGCPercent(segmentGCPercent))
 	}
 	// Every row passes through: there is no reservoir to size.
-	r, err := newReader(o, prog, &divergence.Settings{Exact: true})
+	r, err := newReader(o, j.prog, &divergence.Settings{Exact: true})
 	if err != nil {
 		return err
 	}
 	// A URL is read whole, by a stream of requests in order: objects
 	// larger than the memory budget leaves beside the run's base are
 	// refused before their first byte.
-	budget := j.budget // read by newCPJob, or by newCPSegment
-	if j.seg != nil {
-		budget = j.seg.budget
-	}
-	r.scanBytes = max(budget-baseMemory, 1)
+	r.scanBytes = max(j.budget-baseMemory, 1)
 	q := j.query(j.iso)
 	switch {
 	case len(j.columns) > 0 && j.timeCol != "":
@@ -277,38 +268,33 @@ func (j *cpJob) writePlot(plotFile *outFile, cols []string) error {
 
 // newCPJob reads and checks the flags and the argument of changepoint, and
 // has the library check the settings, before any input is read.
-func newCPJob(c *cli.Context, o *options) (*cpJob, error) {
+func newCPJob(o *options) (*cpJob, error) {
 	j := &cpJob{
-		columns: splitList(c.String("columns")),
-		exclude: splitList(c.String("exclude")),
-		timeCol: strings.TrimSpace(c.String("time")),
+		columns: o.columns,
+		exclude: o.exclude,
+		timeCol: o.timeCol,
 		timeAt:  -1,
-		alpha:   c.Float64("alpha"),
-		ctx:     c.Context,
-		drop:    c.Bool("drop-missing"),
+		alpha:   o.alpha,
+		ctx:     o.ctx,
+		drop:    o.dropMissing,
 		s: changepoint.Settings{
-			Embed:       c.Int("embed"),
-			Window:      c.Int("window"),
-			Step:        c.Int("step"),
-			K:           c.Int("k"),
-			M:           setInt(c, "m"),
-			Draws:       setInt(c, "draws"),
-			Exact:       c.Bool("exact"),
-			Sigma:       c.Float64("sigma"),
-			Lambda:      c.Float64("lambda"),
-			Retune:      c.Int("retune"),
-			Threshold:   c.Float64("threshold"),
-			MinDistance: c.Int("min-distance"),
+			Embed:       o.embed,
+			Window:      o.window,
+			Step:        o.step,
+			K:           o.est.K,
+			M:           ifGiven(o, "m", o.est.M),
+			Draws:       ifGiven(o, "draws", o.est.Draws),
+			Exact:       o.est.Exact,
+			Sigma:       o.sigma,
+			Lambda:      o.est.Lambda,
+			Retune:      o.retune,
+			Threshold:   o.threshold,
+			MinDistance: o.minDistance,
 		},
 	}
 	var err error
-	if j.format, err = checkFormat(o, changepointFormats); err != nil {
+	if j.frame, err = newFrame(o, changepointFormats); err != nil {
 		return nil, err
-	}
-	if p := c.String("plot"); p != "" {
-		if err := plots.CheckPath(p); err != nil {
-			return nil, usageErr("--plot: %v", err)
-		}
 	}
 	if j.path, err = oneInput(o); err != nil {
 		return nil, err
@@ -329,7 +315,7 @@ func newCPJob(c *cli.Context, o *options) (*cpJob, error) {
 	}
 	if j.s.Exact {
 		for _, name := range []string{"k", "m", "draws"} {
-			if c.IsSet(name) {
+			if o.given[name] {
 				return nil, usageErr("--%s and --exact: the all-centre solution uses every subsequence of both windows; leave --%s out", name, name)
 			}
 		}
@@ -339,33 +325,30 @@ func newCPJob(c *cli.Context, o *options) (*cpJob, error) {
 		return nil, err
 	}
 	if segment {
-		if j.seg, err = newCPSegment(c, o); err != nil {
+		if j.seg, err = newCPSegment(o, j.budget); err != nil {
 			return nil, err
 		}
 		return j, nil
 	}
 	if err := j.s.Validate(j.alpha); err != nil {
-		return nil, libraryError(c, err)
-	}
-	if j.budget, err = memoryBudget(o); err != nil {
 		return nil, err
 	}
 	if err := j.checkStreamMemory(1); err != nil {
 		return nil, err
 	}
-	j.s.Src = seedSource(c.Uint64("seed"))
+	j.s.Src = seedSource(o.seed)
 	j.out = j.format.stream(o.stdout, streamLayout)
 	return j, nil
 }
 
-// setInt is the value of an integer flag the user gave, and zero (the
-// library's default) for one left out: changepoint's --m and --draws
-// choose the estimate of each candidate afresh when given.
-func setInt(c *cli.Context, name string) int {
-	if !c.IsSet(name) {
+// ifGiven is v, the value of the integer flag name, when the user gave
+// it, and zero (the library's default) when not: changepoint's --m and
+// --draws choose the estimate of each candidate afresh when given.
+func ifGiven(o *options, name string, v int) int {
+	if !o.given[name] {
 		return 0
 	}
-	return c.Int(name)
+	return v
 }
 
 // row takes the next row of the input: it checks its time label, pushes

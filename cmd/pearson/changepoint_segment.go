@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/urfave/cli/v2"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/sublinear/pearson/changepoint"
@@ -83,27 +82,20 @@ func segmentMode(o *options) (bool, error) {
 }
 
 // newCPSegment reads the segmentation's settings: --embed, --window and
-// --min-distance adapt to the series unless set.
-func newCPSegment(c *cli.Context, o *options) (*cpSegment, error) {
-	g := &cpSegment{s: changepoint.SegmentSettings{Changes: c.Int("changes"), Penalty: c.Float64("penalty")}, scores: c.String("scores")}
+// --min-distance adapt to the series unless set. budget is --max-memory's.
+func newCPSegment(o *options, budget float64) (*cpSegment, error) {
+	g := &cpSegment{s: changepoint.SegmentSettings{Changes: o.changes, Penalty: o.penalty}, scores: o.scores, budget: budget}
 	switch g.scores {
 	case "all", "none", "auto":
 	default:
 		return nil, usageErr("--scores %q: want all, none or auto", g.scores)
 	}
-	for name, v := range map[string]*int{"embed": &g.s.Embed, "window": &g.s.Window, "min-distance": &g.s.MinDistance} {
-		if c.IsSet(name) {
-			*v = c.Int(name)
-		}
-	}
-	if err := g.s.Validate(c.Float64("alpha")); err != nil {
-		return nil, libraryError(c, err)
-	}
-	budget, err := memoryBudget(o)
-	if err != nil {
+	g.s.Embed = ifGiven(o, "embed", o.embed)
+	g.s.Window = ifGiven(o, "window", o.window)
+	g.s.MinDistance = ifGiven(o, "min-distance", o.minDistance)
+	if err := g.s.Validate(o.alpha); err != nil {
 		return nil, err
 	}
-	g.budget = budget
 	if err := g.checkMemory(1, 0); err != nil {
 		return nil, err
 	}

@@ -28,7 +28,7 @@ func divergenceCommand() *cli.Command {
 			twoSampleInputs + "\n--ratio-out writes the fitted ratio r̂_α at every row of the inputs (importance weights).",
 		Flags: append(append(sampleFlags(), estimatorFlags(kindPE, -1)...),
 			&cli.StringFlag{Name: "ratio-out", Usage: "write r̂_α at every row of the input files to `FILE` (CSV)"}),
-		Action: action(func() command { return new(peCmd) }),
+		Action: action(pipeline(func() command { return new(peCmd) })),
 	}
 }
 

@@ -94,7 +94,7 @@ func driftCommand() *cli.Command {
 			&cli.StringFlag{Name: "fail-rule", Value: drift.AnyColumn.String(), Usage: "with --fail-on-drift: column (any compared column drifted, by its values or its missing share; the joint row is reported, not gated) or share (the share of drifted columns reaches --drift-share)"},
 			maxMemoryFlag(), progressFlag(), formatFlag(),
 		},
-		Action: runDrift,
+		Action: action(runDrift),
 	}
 }
 
@@ -119,17 +119,17 @@ type driftCmd struct {
 // adjustments are the values of --adjust.
 var adjustments = map[string]drift.Adjustment{"bh": drift.BenjaminiHochberg, "holm": drift.Holm, "none": drift.NoAdjustment}
 
-func runDrift(c *cli.Context) error {
+// runDrift runs drift with the options o.
+func runDrift(o *options) error {
 	start := time.Now()
-	o := readOptions(c)
 	j, err := newJob(o)
 	if err != nil {
 		return err
 	}
-	d := &driftCmd{j: j, columns: o.columns, exclude: o.exclude, text: splitList(c.String("categorical")),
-		saveRef: c.String("save-reference"), refFile: c.String("reference"), html: c.String("html"), fail: c.Bool("fail-on-drift"),
-		sampleOnly: c.Bool("sample-only")}
-	inputs, err := d.parse(c)
+	d := &driftCmd{j: j, columns: o.columns, exclude: o.exclude, text: o.categorical,
+		saveRef: o.saveRef, refFile: o.reference, html: o.html, fail: o.failOnDrift,
+		sampleOnly: o.sampleOnly}
+	inputs, err := d.parse(o)
 	if err != nil {
 		return err
 	}
@@ -155,7 +155,7 @@ func runDrift(c *cli.Context) error {
 		return err
 	}
 	for _, res := range results {
-		if err := j.format.table(c.App.Writer, res.table(len(results) > 1)); err != nil {
+		if err := j.format.table(o.stdout, res.table(len(results) > 1)); err != nil {
 			return err
 		}
 	}
@@ -165,10 +165,8 @@ func runDrift(c *cli.Context) error {
 			return fmt.Errorf("--html: %w", err)
 		}
 	}
-	for _, f := range files {
-		if err := f.commit(); err != nil {
-			return err
-		}
+	if err := commitOutputs(files); err != nil {
+		return err
 	}
 	if d.fail {
 		var drifted []string
@@ -193,9 +191,9 @@ func runDrift(c *cli.Context) error {
 
 // parse checks the arguments and the settings, and returns the input files
 // (the stored reference included).
-func (d *driftCmd) parse(c *cli.Context) ([]string, error) {
-	args := c.Args().Slice()
-	group := c.String("group")
+func (d *driftCmd) parse(o *options) ([]string, error) {
+	args := o.args
+	group := o.group
 	switch {
 	case d.saveRef != "" && d.refFile != "":
 		return nil, usageErr("--save-reference and --reference: store a reference, or compare with one, not both")
@@ -225,30 +223,28 @@ func (d *driftCmd) parse(c *cli.Context) ([]string, error) {
 		d.exclude = nil
 	}
 	var ok bool
-	if d.gate, ok = drift.ParseGate(c.String("fail-rule")); !ok {
-		return nil, usageErr("unknown --fail-rule %q: use column or share", c.String("fail-rule"))
+	if d.gate, ok = drift.ParseGate(o.failRule); !ok {
+		return nil, usageErr("unknown --fail-rule %q: use column or share", o.failRule)
 	}
-	adjust, ok := adjustments[c.String("adjust")]
+	adjust, ok := adjustments[o.adjust]
 	if !ok {
-		return nil, usageErr("unknown --adjust %q: use bh, holm or none", c.String("adjust"))
+		return nil, usageErr("unknown --adjust %q: use bh, holm or none", o.adjust)
 	}
 	d.settings = drift.Settings{
 		Settings:     d.j.settings,
 		Points:       d.j.settings.M, // --m: the estimates' and every test's
-		Level:        c.Float64("level"),
-		Threshold:    c.Float64("threshold"),
-		DriftShare:   c.Float64("drift-share"),
+		Level:        o.level,
+		Threshold:    o.threshold,
+		DriftShare:   o.driftShare,
 		Adjust:       adjust,
-		Permutations: c.Int("permutations"),
-		Exceedances:  c.Int("exceedances"),
-		NoJoint:      c.Bool("no-joint"),
+		Permutations: o.permutations,
+		Exceedances:  o.exceedances,
+		NoJoint:      o.noJoint,
+		ColumnK:      ifGiven(o, "column-k", o.columnK),
 
-		SettlePermutations: c.Int("settle-permutations"),
+		SettlePermutations: o.settlePermutations,
 	}
-	if c.IsSet("column-k") {
-		d.settings.ColumnK = c.Int("column-k")
-	}
-	if c.IsSet("reservoir") {
+	if o.given["reservoir"] {
 		d.settings.SampleRows = d.j.reader.reservoir
 	} else {
 		d.j.reader.reservoir = d.settings.SampleSize()

@@ -125,6 +125,17 @@ func (o *outFile) commit() error {
 	return nil
 }
 
+// commitOutputs commits the files createOutputs made, in order, once the
+// run succeeded; the first that fails stops it.
+func commitOutputs(files []*outFile) error {
+	for _, f := range files {
+		if err := f.commit(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // discard closes and removes the temporary file, unless committed; a nil
 // outFile has nothing to discard.
 func (o *outFile) discard() {

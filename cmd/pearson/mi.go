@@ -38,7 +38,7 @@ func miCommand() *cli.Command {
 			&cli.StringFlag{Name: "y", Usage: "comma-separated `COLS` of Y"},
 			typeFlag("y-type", "Y"),
 		}, estimatorFlags(kindMI, 0)...),
-		Action: action(func() command { return new(miCmd) }),
+		Action: action(pipeline(func() command { return new(miCmd) })),
 	}
 }
 

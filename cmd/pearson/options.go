@@ -7,6 +7,7 @@ package main
 import (
 	"context"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -18,7 +19,8 @@ import (
 // read once, by the command's action (readOptions), with where the run
 // reads and writes: the helpers below an action take options, never the
 // flag library's context. A flag the command does not define reads as its
-// zero value.
+// zero value. Every command's flags are here, its own as well as the shared
+// ones, so that every command runs through one action.
 type options struct {
 	ctx            context.Context
 	stdin          io.Reader
@@ -57,6 +59,35 @@ type options struct {
 	sigmaX, sigmaY   float64
 	yType, targetTyp string // --y-type, --target-type
 	top              int
+
+	// A series (changepoint); --threshold is drift's too.
+	timeCol                                           string // --time
+	embed, window, step, retune, minDistance, changes int
+	threshold, penalty                                float64
+	scores                                            string
+
+	// Drift's own.
+	categorical                                []string
+	saveRef, reference, html, failRule, adjust string
+	failOnDrift, sampleOnly, noJoint           bool
+	level, driftShare                          float64
+	exceedances, settlePermutations, columnK   int
+
+	// qmin's own: the files of A, d and b.
+	qa, qd, qb         string
+	withoutReplacement bool
+	box                float64
+}
+
+// action returns the action of a command: its command line read once into
+// options (readOptions), then run on them, with the libraries' errors
+// mapped to the command line's (libraryError). Every command but
+// completion and man runs through it; run never sees the flag library.
+func action(run func(*options) error) cli.ActionFunc {
+	return func(c *cli.Context) error {
+		o := readOptions(c)
+		return libraryError(o, run(o))
+	}
 }
 
 // readOptions reads the arguments and the shared flags of the command
@@ -94,6 +125,22 @@ func readOptions(c *cli.Context) *options {
 		sigmaX: c.Float64("sigma-x"), sigmaY: c.Float64("sigma-y"),
 		yType: c.String("y-type"), targetTyp: c.String("target-type"),
 		top: c.Int("top"),
+
+		timeCol: strings.TrimSpace(c.String("time")),
+		embed:   c.Int("embed"), window: c.Int("window"), step: c.Int("step"), retune: c.Int("retune"),
+		minDistance: c.Int("min-distance"), changes: c.Int("changes"),
+		threshold: c.Float64("threshold"), penalty: c.Float64("penalty"),
+		scores: c.String("scores"),
+
+		categorical: splitList(c.String("categorical")),
+		saveRef:     c.String("save-reference"), reference: c.String("reference"), html: c.String("html"),
+		failRule: c.String("fail-rule"), adjust: c.String("adjust"),
+		failOnDrift: c.Bool("fail-on-drift"), sampleOnly: c.Bool("sample-only"), noJoint: c.Bool("no-joint"),
+		level: c.Float64("level"), driftShare: c.Float64("drift-share"),
+		exceedances: c.Int("exceedances"), settlePermutations: c.Int("settle-permutations"), columnK: c.Int("column-k"),
+
+		qa: c.String("a"), qd: c.String("d"), qb: c.String("b"),
+		withoutReplacement: c.Bool("without-replacement"), box: c.Float64("box"),
 	}
 	if c.Command != nil {
 		for _, f := range c.Command.Flags {

@@ -8,7 +8,6 @@ import (
 	"context"
 	"time"
 
-	"github.com/urfave/cli/v2"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/sublinear/pearson/divergence"
@@ -74,20 +73,49 @@ func (noOutputs) writeOutputs(*reader, []*outFile) error { return nil }
 // job is what the common options of the estimating commands say, read and
 // checked before any work.
 type job struct {
+	frame
 	opt      *options
-	format   writer
 	settings divergence.Settings // Src seeded by --seed
 	seed     uint64
 	reader   *reader
-	prog     *progress.Bars
 	plot     string
-	budget   float64 // --max-memory, in bytes
 }
 
-// action returns the cli action that runs cmd, a new one per run, through
-// the pipeline.
-func action(newCmd func() command) cli.ActionFunc {
-	return func(c *cli.Context) error { return runPipeline(readOptions(c), newCmd()) }
+// frame is what every command's run shares, read from the options and
+// checked before any work (newFrame).
+type frame struct {
+	format writer
+	budget float64 // --max-memory, in bytes
+	prog   *progress.Bars
+}
+
+// newFrame checks the options every command's run shares: --format among
+// the command's formats, --max-memory, --progress and --plot's file name.
+// Mistakes are usage errors that name the flag.
+func newFrame(o *options, formats []string) (frame, error) {
+	var f frame
+	var err error
+	if f.format, err = checkFormat(o, formats); err != nil {
+		return f, err
+	}
+	if f.budget, err = memoryBudget(o); err != nil {
+		return f, err
+	}
+	if f.prog, err = newProgress(o); err != nil {
+		return f, err
+	}
+	if o.plot != "" {
+		if err := plots.CheckPath(o.plot); err != nil {
+			return f, usageErr("--plot: %v", err)
+		}
+	}
+	return f, nil
+}
+
+// pipeline returns the run of an estimating command through runPipeline,
+// with a new command per run.
+func pipeline(newCmd func() command) func(*options) error {
+	return func(o *options) error { return runPipeline(o, newCmd()) }
 }
 
 // runPipeline runs an estimating command: it checks the flags, the
@@ -170,34 +198,17 @@ func runPipeline(o *options, cmd command) error {
 	if err := res.writeTo(o.stdout, j.format); err != nil {
 		return err
 	}
-	for _, f := range files {
-		if err := f.commit(); err != nil {
-			return err
-		}
-	}
-	return nil
+	return commitOutputs(files)
 }
 
 // newJob checks the common options of the estimating commands that the
-// library does not: the output format, progress, the plot's file name, the
-// flags --exact refuses, and the reading flags. Mistakes are usage errors
-// that name the flag.
+// library does not: the frame's (newFrame), the flags --exact refuses, and
+// the reading flags. Mistakes are usage errors that name the flag.
 func newJob(o *options) (*job, error) {
 	j := &job{opt: o, seed: o.seed, plot: o.plot}
 	var err error
-	if j.format, err = checkFormat(o, formatNames); err != nil {
+	if j.frame, err = newFrame(o, formatNames); err != nil {
 		return nil, err
-	}
-	if j.budget, err = memoryBudget(o); err != nil {
-		return nil, err
-	}
-	if j.prog, err = newProgress(o); err != nil {
-		return nil, err
-	}
-	if j.plot != "" {
-		if err := plots.CheckPath(j.plot); err != nil {
-			return nil, usageErr("--plot: %v", err)
-		}
 	}
 	j.settings = o.est
 	j.settings.Src = seedSource(j.seed)

@@ -42,31 +42,17 @@ func qminCommand() *cli.Command {
 			delimFlag(),
 			formatFlag(),
 		},
-		Action: runQmin,
+		Action: action(runQmin),
 	}
 }
 
-// qminOptions are qmin's options: the shared ones (--k, --draws, --exact,
-// --seed, --delimiter, --format) and its own, read once by its action.
-type qminOptions struct {
-	*options
-	a, d, b            string
-	withoutReplacement bool
-	box                float64
-}
-
-func runQmin(c *cli.Context) error {
-	return qminRun(&qminOptions{options: readOptions(c), a: c.String("a"), d: c.String("d"), b: c.String("b"),
-		withoutReplacement: c.Bool("without-replacement"), box: c.Float64("box")})
-}
-
-// qminRun runs qmin with the options o.
-func qminRun(o *qminOptions) error {
-	format, err := checkFormat(o.options, formatNames)
+// runQmin runs qmin with the options o.
+func runQmin(o *options) error {
+	format, err := checkFormat(o, formatNames)
 	if err != nil {
 		return err
 	}
-	delim, err := delimiter(o.options)
+	delim, err := delimiter(o)
 	if err != nil {
 		return err
 	}
@@ -75,7 +61,7 @@ func qminRun(o *qminOptions) error {
 	}
 	paths := map[string]string{}
 	stdinUsers := 0
-	for _, f := range []struct{ name, path string }{{"a", o.a}, {"d", o.d}, {"b", o.b}} {
+	for _, f := range []struct{ name, path string }{{"a", o.qa}, {"d", o.qd}, {"b", o.qb}} {
 		name, p := f.name, f.path
 		if p == "" {
 			return usageErr("missing --%s", name)

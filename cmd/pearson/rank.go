@@ -35,7 +35,7 @@ func rankCommand() *cli.Command {
 			excludeFlag("the default selection or of --features"),
 			typeFlag("target-type", "the target"),
 		}, estimatorFlags(kindMI, 0)...),
-		Action: action(func() command { return new(rankCmd) }),
+		Action: action(pipeline(func() command { return new(rankCmd) })),
 	}
 }
 

@@ -7,7 +7,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"unicode"
 
@@ -76,11 +75,8 @@ var zeroWords = map[string]string{"Window": "the window"}
 // flagOfField returns the flag of the running command that sets the
 // library's settings field, as "--name", or "" when it has none: the flag
 // named as the field in kebab case ("SigmaX": --sigma-x), or as fieldFlags
-// says, among the flags the command defines.
-func flagOfField(c *cli.Context, field string) string {
-	if c.Command == nil {
-		return ""
-	}
+// says, among the flags the command defines (o.given's names).
+func flagOfField(o *options, field string) string {
 	name, ok := fieldFlags[field]
 	if !ok {
 		var b strings.Builder
@@ -92,10 +88,8 @@ func flagOfField(c *cli.Context, field string) string {
 		}
 		name = b.String()
 	}
-	for _, f := range c.Command.Flags {
-		if slices.Contains(f.Names(), name) {
-			return "--" + name
-		}
+	if _, defined := o.given[name]; defined {
+		return "--" + name
 	}
 	return ""
 }
@@ -105,14 +99,14 @@ func flagOfField(c *cli.Context, field string) string {
 // that names the flag, its value and what it allows (from the fields of
 // errs.SettingsError, never its message); another bad setting is a usage
 // error; other errors are data errors.
-func libraryError(c *cli.Context, err error) error {
+func libraryError(o *options, err error) error {
 	var ue *usageError
 	if err == nil || errors.As(err, &ue) {
 		return err
 	}
 	var se *errs.SettingsError
 	if errors.As(err, &se) {
-		if flag := flagOfField(c, se.Field); flag != "" {
+		if flag := flagOfField(o, se.Field); flag != "" {
 			allowed := se.Allowed
 			if se.Default != "" {
 				zero, ok := zeroWords[se.Default]

@@ -29,7 +29,7 @@ func testCommand() *cli.Command {
 			"cost stays flat and its power is that of samples of that size.\n" +
 			"The verdict is in the output (p_value), not in the exit code. The inputs are\n" + twoSampleInputs,
 		Flags:  append(sampleFlags(), estimatorFlags(kindPE, divergence.DefaultPermutations)...),
-		Action: action(func() command { return new(testCmd) }),
+		Action: action(pipeline(func() command { return new(testCmd) })),
 	}
 }
 
