@@ -71,15 +71,18 @@ type ColumnResult struct {
 	// columns, whose divergence has a closed form).
 	Divergence, StdErr float64
 	// PValue is the p-value of equal distributions: SamplePValue, or, with
-	// a Whole test, their Bonferroni combination min(1, 2·min(SamplePValue,
-	// Whole.PValue)); QValue the adjusted one. NaN when the column could
+	// a Whole test, their weighted Bonferroni combination min(1,
+	// 1.5·Whole.PValue, 3·SamplePValue) for a numeric column (see
+	// sampleWeight), and Whole.PValue for a categorical one; QValue the
+	// adjusted one. NaN when the column could
 	// not be tested (see Note).
 	PValue, QValue float64
 	// SamplePValue is the permutation p-value on the sample,
 	// (1 + #{T_b ≥ T})/(1 + Permutations) (or the sequential one, see
 	// Settings.Exceedances); 1, with no permutation run, when the Whole
-	// test's p-value is below the least that the permutations could reach
-	// (1/(1 + Permutations)): PValue is then 2·Whole.PValue either way.
+	// test decides PValue whatever the permutations give (a categorical
+	// column, or a numeric one whose 1.5·Whole.PValue is below 3/(1 +
+	// Permutations), the least the sample's term could reach).
 	SamplePValue float64
 	// Whole is the test on every row the tallies counted (see Tally): nil
 	// unless a tally counts more present values than the sample holds, in
@@ -203,8 +206,10 @@ func (r *Reference) Compare(ctx context.Context, cur []Column, s *Settings) (*Re
 	if err != nil {
 		return nil, err
 	}
-	// With a Whole test, a column's p-value is twice its sample's at best:
-	// twice the permutations keep the smallest passing the adjustment.
+	// With a Whole test, a numeric column's p-value is three times its
+	// sample's at best: counting each column twice, the permutations keep
+	// the smallest, 3/(1 + 4n/Level), below the adjustment's least cut
+	// Level/n (3/4 of it).
 	tests := len(pairs)
 	for _, p := range pairs {
 		if wholeData(p.ref, p.cur) {
@@ -553,13 +558,17 @@ func compareColumn(ctx context.Context, ref, cur *table, s *params, rnd *rand.Ra
 
 // wholeDecides reports whether c's Whole test alone decides its p-value
 // whatever the sample's permutation test, run with at most b permutations,
-// would give: its p-value, at least 1/(b+1), cannot fall below
-// Whole.PValue, so that min(1, 2·min(SamplePValue, Whole.PValue)) is
-// 2·Whole.PValue. The permutations are then not run (SamplePValue 1, no
-// Test), a saving of b permutations on a column that drifts beyond doubt
-// on every row, with the same PValue.
+// would give: a categorical column's p-value is Whole.PValue; a numeric
+// one's sample term, at least 1/(b+1) over sampleWeight, cannot fall below
+// Whole.PValue/(1 − sampleWeight), so that the combination is the latter.
+// The permutations are then not run (SamplePValue 1, no Test), a saving of
+// b permutations on a column that drifts beyond doubt on every row, with
+// the same PValue.
 func (c *ColumnResult) wholeDecides(b int) bool {
-	return c.Whole != nil && c.Whole.PValue*float64(b+1) <= 1
+	if c.Whole == nil {
+		return false
+	}
+	return c.Whole.categorical || c.Whole.PValue/(1-sampleWeight) <= 1/(float64(b+1)*sampleWeight)
 }
 
 // wholeData reports whether a column has a Whole test: the tallies of both
@@ -573,19 +582,26 @@ func wholeData(ref, cur *table) bool {
 func (c *ColumnResult) combine() { c.PValue = c.withWhole(c.SamplePValue) }
 
 // withWhole returns the column's p-value were its sample's p-value p: p
-// without a Whole test, otherwise min(1, 2·min(p, Whole.PValue)), NaN when
-// p is.
+// without a Whole test, NaN when p is, Whole.PValue for a categorical
+// column, otherwise the weighted Bonferroni combination min(1,
+// Whole.PValue/(1 − sampleWeight), p/sampleWeight).
 func (c *ColumnResult) withWhole(p float64) float64 {
-	if c.Whole == nil || math.IsNaN(p) {
+	switch {
+	case c.Whole == nil || math.IsNaN(p):
 		return p
+	case c.Whole.categorical:
+		return c.Whole.PValue
 	}
-	return math.Min(1, 2*math.Min(p, c.Whole.PValue))
+	return math.Min(1, math.Min(c.Whole.PValue/(1-sampleWeight), p/sampleWeight))
 }
 
 // compareCategories fills the divergence, p-value and distributions of a
 // column compared by its category frequencies.
 func compareCategories(ctx context.Context, c *ColumnResult, ref, cur []int32, cats []string, s *params, rnd *rand.Rand) error {
 	b := s.permutations
+	if c.wholeDecides(b) {
+		b = 0 // not run: the Whole test decides (SamplePValue 1)
+	}
 	pe, p, err := categoricalTest(ctx, cur, ref, len(cats), b, rnd)
 	if err != nil {
 		return err

@@ -286,13 +286,47 @@ type WholeTest struct {
 	// KS is the binned Kolmogorov–Smirnov distance (NaN for a categorical
 	// column).
 	KS float64
-	// PValue is the Bonferroni combination of the three (of the one for a
-	// categorical column): min(1, 3·min(MeanP, ScaleP, DistributionP)).
+	// PValue is the weighted Bonferroni combination of the three (see
+	// wholeWeights): min(1, 2·MeanP, 4·ScaleP, 4·DistributionP); for a
+	// categorical column, DistributionP.
 	PValue float64
+	// categorical marks the test of a categorical column's tallies.
+	categorical bool
 	// Shift and SDRatio are (mean_cur − mean_ref)/sd_ref and
 	// sd_cur/sd_ref over every present value counted.
 	Shift, SDRatio float64
 }
+
+// The weights of the weighted Bonferroni combinations of a numeric column
+// (Holm 1979; Rosenthal and Rubin 1983): for p-values p_i of tests of one
+// null hypothesis, each valid (P(p_i ≤ u) ≤ u under it), and fixed weights
+// w_i > 0 with Σ w_i = 1, min_i p_i/w_i is a valid p-value whatever their
+// dependence, since P(min_i p_i/w_i ≤ u) ≤ Σ_i P(p_i ≤ w_i·u) ≤ u. The
+// weights are fixed before the data are seen. A column's four tests weigh
+// sampleWeight for the kernel test on the sample, and (1 − sampleWeight)
+// split as meanWeight : scaleWeight : distributionWeight among Welch's,
+// Brown–Forsythe's and the binned KS on every row: overall 1/3, 1/3, 1/6,
+// 1/6. The every-row tests see more rows than the sample, and where a
+// tally covers many more, Welch's test is the most powerful of the four
+// for a change of location (the commonest drift) and the kernel test the
+// one for a change of shape; scale and distribution function keep the
+// factor 6 of the earlier equal weights (3 × 2), the mean's falls from 6
+// to 3, the kernel's rises from 2 to 3. WholeTest.PValue is the
+// combination of its three tests alone, min(p_M/½, p_S/¼, p_D/¼), itself a
+// valid p-value, and a column's p-value min(p_all/(1 − sampleWeight),
+// p_sample/sampleWeight) is the four-way combination.
+//
+// A categorical column with a Whole test is judged by its χ² test on every
+// row alone (weight 1): the kernel test of a categorical column is the
+// relative Pearson divergence between label frequencies, a χ²-type
+// statistic of the same hypothesis, on a sample of the same rows, so it
+// adds no power that the χ² over every row lacks, only a factor of 2.
+const (
+	sampleWeight       = 1.0 / 3
+	meanWeight         = 0.5
+	scaleWeight        = 0.25
+	distributionWeight = 0.25
+)
 
 // wholeTest runs the tests of the tallies ref and cur (counted between the
 // same cut points).
@@ -303,7 +337,7 @@ func wholeTest(ref, cur *Tally) *WholeTest {
 	}
 	if ref.categorical {
 		w.DistributionP = chiSquare(ref.labels, cur.labels)
-		w.PValue = w.DistributionP
+		w.PValue, w.categorical = w.DistributionP, true
 		return w
 	}
 	nr, nc := float64(w.PresentRef), float64(w.PresentCur)
@@ -324,7 +358,7 @@ func wholeTest(ref, cur *Tally) *WholeTest {
 	}
 	ne := math.Sqrt(nr * nc / (nr + nc))
 	w.DistributionP = kolmogorovQ((ne + 0.12 + 0.11/ne) * w.KS)
-	w.PValue = math.Min(1, 3*min(w.MeanP, w.ScaleP, w.DistributionP))
+	w.PValue = math.Min(1, min(w.MeanP/meanWeight, w.ScaleP/scaleWeight, w.DistributionP/distributionWeight))
 	return w
 }
 

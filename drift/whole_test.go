@@ -250,3 +250,50 @@ func TestWholePower(t *testing.T) {
 	}
 	t.Logf("%d tables of %d rows, changes of δ = 6/√n and null columns, pearson at its defaults (joint row off) against KS/χ² + BH on every row:\n%s", reps, n, report.String())
 }
+
+// TestWholeCombination checks the weighted Bonferroni combination of a
+// column's every-row and sample tests through Compare, on 10 000 rows more
+// than the sample keeps (so that the columns get a Whole test):
+// a categorical column's p-value is its χ² over every row, computed here
+// independently (chiSquarePValue), with no permutation run; a numeric
+// column's p_all_rows is at most twice Welch's p computed here from the
+// raw values, and its p-value is at most 3 × its sample's and 1.5 × its
+// p_all_rows, and equal to the smaller.
+func TestWholeCombination(t *testing.T) {
+	s := &Settings{NoJoint: true}
+	s.Src = rand.NewPCG(1, 2)
+	n := s.SampleSize() + 10_000
+	rnd := rand.New(rand.NewPCG(3, 5))
+	base := []float64{0.3, 0.3, 0.4}
+	moved := []float64{0.28, 0.3, 0.42}
+	mk := func(shift float64, p []float64) []Column {
+		v := make([]float64, n)
+		for i := range v {
+			v[i] = rnd.NormFloat64() + shift
+		}
+		return []Column{{Name: "x", Values: v}, categoricalColumn("c", n, p, rnd)}
+	}
+	ref, cur := mk(0, base), mk(0.03, moved)
+	res, err := Compare(context.Background(), ref, cur, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, c := res.Columns[0], res.Columns[1]
+	if x.Whole == nil || c.Whole == nil {
+		t.Fatalf("no Whole test at %d rows: numeric %v, categorical %v", n, x.Whole != nil, c.Whole != nil)
+	}
+	if want := chiSquarePValue(ref[1].Categories, cur[1].Categories); math.Abs(c.PValue-want) > 1e-9*want || c.Permutations != 0 {
+		t.Errorf("categorical: p-value %v after %d permutations, want the χ² test's %v and none", c.PValue, c.Permutations, want)
+	}
+	m0, s0 := stat.MeanStdDev(ref[0].Values, nil)
+	m1, s1 := stat.MeanStdDev(cur[0].Values, nil)
+	welch := math.Erfc(math.Abs(m1-m0) / math.Sqrt((s0*s0+s1*s1)/float64(n)) / math.Sqrt2)
+	if x.Whole.PValue > 2*welch*(1+1e-9) {
+		t.Errorf("numeric: p_all_rows %v above 2 × Welch's %v", x.Whole.PValue, welch)
+	}
+	want := math.Min(1, math.Min(1.5*x.Whole.PValue, 3*x.SamplePValue))
+	if math.Abs(x.PValue-want) > 1e-9*want {
+		t.Errorf("numeric: p-value %v, want min(1, 1.5 × %v, 3 × %v) = %v", x.PValue, x.Whole.PValue, x.SamplePValue, want)
+	}
+	t.Logf("categorical p %.3g (χ²); numeric p %.3g (all rows %.3g, Welch %.3g, sample %.3g after %d permutations)", c.PValue, x.PValue, x.Whole.PValue, welch, x.SamplePValue, x.Permutations)
+}
