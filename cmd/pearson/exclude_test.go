@@ -257,8 +257,8 @@ func TestChangepointExclude(t *testing.T) {
 // penalty 2·ln(rows) misses some 1-sd shifts even in one column), streamed
 // by default 9 and 8, afresh 9 and 10. The streaming default finds the
 // shift in 38 of 40 series in both cases (BenchmarkColumnThreshold in
-// package changepoint), the estimate afresh in 19 of 20 and 20 of 20: at a
-// rate of 0.95, 8 or more of 10 fail one run in 87 (Binomial(10, 0.95)
+// package changepoint), the estimate afresh in 37 and 40 of the same 40: at
+// a rate of 0.95, 8 or more of 10 fail one run in 87 (Binomial(10, 0.95)
 // reaches 7 or less with probability 0.0115). Before the default threshold
 // followed the columns (Detector.Threshold) the streaming default found 6
 // of 10 beside the large column: its quiet scores are lower on two columns
