@@ -41,9 +41,10 @@ func (s *Settings) Resolved() Settings {
 // k the Embed), the incremental estimate's features and inverses, and the
 // working set of one estimate of the divergence
 // between two windows of n subsequences of k·dim coordinates
-// (divergence.PESettings.Memory; with Exact, O(n²): about 1.2 GB at n =
-// 5000). Settings out of range give the bound of their resolved values as
-// far as they go.
+// (divergence.PESettings.Memory; with Exact, O(n²), the heap at its peak
+// under the collector's default target: about 1.4 GiB at n = 5000, where
+// the collector's trace shows 1.16 GiB). Settings out of range give the
+// bound of their resolved values as far as they go.
 func (s *Settings) StreamMemory(dim int) float64 {
 	r := s.Resolved()
 	n, k, dist, d := float64(r.Window), float64(r.Embed), float64(r.MinDistance), float64(dim)

@@ -29,8 +29,9 @@ import (
 //	each draw:         w·(10k² + k·(BlockRows + d))  (kernel averages and the k×k solve)
 //	cross-validation:  w·(8f + 4)·k_cv² + m·d        (every fold's moments at one width)
 //
-// with Settings.Exact solving one problem of k = n in 6n² + n·BlockRows
-// words instead of the draws. LSMI adds w·2k·m for the
+// with Settings.Exact solving one problem of k = n instead of the draws:
+// 7n² + 2n·(BlockRows + d + 3) words (see exactWords), the heap at its
+// peak under the collector's default target rather than the live data. LSMI adds w·2k·m for the
 // kernel values of a draw's pairs (2k·BlockRows when exact) and G·(2k_cv·m + 2f·k_cv²) for its
 // cross-validation's per-width caches; a permutation test adds its design,
 // |PermutationSigmaScales|·(2k·m + 3k²), w·(k·m + 3k²) of scratch (k there is
@@ -80,7 +81,7 @@ func (s *Settings) estimateWords(nc, n, d int, cv bool) (words float64, k, kcv, 
 	if s.Exact {
 		// One solve of the n×n problem.
 		k, m = float64(nc), float64(n)
-		total = k*(4+fd) + 6*k*k + k*(kernel.BlockRows+fd)
+		total = k*(4+fd) + exactWords(k, fd)
 	} else {
 		total = draws*k*(4+fd) + w*(10*k*k+k*(kernel.BlockRows+fd))
 	}
@@ -89,6 +90,26 @@ func (s *Settings) estimateWords(nc, n, d int, cv bool) (words float64, k, kcv, 
 		total += w*(8*f+4)*kcv*kcv + m*fd
 	}
 	return total, k, kcv, m
+}
+
+// exactWords bounds, in words, the heap of the all-centre solution of k
+// centres of d columns (Settings.Exact) at its peak. The solve holds at
+// once the restricted k×k problem, the two kernel Gram matrices of its
+// moments (gonum's symmetric matrices take k² words each) and a block of
+// kernel values, k·BlockRows, with the centres and three k-vectors:
+// 3k² + k·(BlockRows + d + 3) words live. The Cholesky factor (k² more)
+// comes after the moments are dropped, but the collector, at GOGC = 100
+// (the default), lets the heap grow to twice what was live at its last
+// cycle before it runs again, and an allocation of k² words may cross
+// that goal before the cycle starts: 2·live + k². The collector's trace
+// of changepoint --stream --exact --window 5000 (issue 36) shows 593 MiB
+// live (3.1k²) and the heap at 1187 MiB (6.2k²) as the next window's
+// solve begins; the former bound of 6k² + k·BlockRows words was 1174 MiB
+// and let such a run start under a limit of address space it then
+// exhausts.
+func exactWords(k, d float64) float64 {
+	live := 3*k*k + k*(kernel.BlockRows+d+3)
+	return 2*live + k*k
 }
 
 // Memory returns a bound, in bytes, of what RelativePE holds beyond its
