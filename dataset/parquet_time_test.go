@@ -6,11 +6,11 @@ package dataset
 
 import (
 	"context"
-	"encoding/csv"
 	"errors"
-	"os"
 	"slices"
 	"testing"
+
+	"github.com/sublinear/pearson/dataset/datasettest"
 )
 
 // TestParquetTimeCells reads the DATE, TIMESTAMP (milliseconds,
@@ -21,15 +21,7 @@ import (
 // Query.NA the value column's NaN and nulls are missing values, the rows
 // dropped and counted with DropMissing, an error at the first otherwise.
 func TestParquetTimeCells(t *testing.T) {
-	f, err := os.Open(pqPath("times.csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	recs, err := csv.NewReader(f).ReadAll()
-	f.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs := datasettest.ReadCSV(t, pqPath("times.csv"))
 	cols := recs[0][:len(recs[0])-1]
 	seen := make([][]string, len(cols))
 	q := Query{NA: true, DropMissing: true, Columns: recs[0], Cells: make(map[string]func(string) (float64, error))}

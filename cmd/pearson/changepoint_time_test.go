@@ -5,7 +5,6 @@
 package main
 
 import (
-	"encoding/csv"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -28,15 +27,7 @@ import (
 func TestChangepointParquetTimes(t *testing.T) {
 	dir := filepath.Join("..", "..", "testdata", "parquet")
 	pq, text := filepath.Join(dir, "times.parquet"), filepath.Join(dir, "times.csv")
-	f, err := os.Open(text)
-	if err != nil {
-		t.Fatal(err)
-	}
-	recs, err := csv.NewReader(f).ReadAll()
-	f.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs := datasettest.ReadCSV(t, text)
 	missing := 0
 	for _, r := range recs[1:] {
 		if x := r[len(r)-1]; x == "" || x == "NaN" {

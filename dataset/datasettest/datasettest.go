@@ -8,6 +8,7 @@
 package datasettest
 
 import (
+	"encoding/csv"
 	"os"
 	"path/filepath"
 	"testing"
@@ -54,4 +55,20 @@ func Groups[T any](rows []T, n int) [][]T {
 		g = append(g, rows[start:min(len(rows), start+n)])
 	}
 	return g
+}
+
+// ReadCSV returns the records of the CSV file at path, its header first.
+// Any failure ends the test.
+func ReadCSV(t testing.TB, path string) [][]string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return recs
 }
