@@ -3,8 +3,8 @@
 // license that can be found in the LICENSE file.
 
 // Package datasettest writes the Parquet fixtures of pearson's tests, as
-// parquet-go writes them, so that the tests of package dataset and of the
-// command share one writer.
+// parquet-go writes them, and reads CSV files, so that the tests of package
+// dataset and of the command share one writer and one reader.
 package datasettest
 
 import (
