@@ -888,7 +888,7 @@ type seedSet struct {
 // with "_" for each space) and logs the table of the families that ran,
 // so that a -bench pattern picks the seeds and the families:
 //
-//	-bench 'SegmentTable/seeds=100-119/family=dense_20$'
+//	-bench 'SegmentTable/seeds=100-119$/family=dense_20$'
 func benchTables(b *testing.B, fams []family, base int, sets []seedSet) {
 	for _, set := range sets {
 		b.Run("seeds="+set.name, func(b *testing.B) {
@@ -920,7 +920,7 @@ func benchTables(b *testing.B, fams []family, base int, sets []seedSet) {
 // 100–119 (seeds=100-119), and the report seeds with the streaming
 // detector at its defaults beside them (seeds=100-119,stream: minutes):
 //
-//	go test -run '^$' -bench 'SegmentTable/seeds=100-119/' -benchtime 1x -v ./changepoint
+//	go test -run '^$' -bench 'SegmentTable/seeds=100-119$/' -benchtime 1x -v ./changepoint
 func BenchmarkSegmentTable(b *testing.B) {
 	benchTables(b, families, 0, []seedSet{
 		{"0-19", seedRange(0, 20), false},
