@@ -119,7 +119,9 @@ type Settings struct {
 
 	// Threshold is the score a change point must exceed. Zero means
 	// DefaultThreshold, about one false alarm in 1000 rows of one column
-	// at the default settings; a negative value keeps every peak.
+	// at the default settings (with several columns and the default
+	// estimate, scaled to their correlation: Detector.Threshold); a
+	// negative value keeps every peak.
 	Threshold float64
 	// MinDistance is the half-width, in rows, of the neighbourhood in
 	// which a change point must have the highest score: a candidate time

@@ -11,6 +11,8 @@ import (
 	"slices"
 	"testing"
 
+	"gonum.org/v1/gonum/mat"
+
 	"github.com/sublinear/pearson/changepoint"
 	"github.com/sublinear/pearson/internal/testtier"
 )
@@ -134,5 +136,96 @@ func TestStreamDelay(t *testing.T) {
 	}
 	if else1 > elseRef+1 {
 		t.Errorf("incremental reports %d changes elsewhere, afresh %d", else1, elseRef)
+	}
+}
+
+// BenchmarkColumnThreshold measures the streaming default's threshold on
+// several columns (Detector.Threshold, columnThreshold): the change points
+// it reports in 2 × 20 000 rows of white and AR(2) noise, one column and
+// 2–10 columns independent or sharing one factor (correlation ρ between
+// any two), at the default settings, on series other than those the curve
+// was fitted on; and, in 40 series of 600 rows, how often a 1-sd mean shift
+// in a column on scale 1 beside one on scale 10⁵ is found within 50 rows
+// (Window 50, Step 2: TestChangepointSmallColumnShift's series), against
+// the one-column DefaultThreshold. About 13 s of CPU; docs/RESULTS.md
+// records it.
+func BenchmarkColumnThreshold(b *testing.B) {
+	for b.Loop() {
+		for _, c := range []struct {
+			dim int
+			rho float64
+		}{{1, 0}, {2, 0}, {2, 0.5}, {2, 0.9}, {2, 0.99}, {3, 0}, {5, 0}, {5, 0.9}, {10, 0}} {
+			alarms, scored := 0, 0
+			var thr float64
+			for i, ar := range []bool{false, true} {
+				const rows = 20000
+				x := mat.NewDense(rows, c.dim, nil)
+				f := noise(rand.New(rand.NewPCG(11, uint64(i))), rows, ar)
+				for j := range c.dim {
+					e := noise(rand.New(rand.NewPCG(12+uint64(j), uint64(i))), rows, ar)
+					for r := range rows {
+						x.Set(r, j, math.Sqrt(c.rho)*f.At(r, 0)+math.Sqrt(1-c.rho)*e.At(r, 0))
+					}
+				}
+				d, err := changepoint.NewDetector(c.dim, changepoint.DefaultAlpha, nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				row := make([]float64, c.dim)
+				for r := range rows {
+					mat.Row(row, r, x)
+					if _, ok, err := d.Push(context.Background(), row); err != nil {
+						b.Fatal(err)
+					} else if ok {
+						scored++
+						thr += d.Threshold()
+					}
+					alarms += len(d.ChangePoints())
+				}
+				last, err := d.Flush()
+				if err != nil {
+					b.Fatal(err)
+				}
+				alarms += len(last)
+			}
+			b.Logf("%2d columns, ρ = %.2f: %2d false alarms in %d scored rows (%.2f in 1000), mean threshold %.2f",
+				c.dim, c.rho, alarms, scored, 1000*float64(alarms)/float64(scored), thr/float64(scored))
+		}
+		var found, foundOne [2]int
+		for seed := range uint64(40) {
+			rnd := rand.New(rand.NewPCG(100+seed, 9))
+			x := mat.NewDense(600, 2, nil)
+			for r := range 600 {
+				x.Set(r, 0, rnd.NormFloat64())
+				if r >= 300 {
+					x.Set(r, 0, x.At(r, 0)+1)
+				}
+				x.Set(r, 1, 5e5+1e5*rnd.NormFloat64())
+			}
+			for cols := range 2 {
+				in := mat.Matrix(x)
+				if cols == 1 {
+					in = x.Slice(0, 600, 0, 1)
+				}
+				for one, thr := range []float64{0, changepoint.DefaultThreshold} {
+					res, err := changepoint.Scores(context.Background(), in, changepoint.DefaultAlpha, &changepoint.Settings{Window: 50, Step: 2, Threshold: thr})
+					if err != nil {
+						b.Fatal(err)
+					}
+					for _, p := range res.ChangePoints {
+						if abs(p.Time-300) <= 50 {
+							if one == 0 {
+								found[cols]++
+							} else {
+								foundOne[cols]++
+							}
+							break
+						}
+					}
+				}
+			}
+		}
+		b.Logf("1-sd shift beside a column on scale 10⁵, 40 series: found in %d (at DefaultThreshold %d); the small column alone %d (%d)",
+			found[0], foundOne[0], found[1], foundOne[1])
 	}
 }

@@ -192,3 +192,41 @@ func (w window) At(i, j int) float64 {
 
 // T returns the transpose.
 func (w window) T() mat.Matrix { return mat.Transpose{Matrix: w} }
+
+// maxPairColumns bounds the columns whose correlations participation
+// reads: beyond it, that many columns evenly spaced stand for all.
+const maxPairColumns = 64
+
+// participation returns the participation ratio of the columns'
+// correlation matrix C over the rows of the two windows of the latest
+// candidate, (tr C)²/tr C² = dim/(1 + (dim − 1)·r̄²), with r̄² the mean
+// squared correlation of two distinct columns: dim for uncorrelated
+// columns, 1 for columns that are all one up to scale. It reads the moments
+// standardise left (coordinate offset 0 of each column is the column over
+// those rows). With more than maxPairColumns columns, r̄² is the mean over
+// maxPairColumns of them, evenly spaced.
+func (g *ring) participation() float64 {
+	if g.dim == 1 {
+		return 1
+	}
+	cols := make([]int, min(g.dim, maxPairColumns))
+	for i := range cols {
+		cols[i] = i * g.dim / len(cols)
+	}
+	first, nn := g.rows-g.cap, 2*g.n
+	var sum float64
+	for a, ca := range cols {
+		for _, cb := range cols[a+1:] {
+			ja, jb := ca*g.k, cb*g.k
+			s := 0.0
+			for i := range nn {
+				s += (g.at(first+i, ca) - g.mean[ja]) * (g.at(first+i, cb) - g.mean[jb])
+			}
+			r := s / (float64(nn-1) * g.sd[ja] * g.sd[jb])
+			sum += r * r
+		}
+	}
+	m := len(cols)
+	r2 := sum / float64(m*(m-1)/2)
+	return float64(g.dim) / (1 + float64(g.dim-1)*r2)
+}

@@ -50,3 +50,47 @@ func TestRingStandardise(t *testing.T) {
 		t.Errorf("the ring holds %d values, want %d", len(g.data), (2*n+k-1)*dim)
 	}
 }
+
+// The columns' participation ratio matches its closed form dim/(1 +
+// (dim − 1)·ρ²) for columns sharing one factor with correlation ρ between
+// any two: 1 for columns that are one up to scale and sign (exactly), dim
+// for independent ones, up to the sampling error of 2n = 400 rows: r̄² of
+// independent columns averages 1/399, and the tolerances (3% at dim 2, 5% at
+// dim 5) allow r̄² of 12 and 5 times that, far in the tail of χ²₁/399 and
+// χ²₁₀/3990; with more than maxPairColumns columns, the subset's r̄² stands
+// for all. columnThreshold is DefaultThreshold on one column.
+func TestParticipation(t *testing.T) {
+	t.Parallel()
+	const n = 200
+	for _, c := range []struct {
+		dim      int
+		rho, tol float64
+	}{
+		{2, 1, 1e-9}, {5, 1, 1e-9}, {2, 0, 0.03}, {5, 0, 0.05}, {3, 0.9, 0.15}, {100, 0.9, 0.05},
+	} {
+		g := newRing(n, 1, c.dim)
+		rnd := rand.New(rand.NewPCG(uint64(c.dim), 36))
+		row := make([]float64, c.dim)
+		for range g.cap {
+			f := rnd.NormFloat64()
+			for j := range row {
+				// Loadings √ρ on the factor: correlation ρ between any two
+				// columns; ρ = 1 makes them one up to scale and sign.
+				row[j] = math.Sqrt(c.rho)*f + math.Sqrt(1-c.rho)*rnd.NormFloat64()
+				row[j] *= float64(1+j) * float64(1-2*(j%2))
+			}
+			g.push(row)
+		}
+		g.standardise()
+		p := g.participation()
+		// For a common factor the correlation is ρ, so r̄² = ρ².
+		want := float64(c.dim) / (1 + float64(c.dim-1)*c.rho*c.rho)
+		t.Logf("%d columns, ρ = %g: participation ratio %.4f, closed form %.4f", c.dim, c.rho, p, want)
+		if math.Abs(p-want) > c.tol*want {
+			t.Errorf("%d columns, ρ = %g: participation ratio %.4f, want %.4f within %g", c.dim, c.rho, p, want, c.tol)
+		}
+	}
+	if got := columnThreshold(1); got != DefaultThreshold {
+		t.Errorf("columnThreshold(1) = %g, want DefaultThreshold", got)
+	}
+}

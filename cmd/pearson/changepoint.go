@@ -288,7 +288,7 @@ func newCPJob(o *options) (*cpJob, error) {
 			Sigma:       o.sigma,
 			Lambda:      o.est.Lambda,
 			Retune:      o.retune,
-			Threshold:   o.threshold,
+			Threshold:   thresholdGiven(o),
 			MinDistance: o.minDistance,
 		},
 	}
@@ -349,6 +349,15 @@ func ifGiven(o *options, name string, v int) int {
 		return 0
 	}
 	return v
+}
+
+// thresholdGiven returns --threshold if given and 0 if not: the library's
+// default then follows the columns (changepoint.Detector.Threshold).
+func thresholdGiven(o *options) float64 {
+	if !o.given["threshold"] {
+		return 0
+	}
+	return o.threshold
 }
 
 // row takes the next row of the input: it checks its time label, pushes
@@ -463,6 +472,16 @@ func (j *cpJob) label(row int) float64 {
 	return j.labels[row%len(j.labels)]
 }
 
+// threshold is the streaming detector's threshold at the last row, which
+// with several columns and no --threshold follows their correlation; def
+// when there is no detector.
+func (j *cpJob) threshold(def float64) float64 {
+	if j.d == nil {
+		return def
+	}
+	return j.d.Threshold()
+}
+
 // summary is the record of the run's details.
 func (j *cpJob) summary(name string, columns []string, seed uint64) *record {
 	timeName := j.timeCol
@@ -483,7 +502,7 @@ func (j *cpJob) summary(name string, columns []string, seed uint64) *record {
 		add("step", s.Step).
 		add("alpha", j.alpha).
 		add("retune", j.s.Retune).
-		add("threshold", s.Threshold).
+		add("threshold", j.threshold(s.Threshold)).
 		add("min_distance", s.MinDistance).
 		add("seed", seed).
 		add("detected", j.found)
@@ -595,9 +614,9 @@ func (p *cpPlot) write(path string, j *cpJob, columns []string) error {
 	if p.series.stride > 1 {
 		timeName += fmt.Sprintf(" (1 row in %d drawn)", p.series.stride)
 	}
-	threshold := j.s.Threshold
-	if threshold == 0 {
-		threshold = changepoint.DefaultThreshold
+	threshold := j.threshold(changepoint.DefaultThreshold)
+	if j.s.Threshold != 0 {
+		threshold = j.s.Threshold
 	}
 	thresholdName := ""
 	if p.segmented {
@@ -778,25 +797,15 @@ func (h *headRecorder) stop() []byte {
 // rows, the running sums of the k·dim coordinates, the scores of the last
 // MinDistance rows and a time label for each.
 func (j *cpJob) checkStreamMemory(dim int) error {
-	budget := j.budget
 	r := j.s.Resolved()
-	need := float64(baseMemory) + j.s.StreamMemory(dim)
-	machine := processMemory()
-	if need <= budget {
-		// Within the budget, the machine may still bind (an address-space
-		// limit, a cgroup): an all-centre fit at a window of 5000 needs
-		// about 1.2 GB.
-		if err := checkMachine(need, " for the windows and their estimate", machine, "--window"); err != nil {
-			return usageErr("%v", err)
-		}
-		return nil
-	}
+	c := cost{need: float64(baseMemory) + j.s.StreamMemory(dim), budget: j.budget,
+		what:  fmt.Sprintf("--window %d, --embed %d and --min-distance %d on %d columns", r.Window, r.Embed, r.MinDistance, dim),
+		lower: "them"}
 	if r.Exact {
-		return usageErr("--exact with --window %d on %d columns would need about %s of memory (the all-centre fit grows as the window squared), more than the budget of %s: lower --window, leave --exact out, or raise --max-memory",
-			r.Window, dim, formatSize(need), formatSize(budget))
+		c.what, c.when = fmt.Sprintf("--exact with --window %d on %d columns", r.Window, dim), " (the all-centre fit grows as the window squared)"
+		c.lower = "--window, leave --exact out"
 	}
-	return usageErr("--window %d, --embed %d and --min-distance %d on %d columns would need about %s of memory, more than the budget of %s: lower them, or raise --max-memory",
-		r.Window, r.Embed, r.MinDistance, dim, formatSize(need), formatSize(budget))
+	return asUsage(c.check())
 }
 
 // missingHint adds to err, when it is about a missing value and
