@@ -5,6 +5,7 @@
 package divergence
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"sort"
@@ -74,23 +75,52 @@ func energyTest(x, y []float64, b int, rnd *rand.Rand) float64 {
 // replications, B = 100 for both (an exact level of 5/101 at p ≤ 0.05).
 // The mean component is what lets the kernel test match the energy test on
 // a shift (issue 23 measured 0.59 against 0.71 without it) while keeping
-// its lead on scale and shape. PEARSON_LONG=1 runs it.
+// its lead on scale and shape. PEARSON_LONG=1 runs it;
+// BenchmarkLocationPower at other n.
 func TestLocationPowerAgainstEnergy(t *testing.T) {
 	t.Parallel()
 	testtier.Long(t, "800 two-sample tests beside an O(n²) energy test")
 	testtier.SkipUnderRace(t)
-	const n, reps, b = 200, 200, 100
+	locationPower(t, 200, 200, false)
+}
+
+// BenchmarkLocationPower runs TestLocationPowerAgainstEnergy's study at n
+// = 100, 200, 500 and 1000 per sample (-bench 'LocationPower/n=500'), 200
+// replications, the shift and scale change shrinking as 1/√n: a
+// measurement, the test's limits logged.
+func BenchmarkLocationPower(b *testing.B) {
+	for _, n := range []int{100, 200, 500, 1000} {
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			for range b.N {
+				locationPower(b, n, 200, true)
+			}
+		})
+	}
+}
+
+// locationPower is TestLocationPowerAgainstEnergy's study at n per sample
+// over reps replications; with measure, a rate beyond the test's limits is
+// logged instead of failing.
+func locationPower(t testing.TB, n, reps int, measure bool) {
+	const b = 100
+	fail := t.Errorf
+	if measure {
+		fail = t.Logf
+	}
 	laplace := func(r *rand.Rand) float64 {
 		u := r.Float64() - 0.5
 		return -math.Copysign(math.Log(1-2*math.Abs(u)), u) / math.Sqrt2
 	}
+	// The shift and the change of scale shrink as 1/√n (0.3 sd and ×1.3 at
+	// n = 200), so that the power stays between the ends at every n.
+	d := 0.3 * math.Sqrt(200/float64(n))
 	cases := []struct {
 		name string
 		q    func(*rand.Rand) float64
 	}{
 		{"null", func(r *rand.Rand) float64 { return r.NormFloat64() }},
-		{"shift 0.3 sd", func(r *rand.Rand) float64 { return r.NormFloat64() + 0.3 }},
-		{"sd ×1.3", func(r *rand.Rand) float64 { return 1.3 * r.NormFloat64() }},
+		{fmt.Sprintf("shift %.3g sd", d), func(r *rand.Rand) float64 { return r.NormFloat64() + d }},
+		{fmt.Sprintf("sd ×%.3g", 1+d), func(r *rand.Rand) float64 { return (1 + d) * r.NormFloat64() }},
 		{"normal → Laplace", laplace},
 	}
 	s := &TwoSampleSettings{Permutations: b}
@@ -115,16 +145,16 @@ func TestLocationPowerAgainstEnergy(t *testing.T) {
 				rejE++
 			}
 		}
-		rp, re := float64(rejP)/reps, float64(rejE)/reps
+		rp, re := float64(rejP)/float64(reps), float64(rejE)/float64(reps)
 		t.Logf("%-18s pearson %.3f  energy %.3f", c.name, rp, re)
 		// The binomial standard error of a difference of two rates near
 		// 0.7 over 200 replications is about 0.046: "at least as powerful"
 		// allows two of them.
 		switch {
 		case c.name == "null" && rp > 0.08:
-			t.Errorf("null: rejection rate %.3f, want ≤ 0.08", rp)
+			fail("null: rejection rate %.3f, want ≤ 0.08", rp)
 		case c.name != "null" && rp < re-0.09:
-			t.Errorf("%s: pearson %.3f, energy %.3f", c.name, rp, re)
+			fail("%s: pearson %.3f, energy %.3f", c.name, rp, re)
 		}
 	}
 }

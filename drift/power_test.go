@@ -9,9 +9,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -38,8 +36,9 @@ import (
 // flagged (family-wise).
 //
 // PEARSON_LONG=1 go test -run TestPowerStudy -v ./drift/ runs it at 10³
-// and 10⁴ rows (10⁵ and 10⁶ are TestWholePower's); PEARSON_POWER_N (comma-separated n, e.g. 1000000) and
-// PEARSON_POWER_REPS (changed tables; null tables are half) size it.
+// and 10⁴ rows (10⁵ and 10⁶ are TestWholePower's), a subtest per size;
+// BenchmarkPowerStudy at other sizes and replications (changed tables;
+// null tables are half), chosen by its sub-benchmarks' names.
 
 // powerChange is one column of a changed table: how the current column
 // differs from the reference's.
@@ -358,7 +357,7 @@ const energyMaxN, energyB = 10_000, 299
 // the study's level: pearson at its defaults (its joint row in joint),
 // the references with Benjamini–Hochberg over the columns; and the
 // unadjusted p-values of pearson and KS. Energy is NaN beyond energyMaxN.
-func flagsOf(t *testing.T, ref, cur []Column, n int, seed uint64, rnd *rand.Rand) (flags [methods][]bool, joint bool, pP, pKS []float64) {
+func flagsOf(t testing.TB, ref, cur []Column, n int, seed uint64, rnd *rand.Rand) (flags [methods][]bool, joint bool, pP, pKS []float64) {
 	t.Helper()
 	s := &Settings{}
 	s.Src = rand.NewPCG(seed, 99)
@@ -428,133 +427,171 @@ func TestPowerStudy(t *testing.T) {
 	testtier.Long(t, "the power and false-alarm study at the command's settings, 10³ and 10⁴ rows")
 	testtier.SkipUnderRace(t)
 	// 10⁵ and 10⁶ rows, where the tests on every row join the sample's, are
-	// TestWholePower's.
-	ns := []int{1_000, 10_000}
-	if v := os.Getenv("PEARSON_POWER_N"); v != "" {
-		ns = nil
-		for _, f := range strings.Split(v, ",") {
-			n, err := strconv.Atoi(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			ns = append(ns, n)
+	// TestWholePower's. Replications: at 10³ rows the methods differ, at
+	// 10⁴ and more every change is found by all (a 0.05-sd shift aside) and
+	// a replication costs ten times more. A subtest per n (-run
+	// 'TestPowerStudy/n=1000$' runs one); the calibration is pooled over
+	// the sizes run.
+	st := newPowerStudy()
+	for _, n := range []int{1_000, 10_000} {
+		t.Run(fmt.Sprintf("n=%d", n), func(t *testing.T) { st.run(t, n, max(2, 10_000/n)) })
+	}
+	st.check(t)
+}
+
+// BenchmarkPowerStudy runs the power study at sizes and replications the
+// test does not: -bench 'PowerStudy/n=1000000/reps=2' runs 2 changed tables
+// (and 1 null table) of 10⁶ rows. A measurement: what the test asserts is
+// logged (a table or two is too few for its limits).
+func BenchmarkPowerStudy(b *testing.B) {
+	for _, n := range []int{1_000, 10_000, 100_000, 1_000_000} {
+		for _, reps := range []int{2, 10, 20} {
+			b.Run(fmt.Sprintf("n=%d/reps=%d", n, reps), func(b *testing.B) {
+				for range b.N {
+					st := newPowerStudy()
+					st.measure = true
+					st.run(b, n, reps)
+					st.check(b)
+				}
+			})
 		}
 	}
-	// Replications: at 10³ rows the methods differ, at 10⁴ and more
-	// every change is found by all (a 0.05-sd shift aside) and a
-	// replication costs ten times more.
-	repsOf := func(n int) int { return max(2, 10_000/n) }
-	if v := os.Getenv("PEARSON_POWER_REPS"); v != "" {
-		r, _ := strconv.Atoi(v)
-		repsOf = func(int) int { return r }
+}
+
+// powerStudy accumulates the power study over the sizes it runs: its
+// tables (power, calibration per size) and the null tables' counts pooled
+// over every size.
+type powerStudy struct {
+	measure    bool // log what the test asserts (BenchmarkPowerStudy)
+	nullTables int
+	lowAll     []int           // pearson's p ≤ level per column type, every n
+	fwNull     [methods]paired // family-wise, null tables, every n
+	table      strings.Builder // power per change and n
+	calib      strings.Builder // calibration per column type and n
+}
+
+func newPowerStudy() *powerStudy {
+	st := &powerStudy{lowAll: make([]int, len(nullTypes))}
+	fmt.Fprintf(&st.table, "| change | n (tables) | %s |\n|---|---|---|---|---|\n", strings.Join(methodNames[:], " | "))
+	return st
+}
+
+// fail reports a failed assertion: an error, or a log line when st
+// measures.
+func (st *powerStudy) fail(t testing.TB, format string, args ...any) {
+	t.Helper()
+	if st.measure {
+		t.Logf("above the test's limit: "+format, args...)
+		return
 	}
-	nullTables := 0
-	lowAll := make([]int, len(nullTypes)) // pearson's p ≤ level per column type, every n
-	var table strings.Builder
-	fmt.Fprintf(&table, "| change | n (tables) | %s |\n|---|---|---|---|---|\n", strings.Join(methodNames[:], " | "))
-	var fwNull [methods]paired // family-wise, null tables, every n
-	var calib strings.Builder
-	for _, n := range ns {
-		reps := repsOf(n)
-		power := make([][methods]paired, len(powerChanges))
-		var fwChanged [methods]int
-		for rep := range reps {
-			rnd := rand.New(rand.NewPCG(uint64(rep), uint64(n)))
-			ref, changed := changedTable(n, true, rnd)
-			cur, _ := changedTable(n, false, rnd)
-			flags, _, _, _ := flagsOf(t, ref, cur, n, uint64(rep), rnd)
-			for k, j := range changed {
-				for m := range methods {
-					power[k][m].add(flags[m][j], flags[mKS][j])
-				}
-			}
+	t.Errorf(format, args...)
+}
+
+// run runs reps changed tables and reps/2 null tables of n rows.
+func (st *powerStudy) run(t testing.TB, n, reps int) {
+	power := make([][methods]paired, len(powerChanges))
+	var fwChanged [methods]int
+	for rep := range reps {
+		rnd := rand.New(rand.NewPCG(uint64(rep), uint64(n)))
+		ref, changed := changedTable(n, true, rnd)
+		cur, _ := changedTable(n, false, rnd)
+		flags, _, _, _ := flagsOf(t, ref, cur, n, uint64(rep), rnd)
+		for k, j := range changed {
 			for m := range methods {
-				if flags[m][len(ref)-1] || flags[m][len(ref)-2] {
-					fwChanged[m]++
-				}
-			}
-			// The correlation change, in a table of its own: pearson by its
-			// joint row, the references by either column.
-			k := len(powerChanges) - 1
-			ref, cur = jointTable(powerChanges[k], n, true, rnd), jointTable(powerChanges[k], n, false, rnd)
-			flags, joint, _, _ := flagsOf(t, ref, cur, n, uint64(rep), rnd)
-			flags[mPearson][0] = flags[mPearson][0] || joint
-			for m := range methods {
-				power[k][m].add(flags[m][0] || flags[m][1], flags[mKS][0] || flags[mKS][1])
+				power[k][m].add(flags[m][j], flags[mKS][j])
 			}
 		}
-		// Null tables: calibration per column type, family-wise per table.
-		var low [methods][]int
-		for m := range low {
-			low[m] = make([]int, len(nullTypes))
-		}
-		nullReps := max(1, reps/2)
-		nullTables += nullReps
-		for rep := range nullReps {
-			rnd := rand.New(rand.NewPCG(uint64(rep), uint64(n)+1))
-			ref, cur := nullTable(n, rnd), nullTable(n, rnd)
-			flags, _, pP, pKS := flagsOf(t, ref, cur, n, uint64(rep)+1000, rnd)
-			for j := range ref {
-				if pP[j] <= powerLevel {
-					low[mPearson][j/nullPerType]++
-				}
-				if pKS[j] <= powerLevel {
-					low[mKS][j/nullPerType]++
-				}
-			}
-			for m := range methods {
-				fwNull[m].add(slices.Contains(flags[m], true), slices.Contains(flags[mKS], true))
+		for m := range methods {
+			if flags[m][len(ref)-1] || flags[m][len(ref)-2] {
+				fwChanged[m]++
 			}
 		}
-		per := nullReps * nullPerType
-		for ty, nt := range nullTypes {
-			lowAll[ty] += low[mPearson][ty]
-			fmt.Fprintf(&calib, "| %s | %d (%d) | %.3f | %.3f |\n", nt.name, n, per, float64(low[mPearson][ty])/float64(per), float64(low[mKS][ty])/float64(per))
+		// The correlation change, in a table of its own: pearson by its
+		// joint row, the references by either column.
+		k := len(powerChanges) - 1
+		ref, cur = jointTable(powerChanges[k], n, true, rnd), jointTable(powerChanges[k], n, false, rnd)
+		flags, joint, _, _ := flagsOf(t, ref, cur, n, uint64(rep), rnd)
+		flags[mPearson][0] = flags[mPearson][0] || joint
+		for m := range methods {
+			power[k][m].add(flags[m][0] || flags[m][1], flags[mKS][0] || flags[mKS][1])
 		}
-		for k, c := range powerChanges {
-			fmt.Fprintf(&table, "| %s | %d (%d) |", c.name, n, reps)
-			for m := range methods {
-				if m == mEnergy && n > energyMaxN {
-					table.WriteString(" – |")
-					continue
-				}
-				fmt.Fprintf(&table, " %.2f |", float64(power[k][m].rate)/float64(reps))
+	}
+	// Null tables: calibration per column type, family-wise per table.
+	var low [methods][]int
+	for m := range low {
+		low[m] = make([]int, len(nullTypes))
+	}
+	nullReps := max(1, reps/2)
+	st.nullTables += nullReps
+	for rep := range nullReps {
+		rnd := rand.New(rand.NewPCG(uint64(rep), uint64(n)+1))
+		ref, cur := nullTable(n, rnd), nullTable(n, rnd)
+		flags, _, pP, pKS := flagsOf(t, ref, cur, n, uint64(rep)+1000, rnd)
+		for j := range ref {
+			if pP[j] <= powerLevel {
+				low[mPearson][j/nullPerType]++
 			}
-			table.WriteString("\n")
-			if power[k][mPearson].worse() {
-				t.Errorf("%s, n = %d: pearson flags the changed column in %d of %d tables, KS + BH in %d (KS alone %d, pearson alone %d)",
-					c.name, n, power[k][mPearson].rate, reps, power[k][mPearson].rate-power[k][mPearson].onlyMethod+power[k][mPearson].onlyKS,
-					power[k][mPearson].onlyKS, power[k][mPearson].onlyMethod)
+			if pKS[j] <= powerLevel {
+				low[mKS][j/nullPerType]++
 			}
 		}
-		fmt.Fprintf(&table, "| unchanged columns of changed tables, family-wise | %d (%d) |", n, reps)
+		for m := range methods {
+			st.fwNull[m].add(slices.Contains(flags[m], true), slices.Contains(flags[mKS], true))
+		}
+	}
+	per := nullReps * nullPerType
+	for ty, nt := range nullTypes {
+		st.lowAll[ty] += low[mPearson][ty]
+		fmt.Fprintf(&st.calib, "| %s | %d (%d) | %.3f | %.3f |\n", nt.name, n, per, float64(low[mPearson][ty])/float64(per), float64(low[mKS][ty])/float64(per))
+	}
+	for k, c := range powerChanges {
+		fmt.Fprintf(&st.table, "| %s | %d (%d) |", c.name, n, reps)
 		for m := range methods {
 			if m == mEnergy && n > energyMaxN {
-				table.WriteString(" – |")
+				st.table.WriteString(" – |")
 				continue
 			}
-			fmt.Fprintf(&table, " %.2f |", float64(fwChanged[m])/float64(reps))
+			fmt.Fprintf(&st.table, " %.2f |", float64(power[k][m].rate)/float64(reps))
 		}
-		table.WriteString("\n")
-		t.Logf("n = %d done", n)
+		st.table.WriteString("\n")
+		if power[k][mPearson].worse() {
+			st.fail(t, "%s, n = %d: pearson flags the changed column in %d of %d tables, KS + BH in %d (KS alone %d, pearson alone %d)",
+				c.name, n, power[k][mPearson].rate, reps, power[k][mPearson].rate-power[k][mPearson].onlyMethod+power[k][mPearson].onlyKS,
+				power[k][mPearson].onlyKS, power[k][mPearson].onlyMethod)
+		}
 	}
+	fmt.Fprintf(&st.table, "| unchanged columns of changed tables, family-wise | %d (%d) |", n, reps)
 	for m := range methods {
-		fmt.Fprintf(&calib, "| family-wise, null tables (all n) | | %s %d of %d | |\n", methodNames[m], fwNull[m].rate, nullTables)
+		if m == mEnergy && n > energyMaxN {
+			st.table.WriteString(" – |")
+			continue
+		}
+		fmt.Fprintf(&st.table, " %.2f |", float64(fwChanged[m])/float64(reps))
+	}
+	st.table.WriteString("\n")
+	t.Logf("n = %d done", n)
+}
+
+// check asserts the null tables' calibration per column type, pooled over
+// the sizes run, and logs the tables.
+func (st *powerStudy) check(t testing.TB) {
+	for m := range methods {
+		fmt.Fprintf(&st.calib, "| family-wise, null tables (all n) | | %s %d of %d | |\n", methodNames[m], st.fwNull[m].rate, st.nullTables)
 	}
 	// Calibration per column type, pooled over n: at most the level plus
 	// two binomial standard errors.
-	per := nullTables * nullPerType
+	per := st.nullTables * nullPerType
 	lim := powerLevel + 2*math.Sqrt(powerLevel*(1-powerLevel)/float64(per))
 	for ty, nt := range nullTypes {
-		if rate := float64(lowAll[ty]) / float64(per); rate > lim {
-			t.Errorf("%s columns: %.3f of pearson's p-values ≤ %.2f over %d null columns, above %.3f", nt.name, rate, powerLevel, per, lim)
+		if rate := float64(st.lowAll[ty]) / float64(per); rate > lim {
+			st.fail(t, "%s columns: %.3f of pearson's p-values ≤ %.2f over %d null columns, above %.3f", nt.name, rate, powerLevel, per, lim)
 		}
 	}
-	if fwNull[mPearson].worse() {
-		t.Errorf("pearson's family-wise false alarms on null tables: %d, KS + BH's %d", fwNull[mPearson].rate, fwNull[mKS].rate)
+	if st.fwNull[mPearson].worse() {
+		st.fail(t, "pearson's family-wise false alarms on null tables: %d, KS + BH's %d", st.fwNull[mPearson].rate, st.fwNull[mKS].rate)
 	}
-	t.Logf("share of changed tables (replications in brackets) flagging the changed column (the correlation: pearson by its joint row), level %.2f:\n%s", powerLevel, table.String())
-	t.Logf("null tables: share of p-values ≤ %.2f per column type (pearson, KS), and family-wise alarms:\n| column | n (columns) | pearson | KS |\n|---|---|---|---|\n%s", powerLevel, calib.String())
+	t.Logf("share of changed tables (replications in brackets) flagging the changed column (the correlation: pearson by its joint row), level %.2f:\n%s", powerLevel, st.table.String())
+	t.Logf("null tables: share of p-values ≤ %.2f per column type (pearson, KS), and family-wise alarms:\n| column | n (columns) | pearson | KS |\n|---|---|---|---|\n%s", powerLevel, st.calib.String())
 }
 
 // TestSeedStability reruns the same tables at different seeds: tables of
@@ -569,15 +606,28 @@ func TestPowerStudy(t *testing.T) {
 // interval overlap the one it has among the other columns (all but one of
 // the 16 pairs): a column's verdict depends on the others through BH's
 // adjustment, not through its p-value.
-// PEARSON_LONG=1 runs it; PEARSON_STABILITY_TABLES (default 4) sizes it.
+// PEARSON_LONG=1 runs it on 4 tables; BenchmarkSeedStability on more.
 func TestSeedStability(t *testing.T) {
 	t.Parallel()
 	testtier.Long(t, "the seed-stability study: 24 drift comparisons")
 	testtier.SkipUnderRace(t)
-	tables := 4
-	if v := os.Getenv("PEARSON_STABILITY_TABLES"); v != "" {
-		tables, _ = strconv.Atoi(v)
+	seedStability(t, 4)
+}
+
+// BenchmarkSeedStability runs TestSeedStability's study, with its
+// assertions, on more tables: -bench 'SeedStability/tables=16'.
+func BenchmarkSeedStability(b *testing.B) {
+	for _, tables := range []int{8, 16} {
+		b.Run(fmt.Sprintf("tables=%d", tables), func(b *testing.B) {
+			for range b.N {
+				seedStability(b, tables)
+			}
+		})
 	}
+}
+
+// seedStability is TestSeedStability's study on the given number of tables.
+func seedStability(t testing.TB, tables int) {
 	const n, cols, seeds = 2000, 10, 8
 	shift := map[int]float64{0: 0.05, 1: 0.1, 2: 0.15, 3: 0.2}
 	var samePairs, pairs, overlap, pvPairs, alonePairs, aloneOverlap int

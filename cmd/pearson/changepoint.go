@@ -800,25 +800,15 @@ func (h *headRecorder) stop() []byte {
 // rows, the running sums of the k·dim coordinates, the scores of the last
 // MinDistance rows and a time label for each.
 func (j *cpJob) checkStreamMemory(dim int) error {
-	budget := j.budget
 	r := j.s.Resolved()
-	need := float64(baseMemory) + j.s.StreamMemory(dim)
-	machine := processMemory()
-	if need <= budget {
-		// Within the budget, the machine may still bind (an address-space
-		// limit, a cgroup): an all-centre fit at a window of 5000 needs
-		// about 1.2 GB.
-		if err := checkMachine(need, " for the windows and their estimate", machine, "--window"); err != nil {
-			return usageErr("%v", err)
-		}
-		return nil
-	}
+	c := cost{need: float64(baseMemory) + j.s.StreamMemory(dim), budget: j.budget,
+		what:  fmt.Sprintf("--window %d, --embed %d and --min-distance %d on %d columns", r.Window, r.Embed, r.MinDistance, dim),
+		lower: "them"}
 	if r.Exact {
-		return usageErr("--exact with --window %d on %d columns would need about %s of memory (the all-centre fit grows as the window squared), more than the budget of %s: lower --window, leave --exact out, or raise --max-memory",
-			r.Window, dim, formatSize(need), formatSize(budget))
+		c.what, c.when = fmt.Sprintf("--exact with --window %d on %d columns", r.Window, dim), " (the all-centre fit grows as the window squared)"
+		c.lower = "--window, leave --exact out"
 	}
-	return usageErr("--window %d, --embed %d and --min-distance %d on %d columns would need about %s of memory, more than the budget of %s: lower them, or raise --max-memory",
-		r.Window, r.Embed, r.MinDistance, dim, formatSize(need), formatSize(budget))
+	return asUsage(c.check())
 }
 
 // missingHint adds to err, when it is about a missing value and
