@@ -801,11 +801,16 @@ func (h *headRecorder) stop() []byte {
 // MinDistance rows and a time label for each.
 func (j *cpJob) checkStreamMemory(dim int) error {
 	r := j.s.Resolved()
+	// Before the columns are read, dim is 1: what one column needs.
+	cols := fmt.Sprintf("%d columns", dim)
+	if dim == 1 {
+		cols = "one column"
+	}
 	c := cost{need: float64(baseMemory) + j.s.StreamMemory(dim), budget: j.budget,
-		what:  fmt.Sprintf("--window %d, --embed %d and --min-distance %d on %d columns", r.Window, r.Embed, r.MinDistance, dim),
+		what:  fmt.Sprintf("--window %d, --embed %d and --min-distance %d on %s", r.Window, r.Embed, r.MinDistance, cols),
 		lower: "them"}
 	if r.Exact {
-		c.what, c.when = fmt.Sprintf("--exact with --window %d on %d columns", r.Window, dim), " (the all-centre fit grows as the window squared)"
+		c.what, c.when = fmt.Sprintf("--exact with --window %d on %s", r.Window, cols), " (the all-centre fit grows as the window squared)"
 		c.lower = "--window, leave --exact out"
 	}
 	return asUsage(c.check())
