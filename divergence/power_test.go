@@ -105,7 +105,7 @@ func BenchmarkLocationPower(b *testing.B) {
 // BenchmarkLocationPower, and TwoSampleTest at the command's resolved
 // settings (B = DefaultPermutations, α = DefaultAlpha, the estimate
 // included, a seed per pair) at n = 1000. With B = 100 the exact level is
-// 5/101 = 0.0495. About 330, 110 and 560 CPU-s: a measurement, run one at
+// 5/101 = 0.0495. About 370, 130 and 560 CPU-s: a measurement, run one at
 // a time (-bench 'TwoSampleLevel/n=1000/B=100' -benchtime 1x).
 func BenchmarkTwoSampleLevel(b *testing.B) {
 	for _, c := range []struct {
