@@ -8,8 +8,8 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"strings"
+	"sync"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -262,40 +262,39 @@ func BenchmarkSegmentColumns(b *testing.B) {
 
 // BenchmarkSegmentVsPELT measures Segment at its defaults beside the test's
 // PELT (mean-and-variance cost, SIC penalty; benchmark_test.go) in the same
-// run, on 10³, 10⁵ and 10⁶ rows of white noise whose mean shifts by ±1.5
-// every tenth of the series (PEARSON_CP_BENCH_ROWS=N adds N rows, e.g.
-// 10⁷), and reports the CPU seconds of each (user + system of the process,
-// both cores counted) beside the wall time:
+// run, on 10³, 10⁵, 10⁶ and 10⁷ rows of white noise whose mean shifts by
+// ±1.5 every tenth of the series, and reports the CPU seconds of each (user
+// + system of the process, both cores counted) beside the wall time. A
+// size's series is drawn only when one of its sub-benchmarks is selected:
 //
-//	go test -run '^$' -bench SegmentVsPELT -benchtime 1x ./changepoint
+//	go test -run '^$' -bench 'SegmentVsPELT/.*/rows=1000000$' -benchtime 1x ./changepoint
 func BenchmarkSegmentVsPELT(b *testing.B) {
-	sizes := []int{1000, 100000, 1000000}
-	var extra int
-	if _, err := fmt.Sscanf(os.Getenv("PEARSON_CP_BENCH_ROWS"), "%d", &extra); err == nil && extra > 0 {
-		sizes = append(sizes, extra)
-	}
-	for _, rows := range sizes {
-		rnd := rand.New(rand.NewPCG(1, 2))
-		x := mat.NewDense(rows, 1, nil)
-		for i := range rows {
-			v := rnd.NormFloat64()
-			if (i/max(1, rows/10))%2 == 1 {
-				v += 1.5
+	for _, rows := range []int{1000, 100000, 1000000, 10000000} {
+		series := sync.OnceValue(func() *mat.Dense {
+			rnd := rand.New(rand.NewPCG(1, 2))
+			x := mat.NewDense(rows, 1, nil)
+			for i := range rows {
+				v := rnd.NormFloat64()
+				if (i/max(1, rows/10))%2 == 1 {
+					v += 1.5
+				}
+				x.Set(i, 0, v)
 			}
-			x.Set(i, 0, v)
-		}
+			return x
+		})
 		runs := []struct {
 			name string
 			run  func() error
 		}{
 			{"pearson", func() error {
-				_, err := changepoint.Segment(context.Background(), x, changepoint.DefaultAlpha, nil)
+				_, err := changepoint.Segment(context.Background(), series(), changepoint.DefaultAlpha, nil)
 				return err
 			}},
-			{"PELT", func() error { pelt(x); return nil }},
+			{"PELT", func() error { pelt(series()); return nil }},
 		}
 		for _, r := range runs {
 			b.Run(fmt.Sprintf("%s/rows=%d", r.name, rows), func(b *testing.B) {
+				series() // drawn outside the measured loop
 				cpu := cpuSeconds()
 				for b.Loop() {
 					if err := r.run(); err != nil {

@@ -785,43 +785,67 @@ func scoreMethod(m method, a annotated) (f, cover float64, err error) {
 	return f1(a.cps, pred, 5), covering(a.cps, pred, T), nil
 }
 
+// scoreFamily scores methods on seeds of the family fam (number fi: its
+// series) and returns per method the mean F1 and covering and the
+// standard error of the mean F1 over the seeds.
+func scoreFamily(tb testing.TB, fam family, fi int, ms []method, seeds []uint64) (f, c, se map[string]float64) {
+	f, c, se = map[string]float64{}, map[string]float64{}, map[string]float64{}
+	sq := map[string]float64{}
+	n := float64(len(seeds))
+	for _, seed := range seeds {
+		a := fam.series(fi, seed)
+		for _, m := range ms {
+			fv, cv, err := scoreMethod(m, a)
+			if err != nil {
+				tb.Fatalf("%s seed %d, %s: %v", fam.name, seed, m.name, err)
+			}
+			f[m.name] += fv / n
+			c[m.name] += cv / n
+			sq[m.name] += fv * fv / n
+		}
+	}
+	if n > 1 {
+		for _, m := range ms {
+			se[m.name] = math.Sqrt(math.Max(0, sq[m.name]-f[m.name]*f[m.name]) / (n - 1))
+		}
+	}
+	return f, c, se
+}
+
 // table scores methods on seeds of the families fams (numbered from base:
 // their series), and returns per family and method the mean F1 and
 // covering; with noChangeOnly only the families without a change are
 // scored (the others show zeros).
 func table(t *testing.T, fams []family, base int, ms []method, seeds []uint64, noChangeOnly bool) (f, c map[string]map[string]float64) {
 	f, c = map[string]map[string]float64{}, map[string]map[string]float64{}
-	only := os.Getenv("PEARSON_CP_FAMILY")
 	for fi, fam := range fams {
-		fi += base
 		f[fam.name], c[fam.name] = map[string]float64{}, map[string]float64{}
-		if (only != "" && fam.name != only) || (noChangeOnly && !fam.noChange) {
+		if noChangeOnly && !fam.noChange {
 			continue
 		}
-		for _, seed := range seeds {
-			a := fam.series(fi, seed)
-			for _, m := range ms {
-				fv, cv, err := scoreMethod(m, a)
-				if err != nil {
-					t.Fatalf("%s seed %d, %s: %v", fam.name, seed, m.name, err)
-				}
-				f[fam.name][m.name] += fv / float64(len(seeds))
-				c[fam.name][m.name] += cv / float64(len(seeds))
-			}
-		}
+		f[fam.name], c[fam.name], _ = scoreFamily(t, fam, fi+base, ms, seeds)
 	}
 	return f, c
 }
 
-func logTable(t *testing.T, fams []family, ms []method, f, c map[string]map[string]float64) (meanF, meanC map[string]float64) {
+// logTable logs the mean F1 / covering of each method on each family of
+// fams and their means over the families; with se, the standard error of
+// pearson's F1 on each family beside it.
+func logTable(tb testing.TB, fams []family, ms []method, f, c, se map[string]map[string]float64) (meanF, meanC map[string]float64) {
 	meanF, meanC = map[string]float64{}, map[string]float64{}
 	var b strings.Builder
 	fmt.Fprintf(&b, "\n| family |")
 	for _, m := range ms {
 		fmt.Fprintf(&b, " %s F1 / cover |", m.name)
 	}
+	if se != nil {
+		fmt.Fprintf(&b, " pearson F1's SE |")
+	}
 	fmt.Fprintf(&b, "\n|---|")
 	for range ms {
+		fmt.Fprintf(&b, "---|")
+	}
+	if se != nil {
 		fmt.Fprintf(&b, "---|")
 	}
 	for _, fam := range fams {
@@ -831,12 +855,15 @@ func logTable(t *testing.T, fams []family, ms []method, f, c map[string]map[stri
 			meanF[m.name] += f[fam.name][m.name] / float64(len(fams))
 			meanC[m.name] += c[fam.name][m.name] / float64(len(fams))
 		}
+		if se != nil {
+			fmt.Fprintf(&b, " %.3f |", se[fam.name]["pearson"])
+		}
 	}
 	fmt.Fprintf(&b, "\n| **mean** |")
 	for _, m := range ms {
 		fmt.Fprintf(&b, " **%.3f / %.3f** |", meanF[m.name], meanC[m.name])
 	}
-	t.Log(b.String())
+	tb.Log(b.String())
 	return meanF, meanC
 }
 
@@ -848,6 +875,71 @@ func seedRange(lo, n int) []uint64 {
 	return s
 }
 
+// seedSet is a named set of seeds of a benchmark table, with the
+// streaming detector as a method or not.
+type seedSet struct {
+	name   string
+	seeds  []uint64
+	stream bool
+}
+
+// benchTables runs, for each set of seeds, each family of fams (numbered
+// from base) as the sub-benchmark seeds=…/family=… (the family's name
+// with "_" for each space) and logs the table of the families that ran,
+// so that a -bench pattern picks the seeds and the families:
+//
+//	-bench 'SegmentTable/seeds=100-119$/family=dense_20$'
+func benchTables(b *testing.B, fams []family, base int, sets []seedSet) {
+	for _, set := range sets {
+		b.Run("seeds="+set.name, func(b *testing.B) {
+			ms := methods
+			if set.stream {
+				ms = append(slices.Clone(ms), method{"old defaults", oldDefaults})
+			}
+			f, c, se := map[string]map[string]float64{}, map[string]map[string]float64{}, map[string]map[string]float64{}
+			var ran []family
+			for fi, fam := range fams {
+				b.Run("family="+strings.ReplaceAll(fam.name, " ", "_"), func(b *testing.B) {
+					// Once, whatever b.N: the table is the result.
+					if _, done := f[fam.name]; !done {
+						f[fam.name], c[fam.name], se[fam.name] = scoreFamily(b, fam, fi+base, ms, set.seeds)
+						ran = append(ran, fam)
+					}
+				})
+			}
+			if len(ran) > 0 {
+				logTable(b, ran, ms, f, c, se)
+			}
+		})
+	}
+}
+
+// BenchmarkSegmentTable is the table of docs/RESULTS.md ("The
+// segmentation (the default): benchmark"): TestSegmentBenchmark's methods
+// on every family, on the tuning seeds 0–19 (seeds=0-19), the report seeds
+// 100–119 (seeds=100-119), and the report seeds with the streaming
+// detector at its defaults beside them (seeds=100-119,stream: minutes):
+//
+//	go test -run '^$' -bench 'SegmentTable/seeds=100-119$/' -benchtime 1x -v ./changepoint
+func BenchmarkSegmentTable(b *testing.B) {
+	benchTables(b, families, 0, []seedSet{
+		{"0-19", seedRange(0, 20), false},
+		{"100-119", seedRange(100, 20), false},
+		{"100-119,stream", seedRange(100, 20), true},
+	})
+}
+
+// BenchmarkSegmentColumnsTable is the table of docs/RESULTS.md ("The
+// segmentation: several columns"), TestSegmentBenchmarkColumns's families
+// on the tuning seeds 0–9 (seeds=0-9) and the report seeds 100–119
+// (seeds=100-119), as BenchmarkSegmentTable.
+func BenchmarkSegmentColumnsTable(b *testing.B) {
+	benchTables(b, columnFamilies, columnFamilyBase, []seedSet{
+		{"0-9", seedRange(0, 10), false},
+		{"100-119", seedRange(100, 20), false},
+	})
+}
+
 // TestSegmentBenchmark scores Segment's defaults, the empty answer, PELT and
 // binary segmentation on report seeds of every family, and checks the
 // targets: no family without a change below the empty answer by more than
@@ -855,30 +947,18 @@ func seedRange(lo, n int) []uint64 {
 // covering above PELT's and BinSeg's. The long tier runs 6 seeds (100–105,
 // about 10 s of CPU): the per-series F1 has a standard deviation of about
 // 0.3, so a paired difference of two means over 16·6 series has a standard
-// error of about 0.04, and the margin measured on seeds 100–119 (0.891
+// error of about 0.04, and the margin measured on seeds 100–119 (0.892
 // against BinSeg's 0.639) is some six of them. docs/RESULTS.md reports
-// the 20 seeds 100–119 (PEARSON_CP_SEEDS=100,20). The default tier runs 2
+// the 20 seeds 100–119 (BenchmarkSegmentTable). The default tier runs 2
 // seeds of every family and checks only that the no-change families stay
-// within 0.25 of the empty answer. With PEARSON_CP_BEFORE set it adds the
-// streaming detector at its defaults (slow: minutes); PEARSON_CP_SEEDS=lo,n
-// sets the seeds and PEARSON_CP_FAMILY=name keeps one family (the others
-// then show zeros).
+// within 0.25 of the empty answer.
 func TestSegmentBenchmark(t *testing.T) {
 	t.Parallel()
 	testtier.SkipUnderRace(t)
 	long := testtier.Enabled()
 	seeds := seedRange(100, testtier.Pick(2, 6))
-	if s := os.Getenv("PEARSON_CP_SEEDS"); s != "" {
-		var lo, n int
-		fmt.Sscanf(s, "%d,%d", &lo, &n)
-		seeds = seedRange(lo, n)
-	}
-	ms := methods
-	if os.Getenv("PEARSON_CP_BEFORE") != "" {
-		ms = append(slices.Clone(ms), method{"old defaults", oldDefaults})
-	}
-	f, c := table(t, families, 0, ms, seeds, false)
-	meanF, meanC := logTable(t, families, ms, f, c)
+	f, c := table(t, families, 0, methods, seeds, false)
+	meanF, meanC := logTable(t, families, methods, f, c, nil)
 	// The empty answer scores 1 on a series without a change and one false
 	// alarm costs a series a third of its F1: the long tier allows 0.15
 	// (two series of 6 with a false alarm pass, three fail; on seeds
@@ -906,30 +986,25 @@ func TestSegmentBenchmark(t *testing.T) {
 // columns, the SIC penalty (2d + 1)·ln T) on the families of several
 // columns, 4 report seeds each in the long tier (100–103, about 15 s of
 // CPU; in the default tier only the families without a change, 2 seeds),
-// with the knobs of TestSegmentBenchmark, and checks that no family without
-// a change falls below the empty answer by more than the same slack, and,
-// in the long tier, that the mean F1 and covering are within 0.13 of
-// PELT's and BinSeg's.
+// and checks that no family without a change falls below the empty answer
+// by more than the same slack, and, in the long tier, that the mean F1 and
+// covering are within 0.13 of PELT's and BinSeg's. docs/RESULTS.md reports
+// the 20 seeds 100–119 (BenchmarkSegmentColumnsTable).
 func TestSegmentBenchmarkColumns(t *testing.T) {
 	t.Parallel()
 	testtier.SkipUnderRace(t)
 	seeds := seedRange(100, testtier.Pick(2, 4))
-	if s := os.Getenv("PEARSON_CP_SEEDS"); s != "" {
-		var lo, n int
-		fmt.Sscanf(s, "%d,%d", &lo, &n)
-		seeds = seedRange(lo, n)
-	}
 	// The default tier scores the families without a change only, whose
 	// false alarms it checks (about a second).
 	f, c := table(t, columnFamilies, columnFamilyBase, methods, seeds, !testtier.Enabled())
-	meanF, meanC := logTable(t, columnFamilies, methods, f, c)
+	meanF, meanC := logTable(t, columnFamilies, methods, f, c, nil)
 	slack := testtier.Pick(0.25, 0.1)
 	for _, fam := range columnFamilies {
 		if fam.noChange && f[fam.name]["pearson"] < f[fam.name]["empty"]-slack {
 			t.Errorf("%s (no change): F1 %.3f, below the empty answer's %.3f by more than %.2f", fam.name, f[fam.name]["pearson"], f[fam.name]["empty"], slack)
 		}
 	}
-	if !testtier.Enabled() || os.Getenv("PEARSON_CP_FAMILY") != "" {
+	if !testtier.Enabled() {
 		return
 	}
 	// On stationary noise, the ground of PELT and BinSeg, the defaults
@@ -1024,14 +1099,13 @@ func TestBaselines(t *testing.T) {
 	}
 }
 
-// TestWriteBenchmark writes the report seeds of the benchmark to
+// BenchmarkWriteTestdata writes the report seeds of the benchmark to
 // testdata/changepoint (one CSV per series, an empty cell where a value is
-// missing, and annotations.csv), when PEARSON_CP_WRITE is set.
-func TestWriteBenchmark(t *testing.T) {
-	t.Parallel()
-	if os.Getenv("PEARSON_CP_WRITE") == "" {
-		t.Skip("set PEARSON_CP_WRITE to write testdata/changepoint")
-	}
+// missing, and annotations.csv): a benchmark, so that only a -bench
+// pattern naming it writes them:
+//
+//	go test -run '^$' -bench WriteTestdata -benchtime 1x -v ./changepoint
+func BenchmarkWriteTestdata(t *testing.B) {
 	dir := filepath.Join("..", "testdata", "changepoint")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)

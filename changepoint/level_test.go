@@ -175,3 +175,33 @@ func TestLevelQuiet(t *testing.T) {
 		}
 	}
 }
+
+// TestAdjacentShare checks adjacentShare against the variance of the
+// difference of two adjacent means of L rows computed from the AR(1)
+// covariance matrix ρ^|i−j|, over its asymptotic value 2(1 + ρ)/((1 − ρ)L).
+func TestAdjacentShare(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ rho, L float64 }{{0.5, 20}, {0.3, 10}, {0.5, 5}, {0.8, 40}, {0.1, 3}} {
+		L := int(c.L)
+		v := 0.0
+		for i := range 2 * L {
+			for j := range 2 * L {
+				ai, aj := 1.0, 1.0
+				if i >= L {
+					ai = -1
+				}
+				if j >= L {
+					aj = -1
+				}
+				v += ai * aj * math.Pow(c.rho, math.Abs(float64(i-j))) / (c.L * c.L)
+			}
+		}
+		want := math.Max(0.5, v/(2*(1+c.rho)/((1-c.rho)*c.L)))
+		if got := adjacentShare(c.rho, c.L); math.Abs(got-want) > 1e-12 {
+			t.Errorf("adjacentShare(%g, %g) = %.15f, want %.15f", c.rho, c.L, got, want)
+		}
+	}
+	if got := adjacentShare(0, 20); got != 1 {
+		t.Errorf("adjacentShare(0, 20) = %g, want 1", got)
+	}
+}

@@ -11,17 +11,17 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"testing"
-	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/sublinear/pearson/internal/testtier"
 )
 
 // coldCSV writes (once, cached in dir) a CSV of n rows "x,y" of uniform
 // numbers with six decimals.
-func coldCSV(t *testing.T, dir string, n int, seed uint64) string {
+func coldCSV(t testing.TB, dir string, n int, seed uint64) string {
 	p := filepath.Join(dir, fmt.Sprintf("xy-%d-%d.csv", n, seed))
 	if _, err := os.Stat(p); err == nil {
 		return p
@@ -53,7 +53,7 @@ func coldCSV(t *testing.T, dir string, n int, seed uint64) string {
 
 // dropCache evicts the file's pages from the page cache (this file only,
 // not the machine's whole cache).
-func dropCache(t *testing.T, path string) {
+func dropCache(t testing.TB, path string) {
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
@@ -64,46 +64,46 @@ func dropCache(t *testing.T, path string) {
 	}
 }
 
-// TestColdCSVBench times the sample that pearson divergence draws (32 800
-// rows of each of two files) from CSV pairs of 10⁶ and 10⁸ rows, row by
-// row (Sampling.Seek) and in blocks (Sampling.Blocks), with the files'
-// pages evicted from the cache (cold) and not (warm). It runs only with
-// PEARSON_COLD_BENCH set to a directory for the files (2 × 2 GB); see
-// docs/RESULTS.md, "End to end" (CSV in blocks).
-func TestColdCSVBench(t *testing.T) {
-	dir := os.Getenv("PEARSON_COLD_BENCH")
-	if dir == "" {
-		t.Skip("set PEARSON_COLD_BENCH to a directory for the files")
-	}
+// BenchmarkColdCSV times the sample that pearson divergence draws (32 800
+// rows of each of two files) from a CSV pair of rows=1e6 or rows=1e8 rows
+// (2 × 2 GB, written once in testtier.FixtureDir), row by row
+// (blocks=false: Sampling.Seek) and in blocks (blocks=true:
+// Sampling.Blocks), with the files' pages evicted from the cache
+// (cold=true) and not (cold=false): seconds per pair, draws per file. See
+// docs/RESULTS.md, "End to end" (CSV in blocks):
+//
+//	go test -run '^$' -bench ColdCSV -benchtime 3x ./dataset
+func BenchmarkColdCSV(b *testing.B) {
+	dir := testtier.FixtureDir(b)
 	for _, n := range []int{1000000, 100000000} {
-		pair := []string{coldCSV(t, dir, n, 1), coldCSV(t, dir, n, 2)}
 		for _, blocks := range []bool{false, true} {
 			for _, cold := range []bool{true, false} {
-				var times []float64
-				var reads int
-				for range 3 {
-					if cold {
-						for _, p := range pair {
-							dropCache(t, p)
+				b.Run(fmt.Sprintf("rows=%s/blocks=%v/cold=%v", testtier.Count(n), blocks, cold), func(b *testing.B) {
+					pair := []string{coldCSV(b, dir, n, 1), coldCSV(b, dir, n, 2)}
+					var reads int
+					for b.Loop() {
+						if cold {
+							b.StopTimer()
+							for _, p := range pair {
+								dropCache(b, p)
+							}
+							b.StartTimer()
+						}
+						for i, p := range pair {
+							src, err := Open(p, Options{})
+							if err != nil {
+								b.Fatal(err)
+							}
+							tb, err := src.Sample(context.Background(), Query{}, Sampling{Size: 32800, Seek: true, Blocks: blocks, Src: rand.NewPCG(uint64(i), 3)})
+							src.Close()
+							if err != nil {
+								b.Fatal(err)
+							}
+							reads = tb.Draws // 0: read in full, as it is cheaper
 						}
 					}
-					start := time.Now()
-					for i, p := range pair {
-						src, err := Open(p, Options{})
-						if err != nil {
-							t.Fatal(err)
-						}
-						tb, err := src.Sample(context.Background(), Query{}, Sampling{Size: 32800, Seek: true, Blocks: blocks, Src: rand.NewPCG(uint64(i), 3)})
-						src.Close()
-						if err != nil {
-							t.Fatal(err)
-						}
-						reads = tb.Draws // 0: read in full, as it is cheaper
-					}
-					times = append(times, time.Since(start).Seconds())
-				}
-				slices.Sort(times)
-				t.Logf("rows %d blocks %v cold %v: median %.3f s (of %.3f %.3f %.3f), draws per file %d", n, blocks, cold, times[1], times[0], times[1], times[2], reads)
+					b.ReportMetric(float64(reads), "draws/file")
+				})
 			}
 		}
 	}

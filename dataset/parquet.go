@@ -74,7 +74,9 @@ import (
 // A null is a missing value, as an empty CSV cell is: an error
 // (ErrEmptyCell) naming the file, the row group, the row and the column,
 // or, with Query.DropMissing, a dropped row. NaN and infinities fail with
-// ErrNonFinite. A row is identified by its 1-based number in the dataset,
+// ErrNonFinite, except that with Query.NA a NaN is a missing value, as the
+// cell "NaN" is in CSV. A DATE, TIMESTAMP or string column of Query.Cells
+// is read by its function, its values as ISO 8601 text (see Query.Cells). A row is identified by its 1-based number in the dataset,
 // counting the rows of the shards in order: Group.Lines and the line passed
 // to a RowFunc are these numbers.
 //

@@ -32,7 +32,7 @@ import (
 // a script of a few dozen bytes takes milliseconds.
 func FuzzParquet(f *testing.F) {
 	var files [][]byte
-	for _, name := range []string{"one_rg.parquet", "parts/part=1/data_0.parquet", "empty.parquet", "mixed.parquet"} {
+	for _, name := range []string{"one_rg.parquet", "parts/part=1/data_0.parquet", "empty.parquet", "mixed.parquet", "times.parquet"} {
 		b, err := os.ReadFile(pqPath(name))
 		if err != nil {
 			f.Fatal(err)
@@ -43,6 +43,8 @@ func FuzzParquet(f *testing.F) {
 		f.Add(uint8(i), uint8(0), []byte{})
 		f.Add(uint8(i), uint8(3), []byte{0, 0, 0, 200, 7, 3, 0, 1, 0, 0})
 	}
+	f.Add(uint8(4), uint8(5), []byte{})                              // times.parquet's dates and timestamps as text
+	f.Add(uint8(4), uint8(4), []byte{0, 40, 1, 0, 9, 4, 0, 2, 0, 1}) // and NaN a missing value
 	lowerLimits(f)
 	f.Fuzz(func(t *testing.T, file, mode uint8, script []byte) {
 		readMutated(t, applyEdits(files[int(file)%len(files)], script), mode)
@@ -132,6 +134,18 @@ func readMutated(t *testing.T, data []byte, mode uint8) {
 	q := Query{DropMissing: mode&1 != 0}
 	if mode&2 != 0 {
 		q.Group = "grp"
+	}
+	if mode&4 != 0 { // the time columns of times.parquet read as text, NaN missing
+		q.NA = true
+		q.Cells = make(map[string]func(string) (float64, error))
+		for _, c := range []string{"day", "ts", "ts_ms", "ts_ns", "tstz", "iso"} {
+			q.Cells[c] = func(s string) (float64, error) {
+				if !strings.HasPrefix(s, "19") {
+					return 0, errors.New("not a time of the fixture")
+				}
+				return float64(len(s)), nil
+			}
+		}
 	}
 	_, err = p.Sample(ctx, q, Sampling{Size: 5, Seek: true, Units: 2})
 	if err != nil && !strings.HasPrefix(err.Error(), "dataset: ") {

@@ -25,6 +25,10 @@ type pqCol struct {
 	typ   pqType
 	opt   bool // optional: its values may be null
 	text  bool // read as labels, in a mixed table
+	// cell parses the column's values, strings or dates and timestamps
+	// as ISO 8601 text (pqType.keyAt), in a column of Query.Cells; nil
+	// otherwise.
+	cell func(string) (float64, error)
 }
 
 // pqShardCols is how a query reads one shard.
@@ -66,7 +70,7 @@ func (p *Parquet) plan(q Query) (*pqPlan, error) {
 				continue
 			}
 			t := fieldType(f)
-			if !t.numeric() && !(q.mixed() && t.groupable()) && !(pl.isLabels(f.name) && t.groupable()) {
+			if !t.numeric() && !(q.mixed() && t.groupable()) && !(pl.isLabels(f.name) && t.groupable()) && !pl.isCells(f.name, &t) {
 				pl.skip = append(pl.skip, Skipped{Column: f.name, Index: f.index, Value: t.name})
 				continue
 			}
@@ -112,6 +116,13 @@ func (p *Parquet) plan(q Query) (*pqPlan, error) {
 // labels.
 func (pl *pqPlan) isLabels(name string) bool {
 	return !pl.q.mixed() && slices.Contains(pl.q.Labels, name)
+}
+
+// isCells reports whether the column name, of type t, is one of
+// Query.Cells whose values its function parses as text: a string, a date
+// or a timestamp column of a table that is not mixed.
+func (pl *pqPlan) isCells(name string, t *pqType) bool {
+	return !pl.q.mixed() && pl.q.Cells[name] != nil && (t.kind == pqBytes || t.kind == pqTime)
 }
 
 // skippedList describes the columns left out, for a message.
@@ -205,7 +216,10 @@ func (pl *pqPlan) resolve(sh *pqShard) (*pqShardCols, error) {
 		// Outside one, so is a string or boolean column of Query.Labels.
 		col.text = mixed && (t.groupable() && !t.numeric() || (t.groupable() || t.numeric()) && slices.Contains(pl.q.Text, c)) ||
 			pl.isLabels(c) && t.groupable() && !t.numeric()
-		if !t.numeric() && !col.text {
+		if pl.isCells(c, &t) {
+			col.cell = pl.q.Cells[c]
+		}
+		if !t.numeric() && !col.text && col.cell == nil {
 			what := "not a number"
 			if mixed {
 				what = "neither a number nor text"
@@ -434,9 +448,19 @@ func (o *pqOpen) readFrom(ctx context.Context, pl *pqPlan, g int, from, to int64
 					return o.cellError(g, r, c, ErrEmptyCell)
 				}
 				pr.missing = true
+			case c.cell != nil:
+				if err := o.readCell(pl, g, r, c, cur.key(), &rd.row[i], &pr); err != nil {
+					return err
+				}
 			default:
 				x := cur.float()
-				if math.IsInf(x, 0) || math.IsNaN(x) {
+				switch {
+				case math.IsNaN(x) && pl.q.NA: // NaN is a missing value, as in CSV
+					if !pl.q.DropMissing {
+						return o.cellErrorText(g, r, c, ErrEmptyCell, "NaN")
+					}
+					pr.missing = true
+				case math.IsInf(x, 0) || math.IsNaN(x):
 					return o.cellError(g, r, c, ErrNonFinite)
 				}
 				rd.row[i] = x
@@ -557,19 +581,52 @@ func (o *pqOpen) countFrom(ctx context.Context, pl *pqPlan, g int, from, to int6
 	return nil
 }
 
-// cellError returns the error for the value of column c in row r of row
-// group g.
+// readCell parses the text s of row r of row group g in column c of
+// Query.Cells into *v, as CSV's parseCell does: an empty or (with
+// Query.NA) missing word is a missing value, marked in pr with
+// Query.DropMissing and an error without it.
+func (o *pqOpen) readCell(pl *pqPlan, g int, r int64, c *pqCol, s string, v *float64, pr *pqRow) error {
+	if strings.TrimSpace(s) == "" || pl.q.NA && isMissingWord(s) {
+		if !pl.q.DropMissing {
+			return o.cellErrorText(g, r, c, ErrEmptyCell, s)
+		}
+		pr.missing = true
+		return nil
+	}
+	x, err := c.cell(s)
+	if err != nil {
+		return o.cellErrorText(g, r, c, &refusedCell{err}, s)
+	}
+	*v = x
+	return nil
+}
+
+// cellError returns the error of the value of row r of row group g in
+// column c, failing with kind: a null, a non-finite number or a label too
+// many.
 func (o *pqOpen) cellError(g int, r int64, c *pqCol, kind error) error {
+	return o.cellErrorText(g, r, c, kind, "")
+}
+
+// cellErrorText is cellError for a value that reads as text (a cell of
+// Query.Cells, or NaN as a missing value): the message quotes it, as CSV's
+// does (cellMessage). An empty text is a null's.
+func (o *pqOpen) cellErrorText(g int, r int64, c *pqCol, kind error, text string) error {
 	sh := o.shard
 	line := sh.first + r + 1
 	for _, n := range sh.rgRows[:g] {
 		line += n
 	}
 	what := "a null (missing value)"
-	switch kind {
-	case ErrNonFinite:
+	switch _, refused := kind.(*refusedCell); {
+	case text != "":
+		what = cellMessage(kind, text, ',')
+		if refused {
+			kind = ErrBadCell
+		}
+	case kind == ErrNonFinite:
 		what = "not a finite number"
-	case ErrTooManyLabels:
+	case kind == ErrTooManyLabels:
 		what = "one distinct label more than the read takes"
 	}
 	return &ParseError{File: sh.path, Column: c.name, Index: c.index, Err: kind,

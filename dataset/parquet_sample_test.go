@@ -11,6 +11,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -19,6 +20,7 @@ import (
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/sublinear/pearson/dataset/datasettest"
+	"github.com/sublinear/pearson/internal/testtier"
 )
 
 // pqXRow is a row of the files the tests write with parquet-go.
@@ -371,25 +373,31 @@ func TestParquetCancel(t *testing.T) {
 }
 
 // BenchmarkParquetSample times a two-stage sample of 32 800 rows per group
-// of the file named by $PEARSON_PARQUET_BENCH (scripts/e2e-bench.sh KEEP=1
-// writes such files: columns group and x), as `pearson divergence --group
-// group` draws it. It is skipped without the variable.
+// of a Parquet file of columns group and x, as `pearson divergence --group
+// group` draws it, at rows=1e6, 1e7 and 1e8: the files data-N.parquet that
+// scripts/e2e-bench.sh writes with DuckDB, kept in testtier.FixtureDir
+// (DIR=/tmp/pearson-bench KEEP=1 scripts/e2e-bench.sh 1000000 10000000
+// 100000000). A size whose file is not there is skipped.
 func BenchmarkParquetSample(b *testing.B) {
-	path := os.Getenv("PEARSON_PARQUET_BENCH")
-	if path == "" {
-		b.Skip("set PEARSON_PARQUET_BENCH to a Parquet file of columns group and x")
-	}
-	p, err := OpenParquet(path, Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer p.Close()
-	for b.Loop() {
-		tab, err := p.Sample(context.Background(), Query{Columns: []string{"x"}, Group: "group"}, Sampling{Size: 32_800, Seek: true})
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.ReportMetric(float64(tab.RowsRead), "rows/op")
+	for _, n := range []int{1000000, 10000000, 100000000} {
+		b.Run("rows="+testtier.Count(n), func(b *testing.B) {
+			path := filepath.Join(testtier.FixtureDir(b), fmt.Sprintf("data-%d.parquet", n))
+			if _, err := os.Stat(path); err != nil {
+				b.Skipf("no %s: DIR=%s KEEP=1 scripts/e2e-bench.sh %d writes it", path, filepath.Dir(path), n)
+			}
+			p, err := OpenParquet(path, Options{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer p.Close()
+			for b.Loop() {
+				tab, err := p.Sample(context.Background(), Query{Columns: []string{"x"}, Group: "group"}, Sampling{Size: 32_800, Seek: true})
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.ReportMetric(float64(tab.RowsRead), "rows/op")
+			}
+		})
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"math"
 	"math/big"
 	"strconv"
+	"time"
 
 	"github.com/parquet-go/parquet-go/deprecated"
 	"github.com/parquet-go/parquet-go/encoding"
@@ -98,6 +99,7 @@ const (
 	pqDouble                // DOUBLE
 	pqDecimal               // DECIMAL in INT32, INT64, FIXED_LEN_BYTE_ARRAY or BYTE_ARRAY
 	pqBytes                 // BYTE_ARRAY or FIXED_LEN_BYTE_ARRAY, not a decimal: a string
+	pqTime                  // INT32 DATE or INT64 TIMESTAMP: read as ISO 8601 text (a column of Query.Cells)
 	pqBool                  // BOOLEAN
 )
 
@@ -108,6 +110,8 @@ type pqType struct {
 	scale int         // of a decimal
 	width int64       // bytes of a value of a fixed-width physical type; 0 for BYTE_ARRAY
 	name  string
+	unit  time.Duration // of a TIMESTAMP (pqTime); 0 for a DATE, in days
+	utc   bool          // a TIMESTAMP adjusted to UTC: its text ends in Z
 }
 
 // fieldType returns the type of the field f.
@@ -157,6 +161,14 @@ func fieldType(f *pqField) pqType {
 			switch {
 			case decimal:
 				t.kind = pqDecimal
+			case hasCT && ct == deprecated.Date && phys == format.Int32:
+				t.kind = pqTime
+			case hasCT && (ct == deprecated.TimestampMillis || ct == deprecated.TimestampMicros) && phys == format.Int64:
+				// The converted types are instants, adjusted to UTC.
+				t.kind, t.unit, t.utc = pqTime, time.Millisecond, true
+				if ct == deprecated.TimestampMicros {
+					t.unit = time.Microsecond
+				}
 			case !hasCT || ct >= deprecated.Int8 && ct <= deprecated.Int64:
 				t.kind = pqInt
 			case ct >= deprecated.Uint8 && ct <= deprecated.Uint64:
@@ -168,6 +180,14 @@ func fieldType(f *pqField) pqType {
 			t.kind = pqInt
 			if !l.IsSigned {
 				t.kind = pqUint
+			}
+		case *format.DateType:
+			if phys == format.Int32 {
+				t.kind = pqTime
+			}
+		case *format.TimestampType:
+			if l.Unit.Value != nil && phys == format.Int64 {
+				t.kind, t.unit, t.utc = pqTime, l.Unit.Value.Duration(), l.IsAdjustedToUTC
 			}
 		}
 	case format.Float:
@@ -294,11 +314,17 @@ func decimalText(digits string, scale int) float64 {
 
 // keyAt returns the i-th value of v, an array of values of a column of
 // type t (not BOOLEAN), as text: a string as it is, an integer in decimal,
-// any other number as strconv.FormatFloat formats it ('g', shortest).
+// a date or timestamp in ISO 8601 (timeText), any other number as
+// strconv.FormatFloat formats it ('g', shortest).
 func (t *pqType) keyAt(v *encoding.Values, i int) string {
 	switch t.kind {
 	case pqBytes:
 		return string(t.bytesAt(v, i))
+	case pqTime:
+		if t.phys == format.Int32 {
+			return t.timeText(int64(v.Int32()[i]))
+		}
+		return t.timeText(v.Int64()[i])
 	case pqInt:
 		if t.phys == format.Int32 {
 			return strconv.FormatInt(int64(v.Int32()[i]), 10)
@@ -311,6 +337,29 @@ func (t *pqType) keyAt(v *encoding.Values, i int) string {
 		return strconv.FormatUint(uint64(v.Int64()[i]), 10)
 	}
 	return strconv.FormatFloat(t.floatAt(v, i), 'g', -1, 64)
+}
+
+// timeText returns the value x of a DATE or TIMESTAMP column of type t in
+// ISO 8601, as a CSV writer would write it: a date as 2024-01-31 (x days
+// from 1970-01-01), a timestamp as 2024-01-31T12:00:00 (x units from
+// 1970-01-01T00:00:00) with the fraction of a second its value needs
+// (none when whole), followed by Z when adjusted to UTC; a timestamp not
+// adjusted to UTC is a wall-clock time without an offset, and is printed
+// without one.
+func (t *pqType) timeText(x int64) string {
+	if t.unit == 0 {
+		return time.Unix(x*86400, 0).UTC().Format(time.DateOnly)
+	}
+	per := int64(time.Second / t.unit)
+	sec, frac := x/per, x%per
+	if frac < 0 {
+		sec, frac = sec-1, frac+per
+	}
+	at := time.Unix(sec, frac*int64(t.unit)).UTC()
+	if t.utc {
+		return at.Format("2006-01-02T15:04:05.999999999Z07:00")
+	}
+	return at.Format("2006-01-02T15:04:05.999999999")
 }
 
 // convertedName returns the name of a converted type, as the format

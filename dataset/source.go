@@ -110,8 +110,12 @@ type Query struct {
 	// missing before fn is called; an error from fn fails the read with
 	// ErrBadCell, naming the line, the column and the cell, and fn's
 	// message. With the default selection they are kept whatever their
-	// cells, in header order. CSV (and NPZ text) only: a Parquet input
-	// reads them as other columns.
+	// cells, in header order. In a Parquet input (not mixed), a string,
+	// DATE or TIMESTAMP column named here passes fn its values as text: a
+	// string as it is, a date as 2024-01-31, a timestamp as
+	// 2024-01-31T12:00:00 with the fraction of a second it needs and Z
+	// when adjusted to UTC; a column of another type is read as it would
+	// be without fn.
 	Cells map[string]func(cell string) (float64, error)
 	// Mixed asks for a mixed table (CSV or Parquet; see the package
 	// documentation): every selected column is kept, numeric or text, and

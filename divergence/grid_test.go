@@ -5,15 +5,14 @@
 package divergence
 
 import (
-	"encoding/csv"
 	"math"
 	"math/rand/v2"
-	"os"
 	"strconv"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/sublinear/pearson/dataset/datasettest"
 	"github.com/sublinear/pearson/internal/testtier"
 )
 
@@ -21,15 +20,7 @@ import (
 // the rows whose column key holds keep (every row when key is empty).
 func readCSV(t *testing.T, path string, cols []string, key, keep string) *mat.Dense {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs := datasettest.ReadCSV(t, path)
 	at := map[string]int{}
 	for i, h := range recs[0] {
 		at[h] = i

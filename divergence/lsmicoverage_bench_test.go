@@ -8,8 +8,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
-	"strconv"
 	"syscall"
 	"testing"
 	"time"
@@ -22,9 +20,9 @@ import (
 // seed: the command's --k, --m, --draws and --model default to the
 // library's; its --standardize divides standard-normal columns by their
 // sample spread, which the median heuristic's scaling makes immaterial),
-// on studyCases at 10³ and 10⁴ rows, PEARSON_MI_SEEDS runs per case (20
-// unless set), fresh data and seed per run (streams apart from
-// TestLSMIStudy's). It prints one markdown row per case: the mean
+// on studyCases at 10³ and 10⁴ rows (the sub-benchmarks n=1000 and
+// n=10000), 20 runs per case, fresh data and seed per run (streams apart
+// from TestLSMIStudy's). It prints one markdown row per case: the mean
 // relative error and its spread over runs, the mean StdErr over the truth,
 // runs covered by ±2·StdErr, flagged LowerBound, flagged although covered,
 // missed unflagged, the mean error of the runs not flagged, the range of
@@ -34,24 +32,19 @@ import (
 //
 //	go test -run '^$' -bench LSMICoverage -benchtime 1x -timeout 2h ./divergence
 //
-// PEARSON_MI_ROWS (a comma-free single number) restricts it to one n.
+// -bench 'LSMICoverage/n=1000$' runs the 10³ rows alone.
 func BenchmarkLSMICoverage(b *testing.B) {
-	seeds := 20
-	if v, err := strconv.Atoi(os.Getenv("PEARSON_MI_SEEDS")); err == nil && v > 0 {
-		seeds = v
-	}
-	sizes := []int{1_000, 10_000}
-	if v, err := strconv.Atoi(os.Getenv("PEARSON_MI_ROWS")); err == nil && v > 0 {
-		sizes = []int{v}
-	}
-	for b.Loop() {
-		fmt.Println("| case | n | truth | mean error | spread | stderr/truth | covered | flagged | flagged, covered | missed unflagged | mean error unflagged | kernel share | copula ρ₁ | CPU-s/run |")
-		fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
-		for _, n := range sizes {
-			for _, c := range studyCases(n) {
-				fmt.Println(coverageRow(b, c, n, seeds))
+	const seeds = 20
+	fmt.Println("| case | n | truth | mean error | spread | stderr/truth | covered | flagged | flagged, covered | missed unflagged | mean error unflagged | kernel share | copula ρ₁ | CPU-s/run |")
+	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+	for _, n := range []int{1_000, 10_000} {
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			for b.Loop() {
+				for _, c := range studyCases(n) {
+					fmt.Println(coverageRow(b, c, n, seeds))
+				}
 			}
-		}
+		})
 	}
 }
 

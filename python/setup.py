@@ -3,7 +3,7 @@
 The package runs the Go command, so building it means building the command
 with the Go toolchain the repository's README requires: ../cmd/pearson of the
 checkout this directory sits in, into pearson/bin/pearson. The environment
-variable PEARSON_BINARY, when set, names an already built command to copy
+variable PEARSON_BIN, when set, names an already built command to copy
 instead (for a machine without Go).
 """
 
@@ -31,7 +31,7 @@ def module_root():
             raise SystemExit(
                 "pearson: building the package needs the Go module (go.mod) above python/: "
                 "install from a checkout of the repository (pip install ./python), "
-                "or set PEARSON_BINARY to a built pearson command")
+                "or set PEARSON_BIN to a built pearson command")
         d = parent
 
 
@@ -43,7 +43,7 @@ class BuildWithGo(build_py):
         dest_dir = os.path.join(self.build_lib, "pearson", "bin")
         os.makedirs(dest_dir, exist_ok=True)
         dest = os.path.abspath(os.path.join(dest_dir, EXE))
-        prebuilt = os.environ.get("PEARSON_BINARY")
+        prebuilt = os.environ.get("PEARSON_BIN")
         if prebuilt:
             shutil.copy2(prebuilt, dest)
             return
@@ -51,7 +51,7 @@ class BuildWithGo(build_py):
         if go is None:
             raise SystemExit(
                 "pearson: building the package needs the Go toolchain (go on PATH, as the "
-                "README requires), or PEARSON_BINARY naming a built pearson command")
+                "README requires), or PEARSON_BIN naming a built pearson command")
         root = module_root()
         env = dict(os.environ)
         env.setdefault("CGO_ENABLED", "0")

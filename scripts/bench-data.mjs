@@ -1,5 +1,5 @@
 // Writes the data sets of the remote benchmark (cmd/pearson
-// TestRemoteDelayBench) with DuckDB, as the data-access tests' fixtures are
+// BenchmarkRemoteDelay) with DuckDB, as the data-access tests' fixtures are
 // written (parquet-fixtures.mjs), so that the benchmark also measures the
 // layout of a writer users have:
 //
@@ -11,8 +11,9 @@
 // per column chunk and no page index). It writes DIR/duckdb/xy-ROWS.csv
 // too (a header, then x,y), for the benchmark of CSV objects. With
 // threads=1 and a fixed seed the files are the same on every run. A file
-// already present is kept. PEARSON_S3_BENCH=DIR makes the benchmark use them
-// beside the files it writes itself with parquet-go.
+// already present is kept. With DIR /tmp/pearson-bench (the benchmarks'
+// testtier.FixtureDir), the benchmark's writer=duckdb and writer=duckdb-csv
+// cases measure them beside the files it writes itself with parquet-go.
 import { DuckDBInstance } from '@duckdb/node-api';
 import { existsSync, mkdirSync, renameSync } from 'node:fs';
 import { join } from 'node:path';

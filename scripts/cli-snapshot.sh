@@ -127,6 +127,10 @@ changepoint --time t testdata/examples/series.csv
 changepoint --time t --columns x --window 80 --seed 4 --format json testdata/examples/series.csv
 changepoint --time nope testdata/examples/series.csv
 changepoint --max-memory 1K testdata/examples/series.csv
+changepoint --max-memory 30724K testdata/examples/series.csv
+changepoint --stream --window 10000000 --embed 100 --max-memory 100M testdata/examples/series.csv
+changepoint --stream --exact --window 5000 --embed 1 --max-memory 500M testdata/examples/series.csv
+drift --max-memory 64M testdata/examples/ref.csv testdata/examples/cur.csv
 changepoint --format xml testdata/examples/series.csv
 changepoint --exact --time t --step 20 testdata/examples/series.csv
 rank --target species --format csv testdata/classes.csv

@@ -75,6 +75,31 @@ await q(`CREATE TABLE m AS SELECT
 await q(`COPY m TO '${out}/mixed.csv' (HEADER)`);
 await q(`COPY m TO '${out}/mixed.parquet' (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 2048)`);
 
+// A series with its times (changepoint's --time): a DATE, TIMESTAMPs in
+// each unit, adjusted to UTC or not, and ISO 8601 strings, each from
+// before to after 1970-01-01, beside a value with a level step at row 60, a
+// NaN at rows 7 and 90 and nulls at rows 11 and 12. times.csv holds the
+// same series with its times as ISO 8601 text (written by DuckDB's
+// strftime, not by the Parquet writer): the tests check that both give the
+// same output times and rows dropped.
+await q(`SET TimeZone='UTC'`);
+await q(`CREATE TABLE s AS SELECT
+    DATE '1969-11-01' + i::INTEGER AS day,
+    TIMESTAMP '1969-12-31 12:00:00.125' + i * INTERVAL 90 MINUTE AS ts,
+    (TIMESTAMP '1969-12-31 12:00:00.125' + i * INTERVAL 90 MINUTE)::TIMESTAMP_MS AS ts_ms,
+    (TIMESTAMP '1969-12-31 12:00:00.125' + i * INTERVAL 90 MINUTE)::TIMESTAMP_NS AS ts_ns,
+    (TIMESTAMP '1969-12-31 12:00:00.125' + i * INTERVAL 90 MINUTE)::TIMESTAMPTZ AS tstz,
+    strftime(TIMESTAMP '1969-12-31 12:00:00' + i * INTERVAL 90 MINUTE, '%Y-%m-%d %H:%M:%S+02:00') AS iso,
+    CASE WHEN i IN (7, 90) THEN 'NaN'::DOUBLE WHEN i IN (11, 12) THEN NULL
+      ELSE round((i >= 60)::INTEGER * 3 + sin(i * 1.7), 6) END AS x
+  FROM range(120) r(i)`);
+await q(`COPY s TO '${out}/times.parquet' (FORMAT parquet, COMPRESSION zstd)`);
+await q(`COPY (SELECT strftime(day, '%Y-%m-%d') AS day,
+    strftime(ts, '%Y-%m-%dT%H:%M:%S.%g') AS ts, strftime(ts_ms, '%Y-%m-%dT%H:%M:%S.%g') AS ts_ms,
+    strftime(ts_ns, '%Y-%m-%dT%H:%M:%S.%g') AS ts_ns, strftime(tstz, '%Y-%m-%dT%H:%M:%S.%gZ') AS tstz,
+    iso, CASE WHEN isnan(x) THEN 'NaN' ELSE x::VARCHAR END AS x FROM s)
+  TO '${out}/times.csv' (HEADER)`);
+
 const r = await con.runAndReadAll(`SELECT file_name, count(DISTINCT row_group_id) AS row_groups,
     list(DISTINCT row_group_num_rows) AS rows, any_value(compression) AS codec
   FROM parquet_metadata('${out}/**/*.parquet') GROUP BY file_name ORDER BY file_name`);

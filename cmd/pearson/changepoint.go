@@ -53,7 +53,8 @@ func changepointCommand() *cli.Command {
 			"changed at each (level, spread, dependence between columns, or shape), and the segments. The\n" +
 			"series is held in memory (refused beyond --max-memory). A missing value (an empty cell or line,\n" +
 			"or one of " + strings.Join(dataset.MissingWords(), " ") + ") is an error naming its row and\n" +
-			"column; --drop-missing leaves such rows out, and times keep their row numbers.\n" +
+			"column (in Parquet, a null or NaN); --drop-missing leaves such rows out, and times keep their\n" +
+			"row numbers.\n" +
 			"An s3:// or http(s):// URL is read whole, in order, by ranged requests of 8 MiB, a few in flight;\n" +
 			"objects larger than what --max-memory leaves for the data are refused before any is fetched.\n" +
 			"\n" +
@@ -62,7 +63,9 @@ func changepointCommand() *cli.Command {
 			"line per score, change point and segment, with a kind column or key (jsonl ends with a summary\n" +
 			"line). Times are rows counted from 0 (the first data row), or the values of --time: numbers, or\n" +
 			"ISO 8601 dates or timestamps (2024-01-31, 2024-01-31T12:00:00Z, 2024-01-31 12:00:00.5+02:00),\n" +
-			"printed in the form of the first (times with offsets in its offset). A change\n" +
+			"printed in the form of the first (times with offsets in its offset); in Parquet also a DATE or\n" +
+			"TIMESTAMP column, printed as 2024-01-31 or 2024-01-31T12:00:00Z (without Z when the timestamp is\n" +
+			"not adjusted to UTC), with the fraction of a second the first time needs. A change\n" +
 			"point's time is the first row of the new segment; a segment's start and end are its first and\n" +
 			"last rows (end inclusive). --scores none leaves the score of every row out (auto, the default,\n" +
 			"does so beyond 100000 rows); with --drop-missing the summary counts the rows left out.\n" +
@@ -83,7 +86,7 @@ func changepointCommand() *cli.Command {
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "columns", Usage: "comma-separated `COLS` of the series (default: every numeric column but the --time column; a column is numeric when its first non-empty cell is a number)"},
 			excludeFlag("the default selection or of --columns"),
-			&cli.StringFlag{Name: "time", Usage: "a `COL`umn of time labels, numbers or ISO 8601 dates or timestamps, strictly increasing, to report times in (without --columns the series is every other numeric column); default: the row, from 0"},
+			&cli.StringFlag{Name: "time", Usage: "a `COL`umn of time labels, numbers or ISO 8601 dates or timestamps (in Parquet also DATE or TIMESTAMP), strictly increasing, to report times in (without --columns the series is every other numeric column); default: the row, from 0"},
 			countFlag("embed", changepoint.DefaultEmbed, "rows per subsequence (default when segmenting: 1, 2 or 3 by the series' length)"),
 			countFlag("window", changepoint.DefaultWindow, "subsequences in each of the windows before and after a time (--stream: at least 10; default when segmenting: √rows, 3 to 50)"),
 			&cli.IntFlag{Name: "changes", Usage: "segmentation: report exactly `K` change points, the highest scores (0: those above --penalty)"},
@@ -797,25 +800,15 @@ func (h *headRecorder) stop() []byte {
 // rows, the running sums of the k·dim coordinates, the scores of the last
 // MinDistance rows and a time label for each.
 func (j *cpJob) checkStreamMemory(dim int) error {
-	budget := j.budget
 	r := j.s.Resolved()
-	need := float64(baseMemory) + j.s.StreamMemory(dim)
-	machine := processMemory()
-	if need <= budget {
-		// Within the budget, the machine may still bind (an address-space
-		// limit, a cgroup): an all-centre fit at a window of 5000 needs
-		// about 1.2 GB.
-		if err := checkMachine(need, " for the windows and their estimate", machine, "--window"); err != nil {
-			return usageErr("%v", err)
-		}
-		return nil
-	}
+	c := cost{need: float64(baseMemory) + j.s.StreamMemory(dim), budget: j.budget,
+		what:  fmt.Sprintf("--window %d, --embed %d and --min-distance %d on %d columns", r.Window, r.Embed, r.MinDistance, dim),
+		lower: "them"}
 	if r.Exact {
-		return usageErr("--exact with --window %d on %d columns would need about %s of memory (the all-centre fit grows as the window squared), more than the budget of %s: lower --window, leave --exact out, or raise --max-memory",
-			r.Window, dim, formatSize(need), formatSize(budget))
+		c.what, c.when = fmt.Sprintf("--exact with --window %d on %d columns", r.Window, dim), " (the all-centre fit grows as the window squared)"
+		c.lower = "--window, leave --exact out"
 	}
-	return usageErr("--window %d, --embed %d and --min-distance %d on %d columns would need about %s of memory, more than the budget of %s: lower them, or raise --max-memory",
-		r.Window, r.Embed, r.MinDistance, dim, formatSize(need), formatSize(budget))
+	return asUsage(c.check())
 }
 
 // missingHint adds to err, when it is about a missing value and

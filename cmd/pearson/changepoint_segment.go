@@ -109,14 +109,13 @@ func (g *cpSegment) checkMemory(dim, rows int) error {
 	p := changepoint.SegmentParamsFor(max(rows, 1), &g.s)
 	n := float64(min(p.Window, rows))
 	window := 8 * (2*n*float64(p.Embed)*float64(dim) + (2*n+float64(p.Embed))*float64(dim))
-	need := segmentNeed(&g.s, rows, dim)
-	if need <= g.budget {
-		return nil
-	}
+	c := cost{need: segmentNeed(&g.s, rows, dim), budget: g.budget,
+		what: fmt.Sprintf("segmenting the series (which holds its %d rows of %d columns)", rows, dim),
+		also: "score it as a stream (--stream), whose memory does not grow with the series"}
 	if window > g.budget/2 {
-		return fmt.Errorf("--embed %d on %d rows of %d columns would need about %s of memory for the windows, more than the budget of %s: lower --embed, or raise --max-memory", p.Embed, rows, dim, formatSize(need), formatSize(g.budget))
+		c = cost{need: c.need, budget: g.budget, what: fmt.Sprintf("--embed %d on %d rows of %d columns", p.Embed, rows, dim), when: " for the windows", lower: "--embed"}
 	}
-	return fmt.Errorf("segmenting the series holds its rows: %d rows of %d columns need about %s, more than the budget of %s: raise --max-memory, or score it as a stream (--stream), whose memory does not grow with the series", rows, dim, formatSize(need), formatSize(g.budget))
+	return c.check()
 }
 
 // add keeps a row and its time.

@@ -347,7 +347,7 @@ func (d *driftCmd) checkMemory(cur []drift.Column) error {
 		}
 	}
 	need := d.settings.Memory(d.settings.SampleSize(), rows, len(cur), numeric)
-	return checkNeed(need, d.j.budget, fmt.Sprintf(" to compare %d columns (%d numeric, in the joint row)", len(cur), numeric), "--reservoir or --columns, or give --no-joint")
+	return asUsage(cost{need: baseMemory + need, budget: d.j.budget, when: fmt.Sprintf(" to compare %d columns (%d numeric, in the joint row)", len(cur), numeric), lower: "--reservoir or --columns, or give --no-joint"}.check())
 }
 
 // compare runs the comparison with the reference, with a progress bar of

@@ -6,7 +6,6 @@ package main
 
 import (
 	"bufio"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -91,20 +90,4 @@ func cgroupLimit() float64 {
 		}
 	}
 	return least
-}
-
-// checkMachine refuses a run whose bound need exceeds what the process can
-// get (m), whatever --max-memory allows: such a run would end in the
-// runtime's "out of memory" trace, or in the kernel's OOM killer, after
-// minutes of work. lower is the advice on the flag to lower ("" for none).
-func checkMachine(need float64, when string, m machineMemory, lower string) error {
-	if m.bytes == 0 || need <= m.bytes {
-		return nil
-	}
-	advice := "run it where more memory is available"
-	if lower != "" {
-		advice = "lower " + lower + ", or run it where more memory is available"
-	}
-	return fmt.Errorf("the run would need about %s of memory%s, more than the %s that this process can get (%s): %s",
-		formatSize(need), when, formatSize(m.bytes), m.source, advice)
 }

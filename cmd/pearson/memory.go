@@ -6,6 +6,7 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -171,10 +172,6 @@ func checkMemory(cmd command, p plan, s divergence.Settings, sh shape, budget fl
 	}
 	b := p.permutations
 	need := memoryNeed(cmd, p.paired, s, b, sh)
-	machine := processMemory()
-	if need <= budget && checkMachine(need, when, machine, "") == nil {
-		return nil
-	}
 	best, saved := "", 0.0
 	for _, kn := range knobs {
 		s2, b2 := s, b
@@ -186,36 +183,60 @@ func checkMemory(cmd command, p plan, s divergence.Settings, sh shape, budget fl
 	if v := sampleBytes(p.paired, sh); v > saved {
 		best = "--reservoir" // the rows kept, not the estimate's
 	}
-	return refuseMemory(need, budget, when, machine, best)
+	return asUsage(cost{need: need, budget: budget, when: when, lower: best}.check())
 }
 
-// refuseMemory returns the usage error of a run that would need need bytes
-// (when: at which point), more than the budget or what the machine gives
-// this process (machine): the one refusal of every command, naming the
-// flag best to lower when there is one.
-func refuseMemory(need, budget float64, when string, machine machineMemory, best string) error {
-	if machine.bytes > 0 && machine.bytes < budget { // the machine binds first
-		if err := checkMachine(need, when, machine, best); err != nil {
-			return usageErr("%v", err)
-		}
-	}
-	advice := "raise --max-memory"
-	if best != "" {
-		advice = "lower " + best + ", or raise --max-memory"
-	}
-	return usageErr("the run would need about %s of memory%s, more than the budget of %s: %s", formatSize(need), when, formatSize(budget), advice)
+// cost is a run's bound on memory, from its library's model of the
+// run (divergence's estimator settings, drift.Settings.Memory,
+// changepoint's StreamMemory and SegmentSettings.Memory, qmin's), and the
+// words of its refusal: every command's check is cost.check.
+type cost struct {
+	need   float64 // bytes, baseMemory (or the command's own base) included
+	budget float64 // --max-memory; 0 for none: the machine alone bounds it
+	what   string  // what would need it ("": "the run")
+	when   string  // for what, or at which point, after "of memory"
+	lower  string  // the flags (or the settings) to lower, "" for none
+	also   string  // other advice, after the rest
 }
 
-// checkNeed returns refuseMemory's error when need bytes (with baseMemory
-// added) exceed the budget or what the machine gives, and nil otherwise:
-// the check of a command whose library reports its own need (drift).
-func checkNeed(need, budget float64, when, best string) error {
-	need += baseMemory
-	machine := processMemory()
-	if need <= budget && checkMachine(need, when, machine, "") == nil {
+// check returns the refusal of a run whose need exceeds the budget or
+// what this process can get (processMemory), nil otherwise.
+func (c cost) check() error {
+	return c.refuse(processMemory())
+}
+
+// refuse returns the refusal of a run whose need exceeds the budget or
+// what the machine m gives this process (whichever binds first, named in
+// the message; a run over what the machine gives would end in the
+// runtime's "out of memory" trace or the kernel's OOM killer after minutes
+// of work, whatever --max-memory allows), nil otherwise.
+func (c cost) refuse(m machineMemory) error {
+	overMachine := m.bytes > 0 && c.need > m.bytes
+	if !overMachine && (c.budget == 0 || c.need <= c.budget) {
 		return nil
 	}
-	return refuseMemory(need, budget, when, machine, best)
+	what := cmp.Or(c.what, "the run")
+	than := fmt.Sprintf("the budget of %s", formatSize(c.budget))
+	remedy := "raise --max-memory"
+	if overMachine && (c.budget == 0 || m.bytes < c.budget) {
+		than = fmt.Sprintf("the %s that this process can get (%s)", formatSize(m.bytes), m.source)
+		remedy = "run it where more memory is available"
+	}
+	if c.lower != "" {
+		remedy = "lower " + c.lower + ", or " + remedy
+	}
+	if c.also != "" {
+		remedy += ", or " + c.also
+	}
+	return fmt.Errorf("%s would need about %s of memory%s, more than %s: %s", what, formatSize(c.need), c.when, than, remedy)
+}
+
+// asUsage makes err, when there is one, a usage error (exit 2).
+func asUsage(err error) error {
+	if err == nil {
+		return nil
+	}
+	return usageErr("%v", err)
 }
 
 // fileShape is the largest shape samples of ca and cb columns, paired or

@@ -104,8 +104,8 @@ func runQmin(o *options) error {
 		Box:                o.box,
 		Src:                seedSource(o.seed),
 	}
-	if err := checkMachine(qminMemory(rows, s), "", processMemory(), "--draws or --k"); err != nil {
-		return usageErr("%v", err)
+	if err := asUsage(cost{need: qminMemory(rows, s), lower: "--draws or --k"}.check()); err != nil {
+		return err
 	}
 	// The library checks the settings; the one error mapper
 	// (libraryError) names the flag of a setting out of range.

@@ -24,6 +24,7 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 
+	"github.com/sublinear/pearson/internal/testtier"
 	"github.com/sublinear/pearson/objstore/s3test"
 )
 
@@ -42,7 +43,7 @@ func (w countingWriter) Write(p []byte) (int, error) {
 // benchFixture writes (once, cached in dir) a Parquet file of n rows of
 // (x, y), row groups of 10⁶ rows, pages of about 8 KiB (1 024 rows, with
 // an offset index), as parquet-go writes them.
-func benchFixture(t *testing.T, dir string, n int) string {
+func benchFixture(t testing.TB, dir string, n int) string {
 	p := filepath.Join(dir, fmt.Sprintf("xy-%d.parquet", n))
 	if _, err := os.Stat(p); err == nil {
 		return p
@@ -79,141 +80,134 @@ func benchFixture(t *testing.T, dir string, n int) string {
 	return p
 }
 
-// TestRemoteDelayBench measures pearson divergence on a dataset in a real
+// remoteCases are the datasets of BenchmarkRemoteDelay: rows in all, and
+// objects of rows/objects rows each (a prefix part=0/ … when more than
+// one, as a partitioned dataset is; hard links of one file).
+var remoteCases = []struct{ rows, objects int }{
+	{1000000, 1}, {100000000, 1}, {1000000000, 10},
+	{10000000, 10}, {100000000, 10},
+}
+
+// BenchmarkRemoteDelay measures pearson divergence on a dataset in a real
 // S3-compatible server behind a proxy that delays each request by 20 ms:
-// requests, bytes and wall time at 10⁶, 10⁸ and 10⁹ rows (ten objects of
-// 10⁸, hard links of one file), beside the time of the same command on the
-// same files on disk. It runs only with PEARSON_S3_BENCH set to a
-// directory: the Parquet files of parquet-go (row groups of 10⁶ rows,
-// pages of 1 024 rows with offset indexes) are written there once (the
-// 10⁸-row file is 1.6 GB); when DIR/duckdb/xy-N.parquet and xy-N.csv
-// written by DuckDB are there (node scripts/bench-data.mjs DIR), they are
-// measured too, the CSV objects at 10⁶ and 10⁸ rows. With
-// PEARSON_S3_BENCH_OBJECTS=k, each dataset is a prefix of k objects of
-// n/k rows (part=0/ …), and pe --exact on it is measured too (refused from
-// the footers). See docs/RESULTS.md.
-func TestRemoteDelayBench(t *testing.T) {
-	dir := os.Getenv("PEARSON_S3_BENCH")
-	if dir == "" {
-		t.Skip("set PEARSON_S3_BENCH to a directory for the fixtures")
-	}
-	sizes := []int{1000000, 100000000, 1000000000}
-	if s := os.Getenv("PEARSON_S3_BENCH_ROWS"); s != "" {
-		sizes = nil
-		for _, f := range strings.Split(s, ",") {
-			n, _ := strconv.Atoi(f)
-			sizes = append(sizes, n)
+// requests and bytes of a run (requests/op, bytes/op: both samples) and
+// its wall time, beside the time of the same command on the same files on
+// disk (local-s/op), for each writer=…/rows=…/objects=… (remoteCases).
+// The files are kept in testtier.FixtureDir: parquet-go's (row groups of
+// 10⁶ rows, pages of 1 024 rows with offset indexes; the 10⁸-row file is
+// 1.6 GB) are written there once; writer=duckdb and writer=duckdb-csv
+// measure DuckDB's files of Parquet and CSV, written by node
+// scripts/bench-data.mjs /tmp/pearson-bench ROWS (a size without its file
+// is skipped). With objects > 1, pe --exact on the Parquet prefix is
+// measured too (refused from the footers, logged). -v logs every request's
+// range. See docs/RESULTS.md:
+//
+//	go test -run '^$' -bench 'RemoteDelay/writer=duckdb/rows=1e[789]/objects=10' -benchtime 1x ./cmd/pearson
+func BenchmarkRemoteDelay(b *testing.B) {
+	dir := testtier.FixtureDir(b)
+	for _, writer := range []string{"parquet-go", "duckdb", "duckdb-csv"} {
+		for _, c := range remoteCases {
+			b.Run(fmt.Sprintf("writer=%s/rows=%s/objects=%d", writer, testtier.Count(c.rows), c.objects), func(b *testing.B) {
+				remoteDelay(b, dir, writer, c.rows, c.objects)
+			})
 		}
 	}
-	writers := []string{"parquet-go", "duckdb", "duckdb-csv"}
-	if s := os.Getenv("PEARSON_S3_BENCH_WRITERS"); s != "" {
-		writers = strings.Split(s, ",")
+}
+
+// remoteDelay is one case of BenchmarkRemoteDelay: n rows in objs objects
+// of writer's files, in dir.
+func remoteDelay(b *testing.B, dir, writer string, n, objs int) {
+	ext := "parquet"
+	var p string
+	switch writer {
+	case "parquet-go":
+		p = benchFixture(b, dir, n/objs)
+	case "duckdb", "duckdb-csv":
+		if writer == "duckdb-csv" {
+			ext = "csv"
+		}
+		p = filepath.Join(dir, "duckdb", fmt.Sprintf("xy-%d.%s", n/objs, ext))
+		if _, err := os.Stat(p); err != nil {
+			b.Skipf("no %s (node scripts/bench-data.mjs %s %d)", p, dir, n/objs)
+		}
 	}
-	logRanges := os.Getenv("PEARSON_S3_BENCH_LOG") != ""
-	reps := 3
-	if s := os.Getenv("PEARSON_S3_BENCH_REPS"); s != "" {
-		reps, _ = strconv.Atoi(s)
-	}
-	srv := s3test.Start(t)
+	srv := s3test.Start(b)
 	target, _ := url.Parse(srv.Endpoint)
 	rp := httputil.NewSingleHostReverseProxy(target)
 	var proxied, proxiedBytes atomic.Int64
 	delay := 20 * time.Millisecond
 	proxy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		proxied.Add(1)
-		if logRanges {
-			t.Logf("request %s %s", r.URL.Path, r.Header.Get("Range"))
+		if testing.Verbose() {
+			b.Logf("request %s %s", r.URL.Path, r.Header.Get("Range"))
 		}
 		time.Sleep(delay)
 		rp.ServeHTTP(countingWriter{w, &proxiedBytes}, r)
 	}))
 	defer proxy.Close()
-	t.Setenv("AWS_ENDPOINT_URL", proxy.URL)
-	fetched := regexp.MustCompile(`(\d+) requests, (\d+) bytes fetched`)
-	for _, writer := range writers {
-		for _, n := range sizes {
-			// Beyond 10⁸ rows, a dataset of objects of 10⁸ rows (hard
-			// links of one file), as a partitioned dataset of Parquet
-			// files is.
-			const most = 100000000
-			objs := max(1, n/most)
-			if k, _ := strconv.Atoi(os.Getenv("PEARSON_S3_BENCH_OBJECTS")); k > 1 {
-				objs = k // a prefix of k objects of n/k rows
-			}
-			ext := "parquet"
-			var p string
-			switch writer {
-			case "parquet-go":
-				p = benchFixture(t, dir, n/objs)
-			case "duckdb", "duckdb-csv":
-				if writer == "duckdb-csv" {
-					ext = "csv"
-				}
-				p = filepath.Join(dir, "duckdb", fmt.Sprintf("xy-%d.%s", n/objs, ext))
-				if _, err := os.Stat(p); err != nil {
-					t.Logf("%s: no %s (node scripts/bench-data.mjs %s %d)", writer, p, dir, n/objs)
-					continue
-				}
-			default:
-				t.Fatalf("PEARSON_S3_BENCH_WRITERS: %q: want parquet-go, duckdb or duckdb-csv", writer)
-			}
-			urls := make([]string, 2)
-			local := make([]string, 2) // the same files on disk, for the time of the estimate itself
-			for i, k := range []string{"p", "q"} {
-				key := fmt.Sprintf("%s/%d/%s", writer, n, k)
-				urls[i], local[i] = "s3://bench/"+key+"."+ext, p
-				if objs > 1 {
-					urls[i], local[i] = "s3://bench/"+key+"/", filepath.Join(srv.Dir, "bench", key)
-					if ext == "csv" {
-						local[i] = p // no local directory of CSV files: one of them
-					}
-				}
-				for j := range objs {
-					dst := filepath.Join(srv.Dir, "bench", key+"."+ext)
-					if objs > 1 {
-						dst = filepath.Join(srv.Dir, "bench", key, fmt.Sprintf("part=%d", j), "data."+ext)
-					}
-					os.MkdirAll(filepath.Dir(dst), 0o755)
-					if err := os.Link(p, dst); err != nil {
-						t.Fatal(err)
-					}
-				}
-			}
-			fi, _ := os.Stat(p)
-			for rep := range reps {
-				var lout, lerr bytes.Buffer
-				start := time.Now()
-				if code := Run(context.Background(), []string{"pearson", "divergence", local[0], local[1]}, nil, &lout, &lerr); code != 0 {
-					t.Fatal(lerr.String())
-				}
-				localWall := time.Since(start)
-				proxied.Store(0)
-				var out, errb bytes.Buffer
-				start = time.Now()
-				code := Run(context.Background(), []string{"pearson", "divergence", urls[0], urls[1]}, nil, &out, &errb)
-				wall := time.Since(start)
-				if code != 0 {
-					t.Fatal(errb.String())
-				}
-				var req, byt int64
-				for _, m := range fetched.FindAllStringSubmatch(errb.String(), -1) {
-					a, _ := strconv.ParseInt(m[1], 10, 64)
-					b, _ := strconv.ParseInt(m[2], 10, 64)
-					req, byt = req+a, byt+b
-				}
-				if rep == 0 {
-					t.Logf("%s rows %d: %s", writer, n, strings.TrimSpace(errb.String()))
-				}
-				t.Logf("%s rows %d (%d objects of %d bytes per sample) run %d: %d requests (%d through the proxy), %d bytes, wall %.2f s (the same files on disk: %.2f s)", writer, n, objs, fi.Size(), rep, req, proxied.Load(), byt, wall.Seconds(), localWall.Seconds())
-			}
-			if objs > 1 && ext == "parquet" {
-				// --exact on the prefix: refused from the footers.
-				proxied.Store(0)
-				proxiedBytes.Store(0)
-				var out, errb bytes.Buffer
-				code := Run(context.Background(), []string{"pearson", "divergence", "--exact", urls[0], urls[1]}, nil, &out, &errb)
-				t.Logf("%s rows %d --exact: exit %d, %d requests, %d bytes through the proxy: %s", writer, n, code, proxied.Load(), proxiedBytes.Load(), strings.TrimSpace(errb.String()))
+	b.Setenv("AWS_ENDPOINT_URL", proxy.URL)
+	urls := make([]string, 2)
+	local := make([]string, 2) // the same files on disk, for the time of the estimate itself
+	for i, k := range []string{"p", "q"} {
+		key := fmt.Sprintf("%s/%d/%s", writer, n, k)
+		urls[i], local[i] = "s3://bench/"+key+"."+ext, p
+		if objs > 1 {
+			urls[i], local[i] = "s3://bench/"+key+"/", filepath.Join(srv.Dir, "bench", key)
+			if ext == "csv" {
+				local[i] = p // no local directory of CSV files: one of them
 			}
 		}
+		for j := range objs {
+			dst := filepath.Join(srv.Dir, "bench", key+"."+ext)
+			if objs > 1 {
+				dst = filepath.Join(srv.Dir, "bench", key, fmt.Sprintf("part=%d", j), "data."+ext)
+			}
+			os.MkdirAll(filepath.Dir(dst), 0o755)
+			if err := os.Link(p, dst); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	fetched := regexp.MustCompile(`(\d+) requests, (\d+) bytes fetched`)
+	fi, _ := os.Stat(p)
+	var req, byt int64
+	var remote, localWall time.Duration
+	rep := 0
+	for b.Loop() {
+		var lout, lerr bytes.Buffer
+		start := time.Now()
+		if code := Run(context.Background(), []string{"pearson", "divergence", local[0], local[1]}, nil, &lout, &lerr); code != 0 {
+			b.Fatal(lerr.String())
+		}
+		localWall += time.Since(start)
+		var out, errb bytes.Buffer
+		start = time.Now()
+		code := Run(context.Background(), []string{"pearson", "divergence", urls[0], urls[1]}, nil, &out, &errb)
+		remote += time.Since(start)
+		if code != 0 {
+			b.Fatal(errb.String())
+		}
+		req, byt = 0, 0
+		for _, m := range fetched.FindAllStringSubmatch(errb.String(), -1) {
+			a, _ := strconv.ParseInt(m[1], 10, 64)
+			c, _ := strconv.ParseInt(m[2], 10, 64)
+			req, byt = req+a, byt+c
+		}
+		if rep == 0 {
+			b.Logf("%s rows %d (%d objects of %d bytes per sample): %s", writer, n, objs, fi.Size(), strings.TrimSpace(errb.String()))
+		}
+		rep++
+	}
+	b.ReportMetric(float64(req), "requests/op")
+	b.ReportMetric(float64(byt), "bytes/op")
+	b.ReportMetric(remote.Seconds()/float64(rep), "remote-s/op")
+	b.ReportMetric(localWall.Seconds()/float64(rep), "local-s/op")
+	if objs > 1 && ext == "parquet" {
+		// --exact on the prefix: refused from the footers.
+		proxied.Store(0)
+		proxiedBytes.Store(0)
+		var out, errb bytes.Buffer
+		code := Run(context.Background(), []string{"pearson", "divergence", "--exact", urls[0], urls[1]}, nil, &out, &errb)
+		b.Logf("%s rows %d --exact: exit %d, %d requests, %d bytes through the proxy: %s", writer, n, code, proxied.Load(), proxiedBytes.Load(), strings.TrimSpace(errb.String()))
 	}
 }

@@ -5,8 +5,8 @@
 package main
 
 import (
+	"context"
 	"errors"
-	"os"
 	"os/exec"
 	"runtime"
 	"strings"
@@ -17,11 +17,6 @@ import (
 	"github.com/sublinear/pearson/internal/testtier"
 )
 
-// mainArgsEnv, set in a child process of the test binary, holds the
-// command line (newline-separated) that TestSIGINTAtLargeK's child runs
-// through main, signal handling included.
-const mainArgsEnv = "PEARSON_TEST_MAIN_ARGS"
-
 // TestSIGINTAtLargeK sends a real SIGINT to `pearson pe --k 2000` and to
 // `pearson mi --k 1000` a second into their work, each step of which is
 // seconds of k×k linear algebra (a Gram average over the averaging points,
@@ -30,10 +25,6 @@ const mainArgsEnv = "PEARSON_TEST_MAIN_ARGS"
 // 100 ms later (stopWithin allows for a loaded machine), leaving the
 // earlier output file as it was.
 func TestSIGINTAtLargeK(t *testing.T) {
-	if args := os.Getenv(mainArgsEnv); args != "" {
-		os.Args = strings.Split(args, "\n")
-		main() // exits
-	}
 	testtier.Long(t, "child processes at k = 1000 and 2000")
 	if runtime.GOOS == "windows" {
 		t.Skip("no SIGINT to send")
@@ -53,8 +44,7 @@ func TestSIGINTAtLargeK(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			out, check := oldOutput(t, t.TempDir(), c.out)
-			cmd := exec.Command(os.Args[0], "-test.run=^TestSIGINTAtLargeK$")
-			cmd.Env = append(os.Environ(), mainArgsEnv+"="+strings.Join(c.args(out), "\n"))
+			cmd := childCommand(context.Background(), c.args(out))
 			var stdout, stderr strings.Builder
 			cmd.Stdout, cmd.Stderr = &stdout, &stderr
 			if err := cmd.Start(); err != nil {

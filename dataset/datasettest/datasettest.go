@@ -3,11 +3,12 @@
 // license that can be found in the LICENSE file.
 
 // Package datasettest writes the Parquet fixtures of pearson's tests, as
-// parquet-go writes them, so that the tests of package dataset and of the
-// command share one writer.
+// parquet-go writes them, and reads CSV files, so that the tests of package
+// dataset and of the command share one writer and one reader.
 package datasettest
 
 import (
+	"encoding/csv"
 	"os"
 	"path/filepath"
 	"testing"
@@ -54,4 +55,20 @@ func Groups[T any](rows []T, n int) [][]T {
 		g = append(g, rows[start:min(len(rows), start+n)])
 	}
 	return g
+}
+
+// ReadCSV returns the records of the CSV file at path, its header first.
+// Any failure ends the test.
+func ReadCSV(t testing.TB, path string) [][]string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return recs
 }

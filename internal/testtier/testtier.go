@@ -26,6 +26,9 @@ package testtier
 
 import (
 	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -64,4 +67,30 @@ func SkipUnderRace(t testing.TB) {
 	if Race {
 		t.Skip("statistical test: its arithmetic gains nothing from the race detector; .ci/run runs it without -race")
 	}
+}
+
+// FixtureDir returns the directory in which benchmarks keep the large inputs
+// they write once and measure on every run (gigabytes at 10⁸ rows):
+// pearson-bench in the temporary directory ($TMPDIR or /tmp, the file
+// system of t.TempDir, so that a fixture can be hard-linked into a test's
+// own directory), made if need be. The scripts that write fixtures with
+// other writers (scripts/bench-data.mjs, scripts/e2e-bench.sh) take it as
+// their directory.
+func FixtureDir(tb testing.TB) string {
+	tb.Helper()
+	dir := filepath.Join(os.TempDir(), "pearson-bench")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		tb.Fatal(err)
+	}
+	return dir
+}
+
+// Count formats n for the name of a sub-benchmark: a power of ten as 1e6,
+// anything else in digits.
+func Count(n int) string {
+	s := strconv.Itoa(n)
+	if len(s) > 1 && s[0] == '1' && strings.Trim(s[1:], "0") == "" {
+		return "1e" + strconv.Itoa(len(s)-1)
+	}
+	return s
 }

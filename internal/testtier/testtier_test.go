@@ -32,3 +32,12 @@ func TestLongSkips(t *testing.T) {
 		t.Error("Long did not skip with the long tier off")
 	}
 }
+
+// TestCount checks the names of sub-benchmarks' sizes.
+func TestCount(t *testing.T) {
+	for n, want := range map[int]string{1: "1", 10: "1e1", 1000000: "1e6", 1000000000: "1e9", 20: "20", 1001: "1001", 32800: "32800"} {
+		if got := Count(n); got != want {
+			t.Errorf("Count(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
