@@ -155,7 +155,8 @@ type cpJob struct {
 	times  changepoint.TimeChecker
 	labels []float64 // time labels of the last len(labels) rows, by row mod len
 	rows   int
-	found  int // change points written
+	tick   func(rows int64) // draws the rows streamed (streamBar); nil: no bar
+	found  int              // change points written
 	// lastLabel is the time label of the last row, for the message about
 	// times out of order.
 	lastLabel float64
@@ -177,12 +178,20 @@ func runChangepoint(o *options) error {
 	if plotFile != nil {
 		j.plot = new(cpPlot)
 	}
+	readBars := j.prog
 	if j.seg != nil {
 		j.seg.prog = j.prog
 		defer debug.SetGCPercent(debug.SetGCPercent(segmentGCPercent))
+	} else {
+		// The stream's bar counts the rows scored (streamBar) and stands
+		// for the reader's, which would share its line.
+		readBars = noBars()
+		var end func()
+		j.tick, end = streamBar(j.prog, j.path)
+		defer end()
 	}
 	// Every row passes through: there is no reservoir to size.
-	r, err := newReader(o, j.prog, &divergence.Settings{Exact: true})
+	r, err := newReader(o, readBars, &divergence.Settings{Exact: true})
 	if err != nil {
 		return err
 	}
@@ -440,6 +449,9 @@ func (j *cpJob) row(_ string, line int, v []float64) error {
 		j.plot.series.add(label, v)
 	}
 	j.rows++
+	if j.tick != nil {
+		j.tick(int64(j.rows))
+	}
 	s, ok, err := j.d.Push(j.ctx, v)
 	if err != nil || !ok {
 		return err

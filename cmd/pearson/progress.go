@@ -5,8 +5,11 @@
 package main
 
 import (
+	"io"
+
 	"github.com/urfave/cli/v2"
 
+	"github.com/sublinear/pearson/dataset"
 	"github.com/sublinear/pearson/internal/progress"
 )
 
@@ -22,4 +25,24 @@ func newProgress(o *options) (*progress.Bars, error) {
 		return nil, usageErr("unknown --progress %q: use auto, always or never", mode)
 	}
 	return p, nil
+}
+
+// noBars returns bars that are never drawn.
+func noBars() *progress.Bars {
+	p, _ := progress.New(io.Discard, progress.Never)
+	return p
+}
+
+// streamBar returns the callback that draws the rows of path scored by
+// changepoint's streaming detector, and the function that ends the bar;
+// the callback is nil when bars are off. The total, and with it the time
+// left, is the row count memory checks use (dataset.Inspect): exact for
+// a CSV file up to 64 KiB or a Parquet input, estimated from the lines of
+// the first 64 KiB of a longer CSV file, unknown for standard input, a
+// compressed file or a URL, whose bar shows the rows and their rate.
+func streamBar(p *progress.Bars, path string) (func(int64), func()) {
+	if !p.Enabled() {
+		return nil, func() {}
+	}
+	return p.Count("scoring "+displayPath(path), "rows", dataset.Inspect(path).Rows)
 }

@@ -13,6 +13,7 @@ import (
 	"io"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -63,16 +64,20 @@ func isTerminal(w io.Writer) bool {
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
-func (p *Bars) newBar(max int64, desc string, bytes bool) *progressbar.ProgressBar {
-	return progressbar.NewOptions64(max,
+// Enabled reports whether the bars are drawn, for a caller whose total
+// costs something to find.
+func (p *Bars) Enabled() bool { return p.enabled }
+
+func (p *Bars) newBar(max int64, desc string, bytes bool, more ...progressbar.Option) *progressbar.ProgressBar {
+	return progressbar.NewOptions64(max, append([]progressbar.Option{
 		progressbar.OptionSetWriter(p.w),
 		progressbar.OptionSetDescription(desc),
 		progressbar.OptionShowBytes(bytes),
 		progressbar.OptionShowCount(),
 		progressbar.OptionSetWidth(30),
-		progressbar.OptionThrottle(100*time.Millisecond),
+		progressbar.OptionThrottle(100 * time.Millisecond),
 		progressbar.OptionClearOnFinish(),
-	)
+	}, more...)...)
 }
 
 // Bytes returns a callback for dataset.Options.Progress that draws a bar of
@@ -121,6 +126,55 @@ func (p *Bars) Steps(desc string) (func(done, total int), func()) {
 				p.bar = nil
 			}
 		}
+}
+
+// Count returns a callback that draws a bar of the things done (rows, say,
+// in unit) out of total, with their rate and, when total > 0, the time
+// left; a total ≤ 0 is unknown (the bar then shows the count, the rate
+// and the time spent), and so becomes an estimated total the count passes.
+// The caller calls it with the count after every thing done, which costs
+// it an atomic store: a goroutine draws the count every 100 ms, however
+// fast or slow the things come. The function returned stops it, draws the
+// last count and ends the bar. The callback is nil when the bars are
+// disabled.
+func (p *Bars) Count(desc, unit string, total int64) (func(done int64), func()) {
+	if !p.enabled {
+		return nil, func() {}
+	}
+	var done atomic.Int64
+	if total <= 0 {
+		total = -1
+	}
+	bar := p.newBar(total, desc, false, progressbar.OptionShowIts(), progressbar.OptionSetItsString(unit))
+	bar.Set64(0) // drawn at once: a bar reaching its total in one step is only cleared
+	draw := func() {
+		n := done.Load()
+		bar.Set64(n) // past the total, counted but not drawn: ChangeMax64 does
+		if total > 0 && n > total {
+			total = -1
+			bar.ChangeMax64(-1)
+		}
+	}
+	stop, stopped := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(stopped)
+		tick := time.NewTicker(100 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-tick.C:
+				draw()
+			}
+		}
+	}()
+	return done.Store, func() {
+		close(stop)
+		<-stopped
+		draw()
+		bar.Finish()
+	}
 }
 
 // Requests returns a callback that draws the requests of a remote read:

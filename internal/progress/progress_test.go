@@ -9,7 +9,9 @@ import (
 	"errors"
 	"os"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 )
 
 func TestDevNullIsNotATerminal(t *testing.T) {
@@ -70,4 +72,60 @@ func TestBars(t *testing.T) {
 	if !strings.Contains(w.String(), "reading") || !strings.Contains(w.String(), "steps") {
 		t.Errorf("bars: %q", w.String())
 	}
+}
+
+// TestCount checks the bar of a count, drawn at once and after 100 ms:
+// out of a known total, out of an estimate the count passes (then
+// unknown), and of an unknown total, with the rate in the unit given; and
+// that it is ended, its line cleared.
+func TestCount(t *testing.T) {
+	var w bytes.Buffer
+	b, _ := New(&w, Never)
+	if fn, done := b.Count("scoring", "rows", 10); fn != nil {
+		t.Error("disabled bars return a callback")
+	} else {
+		done()
+	}
+	for _, tc := range []struct {
+		total, done   int64
+		first, latest string
+	}{{10, 4, "(0/10, ", "(4/10, "}, {10, 12, "(0/10, ", "(12/-, "}, {-1, 7, "(0/-, ", "(7/-, "}} {
+		t.Run(tc.latest, func(t *testing.T) {
+			t.Parallel()
+			w := new(syncBuf)
+			b, _ := New(w, Always)
+			fn, done := b.Count("scoring", "rows", tc.total)
+			for i := range tc.done {
+				fn(i + 1)
+			}
+			// Drawn at the next tick not within 100 ms of the last drawing;
+			// a loaded machine may take longer.
+			for deadline := time.Now().Add(5 * time.Second); !strings.Contains(w.String(), tc.latest) && time.Now().Before(deadline); {
+				time.Sleep(20 * time.Millisecond)
+			}
+			done()
+			got := w.String()
+			if !strings.Contains(got, "scoring") || !strings.Contains(got, tc.first) || !strings.Contains(got, tc.latest) || !strings.Contains(got, " rows/") || !strings.HasSuffix(got, "\r") {
+				t.Errorf("total %d, %d done: %q", tc.total, tc.done, got)
+			}
+		})
+	}
+}
+
+// syncBuf is a buffer safe for concurrent use.
+type syncBuf struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuf) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuf) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
