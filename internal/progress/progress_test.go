@@ -7,6 +7,7 @@ package progress
 import (
 	"bytes"
 	"errors"
+	"io"
 	"os"
 	"strings"
 	"sync"
@@ -128,4 +129,16 @@ func (s *syncBuf) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
+}
+
+// BenchmarkCount measures what Count's bar costs a row: the callback's
+// store, and the drawings of the ticker's goroutine spread over the rows
+// (the streaming detector takes some 22 µs a row).
+func BenchmarkCount(b *testing.B) {
+	bars, _ := New(io.Discard, Always)
+	fn, done := bars.Count("scoring", "rows", int64(b.N))
+	for i := range b.N {
+		fn(int64(i + 1))
+	}
+	done()
 }
