@@ -186,9 +186,6 @@ func runChangepoint(o *options) error {
 		// The stream's bar counts the rows scored (streamBar) and stands
 		// for the reader's, which would share its line.
 		readBars = noBars()
-		var end func()
-		j.tick, end = streamBar(j.prog, j.path)
-		defer end()
 	}
 	// Every row passes through: there is no reservoir to size.
 	r, err := newReader(o, readBars, &divergence.Settings{Exact: true})
@@ -218,6 +215,14 @@ func runChangepoint(o *options) error {
 		// Named, the columns found are in every row passed on, even one
 		// whose cell of a column not yet decided is missing (dropped).
 		q.Columns = cols
+	}
+	if j.seg == nil {
+		// Drawn from here, after findColumns's notes, and ended with the
+		// read, before its notes.
+		var end func()
+		j.tick, end = streamBar(j.prog, j.path)
+		r.endBar = end
+		defer end()
 	}
 	t, err := r.scan(j.path, q, j.row)
 	if err != nil {

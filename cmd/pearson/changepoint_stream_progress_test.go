@@ -14,7 +14,8 @@ import (
 // of the file's rows (a file this short is counted exactly) or as a count
 // on standard input, and ends it (the counting is internal/progress's
 // TestCount); that --progress never and auto off a
-// terminal draw nothing; and that the output is the same in every case.
+// terminal draw nothing; that the output is the same in every case; and
+// that the notes of the read follow the bar's end.
 func TestChangepointStreamProgress(t *testing.T) {
 	t.Parallel()
 	data := seriesCSV(300, 150)
@@ -35,5 +36,14 @@ func TestChangepointStreamProgress(t *testing.T) {
 		if code != 0 || out != want || (tc.bar == "" && errs != "") || (tc.bar != "" && !drawn) {
 			t.Errorf("--progress %s on %s: code %d, stdout same %v, stderr %q", tc.mode, tc.input, code, out == want, errs)
 		}
+	}
+	// The note of the rows dropped comes after the bar is cleared, on a
+	// line of its own.
+	lines := strings.SplitAfter(data, "\n")
+	lines[100] = "1198,NA,0\n"
+	dropped := writeFile(t, "dropped.csv", strings.Join(lines, ""))
+	code, _, errs := run(t, append(args, "--drop-missing", "--progress", "always", dropped)...)
+	if i := strings.Index(errs, "pearson: "); code != 0 || i < 1 || errs[i-1] != '\r' || !strings.Contains(errs, "scoring") {
+		t.Errorf("--drop-missing: code %d, stderr %q", code, errs)
 	}
 }

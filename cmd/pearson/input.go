@@ -108,7 +108,11 @@ type reader struct {
 	quiet     bool     // read leaves the notes of a read to its caller (readDefault)
 	told      []string // columns left out whose warning says so: no note of their own
 	prog      *progress.Bars
-	stderr    io.Writer
+	// endBar, when not nil, ends a bar of the caller's drawn while the
+	// input is read (changepoint --stream's rows), as the reader's own
+	// end: when it is closed, before the notes of the read.
+	endBar func()
+	stderr io.Writer
 }
 
 // newReader reads the input flags. s.Exact asks for every row; so does
@@ -169,7 +173,14 @@ func (r *reader) open(path string) (dataset.Source, func(), error) {
 		doneRequests()
 		return nil, nil, err
 	}
-	return src, func() { src.Close(); done(); doneRequests() }, nil
+	return src, func() {
+		src.Close()
+		done()
+		doneRequests()
+		if r.endBar != nil {
+			r.endBar()
+		}
+	}, nil
 }
 
 // read reads a sample of --reservoir rows of each group of the rows q

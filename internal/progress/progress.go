@@ -135,8 +135,8 @@ func (p *Bars) Steps(desc string) (func(done, total int), func()) {
 // The caller calls it with the count after every thing done, which costs
 // it an atomic store: a goroutine draws the count every 100 ms, however
 // fast or slow the things come. The function returned stops it, draws the
-// last count and ends the bar. The callback is nil when the bars are
-// disabled.
+// last count and ends the bar; calls after the first do nothing. The
+// callback is nil when the bars are disabled.
 func (p *Bars) Count(desc, unit string, total int64) (func(done int64), func()) {
 	if !p.enabled {
 		return nil, func() {}
@@ -169,11 +169,14 @@ func (p *Bars) Count(desc, unit string, total int64) (func(done int64), func()) 
 			}
 		}
 	}()
+	var once sync.Once
 	return done.Store, func() {
-		close(stop)
-		<-stopped
-		draw()
-		bar.Finish()
+		once.Do(func() {
+			close(stop)
+			<-stopped
+			draw()
+			bar.Finish()
+		})
 	}
 }
 
