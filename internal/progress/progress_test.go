@@ -10,7 +10,6 @@ import (
 	"io"
 	"os"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 )
@@ -93,7 +92,7 @@ func TestCount(t *testing.T) {
 	}{{10, 4, "(0/10, ", "(4/10, "}, {10, 12, "(0/10, ", "(12/-, "}, {-1, 7, "(0/-, ", "(7/-, "}} {
 		t.Run(tc.latest, func(t *testing.T) {
 			t.Parallel()
-			w := new(syncBuf)
+			w := &lockedWriter{w: new(bytes.Buffer)}
 			b, _ := New(w, Always)
 			fn, done := b.Count("scoring", "rows", tc.total)
 			for i := range tc.done {
@@ -101,11 +100,11 @@ func TestCount(t *testing.T) {
 			}
 			// Drawn at the next tick not within 100 ms of the last drawing;
 			// a loaded machine may take longer.
-			for deadline := time.Now().Add(5 * time.Second); !strings.Contains(w.String(), tc.latest) && time.Now().Before(deadline); {
+			for deadline := time.Now().Add(5 * time.Second); !strings.Contains(text(w), tc.latest) && time.Now().Before(deadline); {
 				time.Sleep(20 * time.Millisecond)
 			}
 			done()
-			got := w.String()
+			got := text(w)
 			if !strings.Contains(got, "scoring") || !strings.Contains(got, tc.first) || !strings.Contains(got, tc.latest) || !strings.Contains(got, " rows/") || !strings.HasSuffix(got, "\r") {
 				t.Errorf("total %d, %d done: %q", tc.total, tc.done, got)
 			}
@@ -113,22 +112,11 @@ func TestCount(t *testing.T) {
 	}
 }
 
-// syncBuf is a buffer safe for concurrent use.
-type syncBuf struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuf) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuf) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
+// text returns what the buffer behind w holds, read under w's lock.
+func text(w *lockedWriter) string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.w.(*bytes.Buffer).String()
 }
 
 // BenchmarkCount measures what Count's bar costs a row: the callback's
