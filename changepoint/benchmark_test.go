@@ -1025,7 +1025,7 @@ func TestSegmentBenchmark(t *testing.T) {
 // TestSegmentBenchmarkColumns scores Segment's defaults, the empty answer,
 // PELT and binary segmentation (their Gaussian cost summed over the
 // columns, the SIC penalty (2d + 1)·ln T) on the families of several
-// columns, 4 report seeds each in the long tier (100–103, about 15 s of
+// columns, 4 report seeds each in the long tier (100–103, about 18 s of
 // CPU; in the default tier only the families without a change, 2 seeds),
 // and checks that no family without a change falls below the empty answer
 // by more than the same slack, and, in the long tier, that the mean F1 and
@@ -1036,7 +1036,8 @@ func TestSegmentBenchmarkColumns(t *testing.T) {
 	testtier.SkipUnderRace(t)
 	seeds := seedRange(100, testtier.Pick(2, 4))
 	// The default tier scores the families without a change only, whose
-	// false alarms it checks (about a second).
+	// false alarms it checks (about 5 CPU-s, half of it the trends of 5
+	// columns).
 	f, c := table(t, columnFamilies, columnFamilyBase, methods, seeds, !testtier.Enabled())
 	meanF, meanC := logTable(t, columnFamilies, methods, f, c, nil)
 	slack := testtier.Pick(0.25, 0.1)
