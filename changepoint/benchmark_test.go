@@ -1025,7 +1025,7 @@ func TestSegmentBenchmark(t *testing.T) {
 // TestSegmentBenchmarkColumns scores Segment's defaults, the empty answer,
 // PELT and binary segmentation (their Gaussian cost summed over the
 // columns, the SIC penalty (2d + 1)·ln T) on the families of several
-// columns, 4 report seeds each in the long tier (100–103, about 18 s of
+// columns, 4 report seeds each in the long tier (100–103, about 21 s of
 // CPU; in the default tier only the families without a change, 2 seeds),
 // and checks that no family without a change falls below the empty answer
 // by more than the same slack, and, in the long tier, that the mean F1 and
