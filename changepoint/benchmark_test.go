@@ -386,7 +386,12 @@ func (f family) series(i int, seed uint64) annotated {
 //     switching between 0 and 0.8 (margins unchanged);
 //   - no change (d = 2, 5): T ∈ [50, 1000], the noise alone;
 //   - shift in 1 of 1 (control): the shift recipe with one column, to tell
-//     a shift too small for the windows from one diluted by other columns.
+//     a shift too small for the windows from one diluted by other columns;
+//   - trends, 5 columns (no change): T ∈ [50, 1000], each column its own
+//     linear or quadratic trend (drawn per column) of total rise ±2 to 20
+//     spreads (trend fits priced per column must not read them as steps);
+//   - shift in all of 5 on trends: the shift in all of 5 recipe, each
+//     column with its own linear trend of total rise ±0 to 6 spreads.
 //
 // Their seeds never served to choose a default: the family numbers
 // (columnFamilyBase + i) keep them apart from every series above.
@@ -497,6 +502,40 @@ func noiseOf(d int) func(rnd *rand.Rand) annotated {
 	}
 }
 
+// addTrends adds to each column of x its own trend of total rise ±lo to
+// hi, linear or (if quad) drawn linear or quadratic per column.
+func addTrends(rnd *rand.Rand, x *mat.Dense, lo, hi float64, quad bool) {
+	T, d := x.Dims()
+	for j := range d {
+		rise := math.Copysign(uniform(rnd, lo, hi), rnd.Float64()-0.5)
+		sq := quad && rnd.IntN(2) == 0
+		for t := range T {
+			u := float64(t) / float64(T)
+			if sq {
+				u *= u
+			}
+			x.Set(t, j, x.At(t, j)+rise*u)
+		}
+	}
+}
+
+func trendsOf(d int) func(rnd *rand.Rand) annotated {
+	return func(rnd *rand.Rand) annotated {
+		T := between(rnd, 50, 1000)
+		x := noiseColumns(rnd, T, d, func(int, int) float64 { return 1 })
+		addTrends(rnd, x, 2, 20, true)
+		return annotated{x, []int{0}}
+	}
+}
+
+func shiftInAllOnTrends(d int) func(rnd *rand.Rand) annotated {
+	return func(rnd *rand.Rand) annotated {
+		a := shiftInAll(d)(rnd)
+		addTrends(rnd, a.x, 0, 6, false)
+		return a
+	}
+}
+
 var columnFamilies = []family{
 	{"shift in 1 of 2", false, shiftInOne(2)},
 	{"shift in 1 of 5", false, shiftInOne(5)},
@@ -507,6 +546,8 @@ var columnFamilies = []family{
 	{"no change, 2 columns", true, noiseOf(2)},
 	{"no change, 5 columns", true, noiseOf(5)},
 	{"shift in 1 of 1 (control)", false, shiftInOne(1)},
+	{"trends, 5 columns", true, trendsOf(5)},
+	{"shift in all of 5 on trends", false, shiftInAllOnTrends(5)},
 }
 
 // truePositives counts the annotations matched by a prediction within
@@ -984,7 +1025,7 @@ func TestSegmentBenchmark(t *testing.T) {
 // TestSegmentBenchmarkColumns scores Segment's defaults, the empty answer,
 // PELT and binary segmentation (their Gaussian cost summed over the
 // columns, the SIC penalty (2d + 1)·ln T) on the families of several
-// columns, 4 report seeds each in the long tier (100–103, about 15 s of
+// columns, 4 report seeds each in the long tier (100–103, about 21 s of
 // CPU; in the default tier only the families without a change, 2 seeds),
 // and checks that no family without a change falls below the empty answer
 // by more than the same slack, and, in the long tier, that the mean F1 and
@@ -995,7 +1036,8 @@ func TestSegmentBenchmarkColumns(t *testing.T) {
 	testtier.SkipUnderRace(t)
 	seeds := seedRange(100, testtier.Pick(2, 4))
 	// The default tier scores the families without a change only, whose
-	// false alarms it checks (about a second).
+	// false alarms it checks (about 5 CPU-s, half of it the trends of 5
+	// columns).
 	f, c := table(t, columnFamilies, columnFamilyBase, methods, seeds, !testtier.Enabled())
 	meanF, meanC := logTable(t, columnFamilies, methods, f, c, nil)
 	slack := testtier.Pick(0.25, 0.1)
