@@ -307,9 +307,11 @@ func twoSample(ctx context.Context, pp, qq *points, alpha float64, s *TwoSampleS
 	sums.finish()
 	stats = append(stats, sums)
 	var observed []float64
-	res.Statistic, res.Null, observed, res.more, err = permutationTest(ctx, s.Permutations, &s.Settings, rnd, stats, m, stop, func(prnd *rand.Rand, perm []int) {
-		drawGroups(prnd, perm, len(ep))
-	})
+	shuffle := func(prnd *rand.Rand, perm []int) { drawGroups(prnd, perm, len(ep)) }
+	if sums.bin != nil {
+		shuffle = nil // one column: the groups' counts per bin are drawn
+	}
+	res.Statistic, res.Null, observed, res.more, err = permutationTest(ctx, s.Permutations, &s.Settings, rnd, stats, m, stop, shuffle)
 	if err != nil {
 		return nil, err
 	}
