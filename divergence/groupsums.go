@@ -45,7 +45,10 @@ import (
 // are those of bins of points that share their features (one column's
 // values, binValues), weighted by their counts.
 type groupSums struct {
-	rows   []float64 // a row of width values per point, P's first (or per bin, see bin)
+	rows []float64 // a row of width values per point, P's first (or per bin, see bin)
+	// cols, with bins, holds the rows transposed: a column of a value per
+	// bin for each of the width values (see binSums).
+	cols   []float64
 	width  int
 	total  []float64 // the sum of the points' rows
 	mp, mq int
@@ -199,6 +202,14 @@ func (g *groupSums) finish() {
 		p := g.parts[j]
 		for i := range rows {
 			copy(g.rows[i*g.width+p.at:i*g.width+p.at+p.n], psi.RawRowView(i))
+		}
+	}
+	if g.bin != nil {
+		g.cols = make([]float64, rows*g.width)
+		for i := range rows {
+			for j := range g.width {
+				g.cols[j*rows+i] = g.rows[i*g.width+j]
+			}
 		}
 	}
 	g.total = make([]float64, g.width)
@@ -362,13 +373,14 @@ func (g *groupSums) values(perm []int, scratch any, dst []float64) {
 	g.fill(sum, dst)
 }
 
-// binSums sets sum to the bins' rows weighted by the group's counts per bin.
+// binSums sets sum to the bins' rows weighted by the group's counts per
+// bin: each value the dot product of the counts with its column of the
+// bins' values (cols), the same sums for the observed and every permuted
+// labelling.
 func (g *groupSums) binSums(counts, sum []float64) {
-	w := g.width
-	for b, c := range counts {
-		if c != 0 {
-			floats.AddScaled(sum, c, g.rows[b*w:b*w+w])
-		}
+	n := len(counts)
+	for j := range sum {
+		sum[j] = floats.Dot(counts, g.cols[j*n:(j+1)*n])
 	}
 }
 
