@@ -408,6 +408,36 @@ func TestExtendContinuesTheSequence(t *testing.T) {
 	}
 }
 
+// TestOneColumnWorkers checks that a one-column test, whose permutations
+// draw the groups' counts per bin (drawValues) on workers with pooled
+// scratch buffers, gives the same null distribution on one worker as on
+// three, with an odd number of points (a partial last word of bits) and
+// groups of unequal size (α = 0.3).
+func TestOneColumnWorkers(t *testing.T) {
+	t.Parallel()
+	rnd := rand.New(rand.NewPCG(11, 11))
+	p, q := mat.NewDense(301, 1, nil), mat.NewDense(400, 1, nil)
+	for i := range 301 {
+		p.Set(i, 0, rnd.NormFloat64())
+	}
+	for i := range 400 {
+		q.Set(i, 0, rnd.NormFloat64()+0.1)
+	}
+	var nulls [][]float64
+	for _, workers := range []int{1, 3} {
+		s := &TwoSampleSettings{Permutations: 200}
+		s.K, s.Src, s.Workers = 30, rand.NewPCG(1, 2), workers
+		res, err := TwoSampleTest(context.Background(), p, q, 0.3, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		nulls = append(nulls, res.Null)
+	}
+	if !slices.Equal(nulls[0], nulls[1]) {
+		t.Error("the null distribution differs between one worker and three")
+	}
+}
+
 // TestSequentialTwoSampleTestMisuse checks that bad input to
 // SequentialTwoSampleTest is an error, not a panic: α out of range, too few
 // rows, a NaN.
