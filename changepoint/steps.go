@@ -77,7 +77,9 @@ type stepColumn struct {
 }
 
 // stepChanges searches each segment between the changes kept for changes
-// of level, several per segment, by penalised least squares: PELT
+// of level, several per segment, on the values as given (not the ones
+// robustDetrend de-trended: it fits its own trends), by penalised least
+// squares: PELT
 // (Killick, Fearnhead & Eckley 2012) on the cost
 //
 //	C(a, b) = Σ_columns Σ_{t ∈ [a, b)} w(t)·(y(t) − trend(t) − μ)²,
@@ -122,8 +124,16 @@ func (sg *segmenter) stepChanges(ctx context.Context, keep []Change, _ int, pena
 	cols := make([]stepColumn, 0, sg.dim)
 	for c := range sg.dim {
 		col := stepColumn{y: make([]float64, sg.rows), w: make([]float64, sg.rows), trend: make([]float64, sg.rows)}
+		// The values as given: the line robustDetrend took off, which
+		// the levels of dense changes drifting one way tilt, would add a
+		// ramp within every segment that the trend fit does not take back
+		// (on the tuning seeds 0–19 dense 20 0.712 → 0.855 F1).
+		slope := 0.0
+		if sg.slopes != nil {
+			slope = sg.slopes[c]
+		}
 		for r := range col.y {
-			col.y[r] = sg.x.At(r, c)
+			col.y[r] = sg.x.At(r, c) + slope*float64(r)
 		}
 		any := false
 		_ = sg.eachSegment(keep, func(s, e int) error {
