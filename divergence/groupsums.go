@@ -10,7 +10,6 @@ import (
 	mbits "math/bits"
 	"math/rand/v2"
 
-	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 )
@@ -186,39 +185,8 @@ func weightedCov(x *mat.Dense, w []float64) *mat.SymDense {
 		floats.ScaleTo(y.RawRowView(i), math.Sqrt(w[i]), x.RawRowView(i))
 	}
 	cov := mat.NewSymDense(d, nil)
-	addRowGram(cov, 1/floats.Sum(w), y)
+	cov.SymRankK(cov, 1/floats.Sum(w), y.T())
 	return cov
-}
-
-// gramRowBlock is the number of rows of y whose products addRowGram adds
-// to every entry before it moves on: a block of rows and the upper
-// triangle stay in cache.
-const gramRowBlock = 32
-
-// addRowGram adds alpha·yᵀy to c, the sum of alpha·yₗyₗᵀ over the rows yₗ
-// of y, with the bits of c.SymRankK(c, alpha, y.T()) (gonum's Dsyrk adds
-// the rows to each entry in order, by Axpy); it goes through the rows in
-// blocks, where Dsyrk passes over all of y once for each of c's rows.
-func addRowGram(c *mat.SymDense, alpha float64, y *mat.Dense) {
-	rows, d := y.Dims()
-	if c.SymmetricDim() != d {
-		panic("divergence: Gram matrix of the wrong size")
-	}
-	if alpha == 0 {
-		return
-	}
-	cs, ys := c.RawSymmetric(), y.RawMatrix()
-	for l0 := 0; l0 < rows; l0 += gramRowBlock {
-		for i := range d {
-			ci := blas64.Vector{N: d - i, Inc: 1, Data: cs.Data[i*cs.Stride+i : i*cs.Stride+d]}
-			for l := l0; l < min(l0+gramRowBlock, rows); l++ {
-				yl := ys.Data[l*ys.Stride : l*ys.Stride+d]
-				if t := alpha * yl[i]; t != 0 {
-					blas64.Axpy(t, blas64.Vector{N: d - i, Inc: 1, Data: yl[i:]}, ci)
-				}
-			}
-		}
-	}
 }
 
 // finish lays the parts out in rows, sums the columns and computes the

@@ -466,35 +466,3 @@ func TestSequentialTwoSampleTestMisuse(t *testing.T) {
 		}
 	}
 }
-
-// TestAddRowGramBits checks the blocked Gram matrix against gonum's Dsyrk
-// bit for bit: the one-column test's output bytes rest on it.
-func TestAddRowGramBits(t *testing.T) {
-	rnd := rand.New(rand.NewPCG(3, 5))
-	for _, dims := range [][2]int{{1, 1}, {31, 7}, {33, 40}, {200, 65}, {97, 100}} {
-		rows, d := dims[0], dims[1]
-		y := mat.NewDense(rows, d, nil)
-		for i := range rows {
-			for j := range d {
-				switch rnd.IntN(5) {
-				case 0: // exact zeros take Dsyrk's skip
-				case 1:
-					y.Set(i, j, rnd.NormFloat64()*1e150)
-				default:
-					y.Set(i, j, rnd.ExpFloat64())
-				}
-			}
-		}
-		want := mat.NewSymDense(d, nil)
-		want.SymRankK(want, 1/3.0, y.T())
-		got := mat.NewSymDense(d, nil)
-		addRowGram(got, 1/3.0, y)
-		for i := range d {
-			for j := i; j < d; j++ {
-				if math.Float64bits(got.At(i, j)) != math.Float64bits(want.At(i, j)) {
-					t.Fatalf("%d×%d: entry (%d, %d) is %v, Dsyrk gives %v", rows, d, i, j, got.At(i, j), want.At(i, j))
-				}
-			}
-		}
-	}
-}

@@ -415,7 +415,7 @@ func addWhitenedWidth(sums *groupSums, g kernel.Gaussian, dist *mat.Dense, gramR
 			copy(sub.RawRowView(i), phi.RawRowView(r))
 		}
 		h = mat.NewSymDense(k, nil)
-		addRowGram(h, 1/float64(len(gramRows)), sub)
+		h.SymRankK(h, 1/float64(len(gramRows)), sub.T())
 	}
 	psi, ok := whitened(phi, h, ridge, whitenFloor, whitenDirections)
 	if !ok {
