@@ -1159,8 +1159,8 @@ func robustDetrend(x *mat.Dense, h int) []bool {
 	return done
 }
 
+// median returns the median of v (sortedMedian of v sorted), by selection
+// on a copy: at 10⁷ rows sorting took an eighth of Segment's time.
 func median(v []float64) float64 {
-	s := slices.Clone(v)
-	slices.Sort(s)
-	return sortedMedian(s)
+	return selectMedian(slices.Clone(v))
 }
