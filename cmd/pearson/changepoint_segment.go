@@ -141,6 +141,11 @@ func (j *cpJob) segment(stdout io.Writer, name string, columns []string, seed ui
 	if len(g.labels) == 0 {
 		return fmt.Errorf("%s: %w: no rows", name, changepoint.ErrTooFew)
 	}
+	// add checks at powers of two and every 4096 rows: the last rows read
+	// are checked here, before the work.
+	if err := g.checkMemory(g.dim, len(g.labels)); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
 	x := mat.NewDense(len(g.labels), g.dim, g.values)
 	g.s.Src = seedSource(seed)
 	if g.prog != nil {
