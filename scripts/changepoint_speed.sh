@@ -12,7 +12,7 @@
 # memory: one segment). Each command runs in its own process under
 # /usr/bin/time: CPU = user + system seconds, peak = maximum RSS. PELT runs
 # on the benchmark's own draw of the same recipe, up to 10⁶ rows, for at
-# most 300 s (on segments of T/10 rows its pruning keeps most starts:
+# most 120 s (on segments of T/10 rows its pruning keeps most starts:
 # O(T²/10)). --max-memory is checked on both series: a budget of the
 # measured peak must be refused and one 20% above it accepted. The stream
 # rate is rows over CPU seconds of `--stream` on 10⁵ rows. Run it on a
@@ -59,9 +59,9 @@ for n in "${rows[@]}"; do
 	shiftsPeak=$peak
 	pelt="not run (> 10⁶ rows)"
 	if [ "$n" -le 1000000 ]; then
-		timed 300 "$dir/cp.test" -test.run '^$' -test.bench "SegmentVsPELT/PELT/rows=$n\$" -test.benchtime 1x
+		timed 120 "$dir/cp.test" -test.run '^$' -test.bench "SegmentVsPELT/PELT/rows=$n\$" -test.benchtime 1x
 		pelt="$cpu s / $((peak / 1024)) MB"
-		[ "$rc" = 0 ] || pelt="not finished in 300 s"
+		[ "$rc" = 0 ] || pelt="not finished in 120 s"
 	fi
 	timed 3600 "$dir/pearson" changepoint --format csv "$dir/noise.csv"
 	[ "$rc" = 0 ] || { cat "$dir/err"; exit 1; }
