@@ -7,6 +7,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"runtime/debug"
 	"strconv"
@@ -41,18 +42,22 @@ const segmentResident = 1.55
 // MB against a goal of 120).
 const segmentOvershoot = 3
 
-// segmentLimit sets the runtime's soft memory limit for Segment on rows
-// values to what the model allows (need, the run's resident bound, less
+// segmentLimit sets the runtime's soft memory limit for Segment on a series
+// of values values to what the model allows (need, the run's resident bound, less
 // the program's own file pages, which the runtime does not count, and the
 // overshoot), if that is below the limit in force, and returns a function
 // that restores it. The collector keeps its default target (GOGC = 100)
 // below that limit: on the small heaps of 10⁵ rows a tight target (GOGC =
 // 25, which bounded the peak before) ran it every 2.5 MB allocated, a
-// quarter of the CPU; the limit bounds the peak whatever the heap.
+// quarter of the CPU; the limit bounds the peak whatever the heap. main
+// sets the budget as the limit; a process without one (a test calling
+// Run, beside others sharing its heap) is left without.
 func segmentLimit(need float64, values int) (restore func()) {
 	limit := int64(need - fileResident() - segmentOvershoot*8*float64(values))
 	old := debug.SetMemoryLimit(-1)
-	if limit <= 0 || limit >= old {
+	// No limit in force: not a process main set up (a test calling Run,
+	// beside others sharing its heap), which keeps none.
+	if old == math.MaxInt64 || limit <= 0 || limit >= old {
 		return func() {}
 	}
 	debug.SetMemoryLimit(limit)
