@@ -323,10 +323,13 @@ func bestLevelSplit(cols []stepColumn, a, lo, hi, b int) (int, float64) {
 	return at, whole - best
 }
 
-// stepSegment segments rows [s, e): the better, by the penalised cost, of
-// two alternations of the trend fit and PELT, one starting from the trend
-// (a smooth curve is not read as a staircase) and one from the levels
-// (dense levels are not read as a curve).
+// stepSegment segments rows [s, e): the best, by the penalised cost, of
+// three alternations of the trend fit and PELT, one starting from the
+// trend (a smooth curve is not read as a staircase), one from the levels
+// (dense levels are not read as a curve) and one from a line or a
+// parabola (a steep trend with a change of level is read as both),
+// skipped when the first one's first trend was no more than a parabola:
+// it would repeat it.
 func stepSegment(ctx context.Context, cols []stepColumn, s, e int, penalty float64) ([]Change, error) {
 	if e-s < 2*stepsMinSeg {
 		return nil, nil
@@ -339,10 +342,17 @@ func stepSegment(ctx context.Context, cols []stepColumn, s, e int, penalty float
 		grams[j] = trendGram(col.w[s:e])
 	}
 	var flat peltFit
+	repeats := false
 	for _, start := range []alternation{fromTrend, fromLevels, fromLowTrend} {
-		found, cost, err := alternate(ctx, cols, grams, &flat, s, e, penalty, start)
+		if start == fromLowTrend && repeats {
+			continue
+		}
+		found, cost, low, err := alternate(ctx, cols, grams, &flat, s, e, penalty, start)
 		if err != nil {
 			return nil, err
+		}
+		if start == fromTrend {
+			repeats = low
 		}
 		if cost < bestCost {
 			best, bestCost = found, cost
@@ -389,9 +399,11 @@ const (
 // ln N a degree or two in each of d columns undercut the changes they
 // share (on the tuning seeds 0–9 of the several-column families mean F1
 // 0.842 → 0.848, no family lower, the quiet trends of 5 columns as quiet;
-// docs/RESULTS.md).
-func alternate(ctx context.Context, cols []stepColumn, grams [][]float64, flat *peltFit, s, e int, penalty float64, start alternation) ([]Change, float64, error) {
+// docs/RESULTS.md). low reports whether the first trend fitted had no
+// degree above stepsCheapDegree in any column.
+func alternate(ctx context.Context, cols []stepColumn, grams [][]float64, flat *peltFit, s, e int, penalty float64, start alternation) (found []Change, cost float64, low bool, err error) {
 	var cps []int
+	low = true
 	resid := make([]float64, e-s)
 	cheap, dear := 0, 0
 	// On several columns every degree costs a change's parameter: at ln N
@@ -414,6 +426,9 @@ func alternate(ctx context.Context, cols []stepColumn, grams [][]float64, flat *
 					maxDeg = stepsCheapDegree
 				}
 				deg := fitTrend(resid, col.w[s:e], col.trend[s:e], grams[j], maxDeg)
+				if round == 0 && deg > stepsCheapDegree {
+					low = false
+				}
 				cheap += min(deg, cheapUpTo)
 				dear += max(0, deg-cheapUpTo)
 			}
@@ -422,7 +437,7 @@ func alternate(ctx context.Context, cols []stepColumn, grams [][]float64, flat *
 		// every round of both alternations: computed once.
 		fit, err := flat.pelt(ctx, cols, s, e, penalty, cheap+dear == 0)
 		if err != nil {
-			return nil, 0, err
+			return nil, 0, false, err
 		}
 		next, gains, cost := fit.cps, fit.gains, fit.cost
 		if slices.Equal(next, cps) || round == stepsRounds-1 {
@@ -435,11 +450,11 @@ func alternate(ctx context.Context, cols []stepColumn, grams [][]float64, flat *
 			if len(cols) == 1 {
 				price = math.Max(logN, penalty)
 			}
-			return out, cost + float64(cheap)*logN + float64(dear)*price, nil
+			return out, cost + float64(cheap)*logN + float64(dear)*price, low, nil
 		}
 		cps = next
 	}
-	return nil, math.Inf(1), nil
+	return nil, math.Inf(1), low, nil
 }
 
 // peltFit is an outcome of pelt; as the memo of stepSegment, the outcome
