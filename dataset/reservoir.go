@@ -23,6 +23,7 @@ import (
 type sampler struct {
 	size int        // rows kept per group; 0 keeps every row
 	rng  *rand.Rand // nil when size is 0
+	each RowFunc    // Sampling.Rows: told every row; nil for none
 }
 
 // reservoir is algorithm L's state for one group.
@@ -33,7 +34,7 @@ type reservoir struct {
 
 // newSampler returns the sampler of s, whose Size is not negative.
 func newSampler(s Sampling) *sampler {
-	sm := &sampler{size: s.Size}
+	sm := &sampler{size: s.Size, each: s.Rows}
 	if s.Size > 0 {
 		src := s.Src
 		if src == nil {
