@@ -255,9 +255,7 @@ func (k *keptRows) count(ctx context.Context, w *wholeCounter) error {
 					return err
 				}
 			}
-			for at := 0; at < len(chunk); at += k.cols {
-				w.row(key, chunk[at:at+k.cols])
-			}
+			w.rows(key, chunk, k.cols)
 		}
 	}
 	w.finish(w.t.Categories)
@@ -344,19 +342,40 @@ func newWholeCounter(t *dataset.Table, whole map[string]map[string]*drift.Tally)
 // row counts row, of group.
 func (w *wholeCounter) row(group string, row []float64) {
 	for j, c := range w.cols[group] {
-		switch v := row[j]; {
-		case c == nil:
-		case c.cat && math.IsNaN(v):
-			c.tally.AddLabels("", 1)
-		case c.cat:
-			code := int(v)
-			if code >= len(c.codes) {
-				c.codes = append(c.codes, make([]int, code+1-len(c.codes))...)
-			}
-			c.codes[code]++
-		default:
-			c.tally.Add(v)
+		if c != nil {
+			c.add(row[j])
 		}
+	}
+}
+
+// rows counts the rows of c values each of vals, of group, column by
+// column: each tally counts its values in the same order as row by row,
+// and stays in the cache while it does.
+func (w *wholeCounter) rows(group string, vals []float64, c int) {
+	for j, col := range w.cols[group] {
+		if col == nil {
+			continue
+		}
+		for at := j; at < len(vals); at += c {
+			col.add(vals[at])
+		}
+	}
+}
+
+// add counts a value of the column: a number, or a label's code, NaN for
+// a missing one.
+func (c *wholeColumn) add(v float64) {
+	switch {
+	case !c.cat:
+		c.tally.Add(v)
+	case math.IsNaN(v):
+		c.tally.AddLabels("", 1)
+	default:
+		code := int(v)
+		if code >= len(c.codes) {
+			c.codes = append(c.codes, make([]int, code+1-len(c.codes))...)
+		}
+		c.codes[code]++
 	}
 }
 
