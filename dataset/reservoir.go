@@ -8,6 +8,7 @@ import (
 	"cmp"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"sort"
 )
 
@@ -52,6 +53,11 @@ func (sm *sampler) keep(g *Group, r *reservoir, row []float64, line int) {
 	g.Rows++
 	k := sm.size
 	if k == 0 || i < k {
+		if c := len(row); k > 0 && len(g.Data)+c > cap(g.Data) {
+			// Double, up to the reservoir's size: append grows a large
+			// slice by a quarter, copying it about four times over.
+			g.Data = slices.Grow(g.Data, min(k*c, 2*cap(g.Data)+c)-len(g.Data))
+		}
 		g.Data = append(g.Data, row...)
 		g.Lines = append(g.Lines, line)
 		if i == k-1 {
