@@ -256,6 +256,7 @@ func (k *keptRows) count(ctx context.Context, w *wholeCounter) error {
 				}
 			}
 			w.rows(key, chunk, k.cols)
+			g.chunks[i] = nil // for the collector
 		}
 	}
 	w.finish(w.t.Categories)
