@@ -113,6 +113,12 @@ func parseNumber(s string) (float64, error) {
 	if v, ok := parseDecimal(s); ok {
 		return v, nil
 	}
+	return parseFloat(s)
+}
+
+// parseFloat parses the trimmed cell s by strconv.ParseFloat, as
+// parseNumber does what parseDecimal does not take.
+func parseFloat(s string) (float64, error) {
 	v, err := strconv.ParseFloat(s, 64)
 	if err == nil {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
