@@ -96,23 +96,25 @@ type DriftRead struct {
 
 // DriftTable is a table read by ReadDrift: its sample and, when the
 // sample does not hold every row, the tallies (drift.Tally) of every row
-// of each group, counted by a second pass.
+// of each group, counted from the values kept (DriftRead.Keep) or by a
+// second pass.
 type DriftTable struct {
 	// Table is the sample read.
 	Table *dataset.Table
 	// Note says why the tests are on the sample alone although it does
 	// not hold every row: the input cannot be read a second time (a
-	// stream), is remote (a second pass would fetch every object), or the
-	// second pass read or typed the columns otherwise. "" otherwise.
+	// stream whose values were not kept), is remote (a second pass would
+	// fetch every object), or the second pass read or typed the columns
+	// otherwise. "" otherwise.
 	Note string
 	// whole are the tallies of every row, by group key then column: nil
-	// when no second pass counted them.
+	// when none were counted.
 	whole map[string]map[string]*drift.Tally
 }
 
 // Columns returns the columns of group g (an index in Table.Groups) as
 // drift's (DriftColumns), each with, as its Whole, the tally of every row
-// of its group when the second pass counted them, and the rows and
+// of its group when they were counted, and the rows and
 // missing values counted.
 func (d *DriftTable) Columns(g int) []drift.Column {
 	grp := d.Table.Groups[g]
@@ -129,13 +131,16 @@ func (d *DriftTable) Columns(g int) []drift.Column {
 
 // ReadDrift reads the table of src as the drift command does: a sample of
 // the rows r.Query selects (r.Sampling) as a mixed table and, unless
-// r.SampleOnly or the sample holds every row, a second pass over src that
-// counts every row of each group into its columns' tallies (drift.Tally),
-// so that each column's location, scale, distribution-function and label
-// tests use every row while the kernel test stays on the sample (see
-// drift.WholeTest). The second pass costs one read of the input, with
-// memory independent of its rows. A remote input (its name an s3:// or
-// http(s):// URL) or a stream is read once, and DriftTable.Note says so.
+// r.SampleOnly or the sample holds every row, every row of each group
+// counted into its columns' tallies (drift.Tally), so that each column's
+// location, scale, distribution-function and label tests use every row
+// while the kernel test stays on the sample (see drift.WholeTest). The
+// rows are counted from their values when the read that drew the sample
+// passed over every row and kept them (r.Keep), else by a second pass over
+// src, which costs one read of the input, with memory independent of its
+// rows: the same tallies either way. A remote input (its name an s3:// or
+// http(s):// URL) is read once, and so is a stream whose values were not
+// kept; DriftTable.Note says so.
 func ReadDrift(ctx context.Context, src dataset.Source, r DriftRead) (*DriftTable, error) {
 	q := r.Query
 	q.Mixed = true
