@@ -988,7 +988,7 @@ func BenchmarkSegmentColumnsTable(b *testing.B) {
 // covering above PELT's and BinSeg's. The long tier runs 6 seeds (100–105,
 // about 10 s of CPU): the per-series F1 has a standard deviation of about
 // 0.3, so a paired difference of two means over 16·6 series has a standard
-// error of about 0.04, and the margin measured on seeds 100–119 (0.892
+// error of about 0.04, and the margin measured on seeds 100–119 (0.904
 // against BinSeg's 0.639) is some six of them. docs/RESULTS.md reports
 // the 20 seeds 100–119 (BenchmarkSegmentTable). The default tier runs 2
 // seeds of every family and checks only that the no-change families stay

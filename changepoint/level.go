@@ -191,7 +191,7 @@ func (sg *segmenter) levelColumn(c, s, e int) levelColumn {
 		res[i] = y[i] - g1/a*(float64(i)-mid)
 	}
 	col.v, _ = longRunVariance(res)
-	if sg.detrended != nil && sg.detrended[c] {
+	if sg.slopes != nil && sg.slopes[c] != 0 {
 		// What a steep trend leaves (its slope is estimated to a few
 		// spreads over the series) a step would fit: the column is left
 		// to the other rules.

@@ -85,3 +85,66 @@ func TestSegmentMemory(t *testing.T) {
 		t.Error("three columns need no more than one")
 	}
 }
+
+// TestPlaceLevels checks bestLevelSplit against the cost of the two sides
+// computed afresh at every row (two columns of weighted noise, a step of 1
+// in one), and placeLevels: a divergence change 9 rows after a step of 2
+// moves onto it (within a row), a spread change and a divergence change
+// where no level changes stay, and a neighbour bounds the move.
+func TestPlaceLevels(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	const n = 300
+	newCol := func(step float64, at int) stepColumn {
+		col := stepColumn{y: make([]float64, n), w: make([]float64, n), trend: make([]float64, n)}
+		for r := range n {
+			col.y[r] = rng.NormFloat64()
+			col.w[r] = 0.5 + rng.Float64()
+			if r >= at {
+				col.y[r] += step
+			}
+		}
+		return col
+	}
+	cols := []stepColumn{newCol(1, 150), newCol(0, 0)}
+	cost := func(a, b int) float64 {
+		total := 0.0
+		for _, col := range cols {
+			var s levelSums
+			for r := a; r < b; r++ {
+				s.add(col, r, 1)
+			}
+			total += s.cost()
+		}
+		return total
+	}
+	a, lo, hi, b := 20, 100, 200, 280
+	at, gain := bestLevelSplit(cols, a, lo, hi, b)
+	want, wantAt := math.Inf(1), 0
+	for r := lo; r <= hi; r++ {
+		if v := cost(a, r) + cost(r, b); v < want {
+			want, wantAt = v, r
+		}
+	}
+	if at != wantAt || math.Abs(gain-(cost(a, b)-want)) > 1e-9*cost(a, b) {
+		t.Errorf("bestLevelSplit: row %d gain %g, want row %d gain %g", at, gain, wantAt, cost(a, b)-want)
+	}
+
+	cols = []stepColumn{newCol(2, 150)}
+	penalty := stepsPenaltyPerParam * 2 * math.Log(n)
+	keep := []Change{{Time: 60, Rule: RuleDivergence}, {Time: 159, Rule: RuleDivergence}, {Time: 230, Rule: RuleSpread}}
+	if err := placeLevels(context.Background(), keep, nil, cols, n, 25, penalty); err != nil {
+		t.Fatal(err)
+	}
+	if keep[0].Time != 60 || keep[2].Time != 230 || keep[1].Time < 149 || keep[1].Time > 151 {
+		t.Errorf("placeLevels: %v, want 60, 150 ± 1, 230", keep)
+	}
+	// A change found 4 rows after the divergence change bounds it: it may
+	// move only to 3 rows short of that one.
+	keep = []Change{{Time: 159, Rule: RuleDivergence}}
+	if err := placeLevels(context.Background(), keep, []Change{{Time: 155}}, cols, n, 25, penalty); err != nil {
+		t.Fatal(err)
+	}
+	if keep[0].Time < 158 {
+		t.Errorf("placeLevels moved the change to %d, before its neighbour at 155 + %d", keep[0].Time, stepsMinSeg)
+	}
+}

@@ -307,12 +307,12 @@ func Segment(ctx context.Context, series mat.Matrix, alpha float64, s *SegmentSe
 	if err != nil {
 		return nil, err
 	}
-	detrended := robustDetrend(x, p.Window)
+	slopes := robustDetrend(x, p.Window)
 	src := s.Src
 	if src == nil {
 		src = rand.NewPCG(1, 2)
 	}
-	sg := &segmenter{x: x, rows: rows, dim: dim, k: p.Embed, n: p.Window, sizes: ladder(p.Window), alpha: alpha, seed: rand.New(src).Uint64(), detrended: detrended}
+	sg := &segmenter{x: x, rows: rows, dim: dim, k: p.Embed, n: p.Window, sizes: ladder(p.Window), alpha: alpha, seed: rand.New(src).Uint64(), slopes: slopes}
 	sg.progress = newSegProgress(s.Progress, p, rows, dim)
 	res := &Segmentation{Params: p}
 
@@ -835,9 +835,10 @@ type segmenter struct {
 	seed      uint64
 	buf       []float64
 	varies    []bool
-	// detrended[c] says robustDetrend removed a steep trend from column
-	// c: the level rule leaves it alone (levelChanges).
-	detrended []bool
+	// slopes[c] is the slope of the steep trend robustDetrend removed
+	// from column c (0: none): the level rule leaves such a column alone
+	// (levelChanges), the steps rule adds it back (stepChanges).
+	slopes []float64
 	// diffCap caps each column's absolute differences in the spread
 	// rule (spreadCap), set by spreadChanges.
 	diffCap []float64
@@ -1129,10 +1130,11 @@ func (sg *segmenter) what(start, b, end int) (string, float64) {
 // (from the median absolute first difference, which a level shift enters
 // once): a steep trend then does not raise every score and hide a shift,
 // and a series without one is left as it is. What is left of a curved
-// trend the calibration absorbs. It reports which columns it de-trended.
-func robustDetrend(x *mat.Dense, h int) []bool {
+// trend the calibration absorbs. It returns the slope subtracted from each
+// column, 0 where it left the column as it was.
+func robustDetrend(x *mat.Dense, h int) []float64 {
 	rows, dim := x.Dims()
-	done := make([]bool, dim)
+	done := make([]float64, dim)
 	if rows <= h+1 {
 		return done
 	}
@@ -1154,7 +1156,7 @@ func robustDetrend(x *mat.Dense, h int) []bool {
 		for t := range rows {
 			x.Set(t, c, x.At(t, c)-slope*float64(t))
 		}
-		done[c] = true
+		done[c] = slope
 	}
 	return done
 }

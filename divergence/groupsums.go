@@ -7,6 +7,8 @@ package divergence
 import (
 	"fmt"
 	"math"
+	mbits "math/bits"
+	"math/rand/v2"
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
@@ -43,7 +45,10 @@ import (
 // are those of bins of points that share their features (one column's
 // values, binValues), weighted by their counts.
 type groupSums struct {
-	rows   []float64 // a row of width values per point, P's first (or per bin, see bin)
+	rows []float64 // a row of width values per point, P's first (or per bin, see bin)
+	// cols, with bins, holds the rows transposed: a column of a value per
+	// bin for each of the width values (see binSums).
+	cols   []float64
 	width  int
 	total  []float64 // the sum of the points' rows
 	mp, mq int
@@ -199,6 +204,14 @@ func (g *groupSums) finish() {
 			copy(g.rows[i*g.width+p.at:i*g.width+p.at+p.n], psi.RawRowView(i))
 		}
 	}
+	if g.bin != nil {
+		g.cols = make([]float64, rows*g.width)
+		for i := range rows {
+			for j := range g.width {
+				g.cols[j*rows+i] = g.rows[i*g.width+j]
+			}
+		}
+	}
 	g.total = make([]float64, g.width)
 	for i := range rows {
 		floats.AddScaled(g.total, w[i], g.rows[i*g.width:(i+1)*g.width])
@@ -274,15 +287,21 @@ func (g *groupSums) moments(mean, sd []float64) {
 }
 
 // groupScratch is a worker's buffers: the group's sums, and with bins its
-// counts per bin.
+// counts per bin and the bits of a drawn group (see drawValues).
 type groupScratch struct {
 	sum, counts []float64
+	bits        []uint64
+	ranks       []int32
 }
 
 func (g *groupSums) newScratch() any {
 	sc := &groupScratch{sum: make([]float64, g.width)}
 	if g.bin != nil {
+		m := g.mp + g.mq
 		sc.counts = make([]float64, len(g.weight))
+		// One word beyond the last point's, so that rank(m) reads a word.
+		sc.bits = make([]uint64, m/64+1)
+		sc.ranks = make([]int32, len(sc.bits))
 	}
 	return sc
 }
@@ -321,12 +340,9 @@ func (g *groupSums) values(perm []int, scratch any, dst []float64) {
 		for _, r := range group {
 			counts[g.bin[r]]++
 		}
-		for b, c := range counts {
-			if c != 0 {
-				floats.AddScaled(sum, c, g.rows[b*w:b*w+w])
-			}
-		}
-		group = nil
+		g.binSums(counts, sum)
+		g.fill(sum, dst)
+		return
 	}
 	// Four rows at a time: each element still adds its rows one by one in
 	// the group's order (so the sum is bit for bit that of one row at a
@@ -354,6 +370,23 @@ func (g *groupSums) values(perm []int, scratch any, dst []float64) {
 			sum[i] += v
 		}
 	}
+	g.fill(sum, dst)
+}
+
+// binSums sets sum to the bins' rows weighted by the group's counts per
+// bin: each value the dot product of the counts with its column of the
+// bins' values (cols), the same sums for the observed and every permuted
+// labelling.
+func (g *groupSums) binSums(counts, sum []float64) {
+	n := len(counts)
+	for j := range sum {
+		sum[j] = floats.Dot(counts, g.cols[j*n:(j+1)*n])
+	}
+}
+
+// fill writes the values of the labelling whose smaller group's rows sum
+// to sum (P's group when m_P ≤ m_Q, otherwise Q's) into dst: see values.
+func (g *groupSums) fill(sum, dst []float64) {
 	if g.mq < g.mp {
 		// Σ_P = Σ_all − Σ_Q.
 		for i, t := range g.total {
@@ -378,6 +411,101 @@ func (g *groupSums) values(perm []int, scratch any, dst []float64) {
 		}
 		dst[extra] = vq/(mq*mq)/2 - 0.5
 		extra++
+	}
+}
+
+// drawValues writes the values of a uniformly random labelling drawn from
+// rnd, for binned points (bin set): the values depend on the labelling only
+// through the smaller group's count of points in each bin, so it draws
+// those counts, a multivariate hypergeometric vector, without placing
+// m_P points. With the points laid out bin after bin, a bit per point:
+// each bit is set independently with probability about f, the smaller
+// group's share (drawnShare), so that given their number the set bits are
+// a uniformly random subset of that size; then uniformly random set bits
+// are cleared, or clear bits set, one at a time, until the number is the
+// group's. Every step is exchangeable in the points, so the set bits are a
+// uniformly random subset of the group's size, as a shuffle of the points
+// gives; each bin's count is the number of set bits in its range. It costs
+// about m/64 draws of 64 bits and O(√m) single draws, where a shuffle
+// draws min(m_P, m_Q) positions.
+func (g *groupSums) drawValues(rnd *rand.Rand, scratch any, dst []float64) {
+	sc := scratch.(*groupScratch)
+	m := g.mp + g.mq
+	size := min(g.mp, g.mq)
+	bits := sc.bits
+	num, digits := drawnShare(size, m)
+	set := 0
+	for i := range bits {
+		if i*64 >= m {
+			bits[i] = 0
+			continue
+		}
+		// Bernoulli(num/2^digits) bits: from the last binary digit to the
+		// first, a set digit ORs a uniform word in, a clear one ANDs.
+		var x uint64
+		for d := range digits {
+			if num>>d&1 == 1 {
+				x |= rnd.Uint64()
+			} else {
+				x &= rnd.Uint64()
+			}
+		}
+		if rest := m - i*64; rest < 64 {
+			x &= 1<<rest - 1
+		}
+		bits[i] = x
+		set += mbits.OnesCount64(x)
+	}
+	for set > size {
+		j := rnd.IntN(m)
+		if b := uint64(1) << (j & 63); bits[j>>6]&b != 0 {
+			bits[j>>6] &^= b
+			set--
+		}
+	}
+	for set < size {
+		j := rnd.IntN(m)
+		if b := uint64(1) << (j & 63); bits[j>>6]&b == 0 {
+			bits[j>>6] |= b
+			set++
+		}
+	}
+	// rank(p) = the set bits before position p.
+	ranks := sc.ranks
+	r := int32(0)
+	for i, x := range bits {
+		ranks[i] = r
+		r += int32(mbits.OnesCount64(x))
+	}
+	rank := func(p int) float64 {
+		return float64(ranks[p>>6] + int32(mbits.OnesCount64(bits[p>>6]&(1<<(p&63)-1))))
+	}
+	counts := sc.counts
+	prev, at := 0.0, 0
+	for b, n := range g.weight {
+		at += int(n)
+		next := rank(at)
+		counts[b] = next - prev
+		prev = next
+	}
+	sum := sc.sum[:g.width]
+	clear(sum)
+	g.binSums(counts, sum)
+	g.fill(sum, dst)
+}
+
+// drawnShare returns the probability num/2^digits with which drawValues
+// sets each bit for a group of size of m points: the share size/m to
+// within 1/128, with the fewest binary digits (one for an even split), so
+// that the bits cost few draws and the correction few more.
+func drawnShare(size, m int) (num uint64, digits int) {
+	f := float64(size) / float64(m)
+	for digits = 1; ; digits++ {
+		scale := float64(uint64(1) << digits)
+		num = uint64(math.Round(f * scale))
+		if math.Abs(float64(num)/scale-f) <= 1.0/128 || digits == 6 {
+			return num, digits
+		}
 	}
 }
 

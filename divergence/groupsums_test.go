@@ -7,12 +7,15 @@ package divergence
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/stat/distuv"
 
 	"github.com/sublinear/pearson/internal/indices"
 	"github.com/sublinear/pearson/internal/testtier"
@@ -77,7 +80,12 @@ func TestGroupSumsMoments(t *testing.T) {
 	}
 	flat.finish()
 
-	for name, g := range map[string]*groupSums{"rows": plain, "bins": binned} {
+	for _, c := range []struct {
+		name  string
+		g     *groupSums
+		drawn bool
+	}{{"rows", plain, false}, {"bins", binned, false}, {"bins drawn", binned, true}} {
+		name, g := c.name, c.g
 		n := g.count()
 		mean, sd := make([]float64, n), make([]float64, n)
 		g.moments(mean, sd)
@@ -86,9 +94,13 @@ func TestGroupSumsMoments(t *testing.T) {
 		v, perm := make([]float64, n), make([]int, m)
 		sc := g.newScratch()
 		for range draws {
-			copy(perm, indices.Range(m))
-			drawGroups(rnd, perm, mp)
-			g.values(perm, sc, v)
+			if c.drawn {
+				g.drawValues(rnd, sc, v)
+			} else {
+				copy(perm, indices.Range(m))
+				drawGroups(rnd, perm, mp)
+				g.values(perm, sc, v)
+			}
 			for j := range n {
 				sum[j] += v[j]
 				ss[j] += v[j] * v[j]
@@ -115,6 +127,100 @@ func TestGroupSumsMoments(t *testing.T) {
 			if math.Abs(got[j]-want[j]) > 1e-9*(1+math.Abs(want[j])) {
 				t.Errorf("value %d: bins %v, rows %v", j, got[j], want[j])
 			}
+		}
+	}
+}
+
+// TestDrawnCounts checks the counts per bin that drawValues draws for a
+// uniformly random group against the multivariate hypergeometric
+// distribution that a shuffle of the points gives: a χ² test of each count
+// vector's frequency over 40 000 draws (bins of 2, 3 and 5 points, groups of
+// 4 of 10 with P's or Q's the smaller, and of 3), and of the first bins'
+// marginal counts for 130 points in bins across 64-bit words (groups of 40,
+// a share that takes several binary digits, and 65, an even split). A
+// p-value below 10⁻⁴ fails.
+func TestDrawnCounts(t *testing.T) {
+	t.Parallel()
+	rnd := rand.New(rand.NewPCG(8, 8))
+	for _, c := range []struct {
+		weight []float64
+		mp     int
+		whole  bool // the whole vector (otherwise the first two bins' marginals)
+	}{
+		{[]float64{2, 3, 5}, 4, true},
+		{[]float64{2, 3, 5}, 6, true},
+		{[]float64{2, 3, 5}, 3, true},
+		{[]float64{1, 64, 65}, 40, false},
+		{[]float64{30, 40, 60}, 65, false},
+		{[]float64{63, 2, 65}, 90, false},
+	} {
+		m := int(floats.Sum(c.weight))
+		g := &groupSums{mp: c.mp, mq: m - c.mp, weight: c.weight, bin: make([]int32, m)}
+		g.add(mat.NewDense(len(c.weight), 1, slices.Repeat([]float64{1}, len(c.weight))), true)
+		g.finish()
+		size := min(c.mp, m-c.mp)
+		sc := g.newScratch().(*groupScratch)
+		dst := make([]float64, g.count())
+		const draws = 40_000
+		freq := map[string]float64{}
+		margin := make([][]float64, 2)
+		for b := range margin {
+			margin[b] = make([]float64, size+1)
+		}
+		for range draws {
+			g.drawValues(rnd, sc, dst)
+			if floats.Sum(sc.counts) != float64(size) {
+				t.Fatalf("weights %v, group %d: counts %v", c.weight, size, sc.counts)
+			}
+			freq[fmt.Sprint(sc.counts)]++
+			for b := range margin {
+				margin[b][int(sc.counts[b])]++
+			}
+		}
+		lchoose := func(n, k float64) float64 {
+			a, _ := math.Lgamma(n + 1)
+			b, _ := math.Lgamma(k + 1)
+			d, _ := math.Lgamma(n - k + 1)
+			return a - b - d
+		}
+		total := lchoose(float64(m), float64(size))
+		chi2 := func(observed, expected []float64) {
+			x, cells := 0.0, 0
+			for i, e := range expected {
+				e *= draws
+				if e < 5 {
+					continue
+				}
+				x += (observed[i] - e) * (observed[i] - e) / e
+				cells++
+			}
+			if p := 1 - (distuv.ChiSquared{K: float64(cells - 1)}).CDF(x); cells < 2 || p < 1e-4 {
+				t.Errorf("weights %v, group %d: χ² %.1f on %d cells, p %.2g", c.weight, size, x, cells, p)
+			}
+		}
+		if c.whole {
+			var obs, exp []float64
+			for a := 0; a <= size; a++ {
+				for b := 0; a+b <= size; b++ {
+					v := []float64{float64(a), float64(b), float64(size - a - b)}
+					if v[0] > c.weight[0] || v[1] > c.weight[1] || v[2] > c.weight[2] {
+						continue
+					}
+					lp := lchoose(c.weight[0], v[0]) + lchoose(c.weight[1], v[1]) + lchoose(c.weight[2], v[2]) - total
+					obs, exp = append(obs, freq[fmt.Sprint(v)]), append(exp, math.Exp(lp))
+				}
+			}
+			chi2(obs, exp)
+			continue
+		}
+		for b := range margin {
+			exp := make([]float64, size+1)
+			for k := range exp {
+				if float64(k) <= c.weight[b] && float64(size-k) <= float64(m)-c.weight[b] {
+					exp[k] = math.Exp(lchoose(c.weight[b], float64(k)) + lchoose(float64(m)-c.weight[b], float64(size-k)) - total)
+				}
+			}
+			chi2(margin[b], exp)
 		}
 	}
 }
@@ -299,6 +405,36 @@ func TestExtendContinuesTheSequence(t *testing.T) {
 	}
 	if err := res.Extend(context.Background(), 40); !errors.Is(err, ErrSettings) {
 		t.Errorf("α = 0: Extend returned %v, want ErrSettings", err)
+	}
+}
+
+// TestOneColumnWorkers checks that a one-column test, whose permutations
+// draw the groups' counts per bin (drawValues) on workers with pooled
+// scratch buffers, gives the same null distribution on one worker as on
+// three, with an odd number of points (a partial last word of bits) and
+// groups of unequal size (α = 0.3).
+func TestOneColumnWorkers(t *testing.T) {
+	t.Parallel()
+	rnd := rand.New(rand.NewPCG(11, 11))
+	p, q := mat.NewDense(301, 1, nil), mat.NewDense(400, 1, nil)
+	for i := range 301 {
+		p.Set(i, 0, rnd.NormFloat64())
+	}
+	for i := range 400 {
+		q.Set(i, 0, rnd.NormFloat64()+0.1)
+	}
+	var nulls [][]float64
+	for _, workers := range []int{1, 3} {
+		s := &TwoSampleSettings{Permutations: 200}
+		s.K, s.Src, s.Workers = 30, rand.NewPCG(1, 2), workers
+		res, err := TwoSampleTest(context.Background(), p, q, 0.3, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		nulls = append(nulls, res.Null)
+	}
+	if !slices.Equal(nulls[0], nulls[1]) {
+		t.Error("the null distribution differs between one worker and three")
 	}
 }
 

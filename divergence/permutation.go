@@ -51,6 +51,13 @@ func singles(stats []permStat) []permStats {
 	return out
 }
 
+// drawnStats are statistics that draw a uniformly random labelling from a
+// generator themselves, more cheaply than a shuffle of the points: a
+// permutation test of one such statistic and no shuffle uses drawValues.
+type drawnStats interface {
+	drawValues(prnd *rand.Rand, scratch any, dst []float64)
+}
+
 // nullMoments is implemented by statistics whose mean and standard
 // deviation over the uniformly random labellings are known in closed form,
 // functions of the pooled sample alone (groupSums): moments writes them,
@@ -61,7 +68,8 @@ type nullMoments interface {
 
 // permutationTest computes the statistics at every width for the observed
 // labelling (the identity on n points) and for up to b permutations made by
-// shuffle (on s.Workers, reporting to s.Progress), combines them and returns
+// shuffle (nil: drawn by the one statistic, a drawnStats) (on s.Workers,
+// reporting to s.Progress), combines them and returns
 // the combined statistic, its null distribution and the observed values.
 //
 // When every statistic knows its permutation moments (nullMoments), the
@@ -117,6 +125,11 @@ func permutationTest(ctx context.Context, b int, s *Settings, rnd *rand.Rand, st
 	observed = values(identity, newScratch().(*scratch))
 	stat := func(prnd *rand.Rand, sc any) []float64 {
 		w := sc.(*scratch)
+		if shuffle == nil {
+			t := make([]float64, size)
+			stats[0].(drawnStats).drawValues(prnd, w.stats[0], t)
+			return t
+		}
 		copy(w.perm, identity)
 		shuffle(prnd, w.perm)
 		return values(w.perm, w)

@@ -5,7 +5,6 @@
 package divergence
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -17,6 +16,7 @@ import (
 
 	"github.com/sublinear/pearson/internal/indices"
 	"github.com/sublinear/pearson/internal/isnil"
+	"github.com/sublinear/pearson/internal/radix"
 	"github.com/sublinear/pearson/kernel"
 )
 
@@ -307,9 +307,11 @@ func twoSample(ctx context.Context, pp, qq *points, alpha float64, s *TwoSampleS
 	sums.finish()
 	stats = append(stats, sums)
 	var observed []float64
-	res.Statistic, res.Null, observed, res.more, err = permutationTest(ctx, s.Permutations, &s.Settings, rnd, stats, m, stop, func(prnd *rand.Rand, perm []int) {
-		drawGroups(prnd, perm, len(ep))
-	})
+	shuffle := func(prnd *rand.Rand, perm []int) { drawGroups(prnd, perm, len(ep)) }
+	if sums.bin != nil {
+		shuffle = nil // one column: the groups' counts per bin are drawn
+	}
+	res.Statistic, res.Null, observed, res.more, err = permutationTest(ctx, s.Permutations, &s.Settings, rnd, stats, m, stop, shuffle)
 	if err != nil {
 		return nil, err
 	}
@@ -439,29 +441,9 @@ func pooledOrder(pp, qq *points) ([]int, error) {
 }
 
 // sortedOrder returns the rows 0…n−1 of vals in increasing order of their
-// values, ties in increasing order of rows: the order of a stable sort, at
-// the cost of an unstable one of (value, row) pairs.
-func sortedOrder(vals []float64) []int {
-	type pair struct {
-		v   float64
-		row int
-	}
-	pairs := make([]pair, len(vals))
-	for i, v := range vals {
-		pairs[i] = pair{v, i}
-	}
-	slices.SortFunc(pairs, func(a, b pair) int {
-		if c := cmp.Compare(a.v, b.v); c != 0 {
-			return c
-		}
-		return a.row - b.row
-	})
-	order := make([]int, len(vals))
-	for i, p := range pairs {
-		order[i] = p.row
-	}
-	return order
-}
+// values, ties in increasing order of rows: the order of a stable sort
+// (radix.Order).
+func sortedOrder(vals []float64) []int { return radix.Order(vals) }
 
 // evenlyRanked returns cnt rows of order at the evenly spaced ranks
 // ⌊(2i+1)·n/(2·cnt)⌋, i < cnt: the pooled sample's quantiles.
