@@ -305,13 +305,19 @@ func (d *Detector) pe(ctx context.Context, num, den window, w *Width, retune boo
 		s.Sigma, s.Settings.Lambda = w.Sigma, w.Lambda
 	}
 	d.fixed(s)
+	if !retune {
+		// σ and λ held: PE is all that is read.
+		pe, err := divergence.RelativePEValue(ctx, num, den, d.p.alpha, s)
+		if err != nil {
+			return 0, fmt.Errorf("changepoint: time %d: %w", time, err)
+		}
+		return pe, nil
+	}
 	res, err := divergence.RelativePE(ctx, num, den, d.p.alpha, s)
 	if err != nil {
 		return 0, fmt.Errorf("changepoint: time %d: %w", time, err)
 	}
-	if retune {
-		w.Sigma, w.Lambda = res.Sigma, res.Lambda
-	}
+	w.Sigma, w.Lambda = res.Sigma, res.Lambda
 	return res.PE, nil
 }
 

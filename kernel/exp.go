@@ -21,13 +21,20 @@ var exp2Table = func() (t [64]float64) {
 // exp(r) from its Taylor polynomial of degree 5 (remainder below 4·10⁻¹⁷).
 // Results below e⁻⁷⁰⁸ ≈ 3·10⁻³⁰⁸, where float64 turns subnormal, are
 // flushed to zero; positive and NaN arguments go to math.Exp.
-func expNonPositive(dst, src []float64) {
+func expNonPositive(dst, src []float64) { expScaled(dst, src, 1) }
+
+// expScaled sets dst[i] = exp(gamma·src[i]), gamma·src[i] ≤ 0 being
+// computed as expNonPositive does (gamma = 1 leaves src's bits unchanged):
+// the kernel values of a row of squared distances in one pass.
+func expScaled(dst, src []float64, gamma float64) {
 	const (
 		scale = 64 * math.Log2E
 		c1    = 6.93147180369123816490e-01 / 64 // ln2/64, split in two
 		c2    = 1.90821492927058770002e-10 / 64
 	)
-	for i, x := range src {
+	dst = dst[:len(src)]
+	for i, v := range src {
+		x := gamma * v
 		switch {
 		case x < -708:
 			dst[i] = 0

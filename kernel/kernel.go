@@ -45,7 +45,12 @@ const gemmDim = 12
 // SqDistTo sets dst[i, j] = ‖xᵢ − cⱼ‖², the squared distance between row i of
 // x and row j of c. dst must be r×k, where x is r×dim and c is k×dim, or
 // empty, in which case it is resized.
-func SqDistTo(dst *mat.Dense, x, c *mat.Dense) {
+func SqDistTo(dst *mat.Dense, x, c *mat.Dense) { sqDistTo(dst, x, c, false, 0) }
+
+// sqDistTo is SqDistTo, followed when exp is true by dst[i, j] =
+// exp(gamma·dst[i, j]) row by row while the row is in cache: MatrixTo in
+// one pass over dst, with the bits of SqDistTo then FromSqDistTo.
+func sqDistTo(dst *mat.Dense, x, c *mat.Dense, exp bool, gamma float64) {
 	r, dim := x.Dims()
 	k, cdim := c.Dims()
 	if dim != cdim {
@@ -71,6 +76,9 @@ func SqDistTo(dst *mat.Dense, x, c *mat.Dense) {
 				t := xi - cj
 				row[j] = t * t
 			}
+			if exp {
+				expScaled(row, row, gamma)
+			}
 		}
 	case dim < gemmDim:
 		for i := range r {
@@ -79,9 +87,18 @@ func SqDistTo(dst *mat.Dense, x, c *mat.Dense) {
 			for j := range row {
 				row[j] = sqDist(xi, cr.Data[j*cr.Stride:j*cr.Stride+dim])
 			}
+			if exp {
+				expScaled(row, row, gamma)
+			}
 		}
 	default:
 		sqDistGemm(dd, xr, cr, r, k, dim)
+		if exp {
+			for i := range r {
+				row := dd.Data[i*dd.Stride : i*dd.Stride+k]
+				expScaled(row, row, gamma)
+			}
+		}
 	}
 }
 
@@ -147,23 +164,20 @@ func (g Gaussian) FromSqDistTo(dst, d *mat.Dense) {
 	if dr, dc := dst.Dims(); dr != r || dc != k {
 		panic(fmt.Sprintf("kernel: destination is %d×%d, want %d×%d", dr, dc, r, k))
 	}
-	gamma := -1 / (2 * g.Sigma * g.Sigma)
 	src, dd := d.RawMatrix(), dst.RawMatrix()
 	for i := range r {
-		in := src.Data[i*src.Stride : i*src.Stride+k]
-		out := dd.Data[i*dd.Stride : i*dd.Stride+k]
-		for j, v := range in {
-			out[j] = gamma * v
-		}
-		expNonPositive(out, out)
+		expScaled(dd.Data[i*dd.Stride:i*dd.Stride+k], src.Data[i*src.Stride:i*src.Stride+k], g.gamma())
 	}
 }
+
+// gamma returns −1/(2σ²), the factor of the squared distance in the
+// kernel's exponent.
+func (g Gaussian) gamma() float64 { return -1 / (2 * g.Sigma * g.Sigma) }
 
 // MatrixTo sets dst[i, j] = φ(xᵢ, cⱼ): the kernel matrix of the rows of x
 // (points) against the rows of c (centres). dst must be r×k or empty.
 func (g Gaussian) MatrixTo(dst *mat.Dense, x, c *mat.Dense) {
-	SqDistTo(dst, x, c)
-	g.FromSqDistTo(dst, dst)
+	sqDistTo(dst, x, c, true, g.gamma())
 }
 
 // BlockRows is the number of points whose kernel values Moments holds at

@@ -375,3 +375,33 @@ func BenchmarkLowerMedian(b *testing.B) {
 		}
 	})
 }
+
+// TestMatrixToBits checks the one-pass kernel matrix against the squared
+// distances then FromSqDistTo, bit for bit, in each of SqDistTo's regimes.
+func TestMatrixToBits(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(7, 11))
+	for _, dim := range []int{1, 3, gemmDim + 1} {
+		x, c := mat.NewDense(37, dim, nil), mat.NewDense(9, dim, nil)
+		for _, m := range []*mat.Dense{x, c} {
+			r, _ := m.Dims()
+			for i := range r {
+				for j := range dim {
+					m.Set(i, j, 3*rnd.NormFloat64())
+				}
+			}
+		}
+		for _, g := range []Gaussian{{Sigma: 0.3}, {Sigma: 2}, {Sigma: math.Inf(1)}} {
+			var got, want mat.Dense
+			g.MatrixTo(&got, x, c)
+			SqDistTo(&want, x, c)
+			g.FromSqDistTo(&want, &want)
+			for i := range 37 {
+				for j := range 9 {
+					if math.Float64bits(got.At(i, j)) != math.Float64bits(want.At(i, j)) {
+						t.Fatalf("dim %d, σ %g: (%d, %d) is %v, want %v", dim, g.Sigma, i, j, got.At(i, j), want.At(i, j))
+					}
+				}
+			}
+		}
+	}
+}

@@ -12,7 +12,6 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
-	"runtime/debug"
 	"slices"
 	"strings"
 
@@ -181,7 +180,6 @@ func runChangepoint(o *options) error {
 	readBars := j.prog
 	if j.seg != nil {
 		j.seg.prog = j.prog
-		defer debug.SetGCPercent(debug.SetGCPercent(segmentGCPercent))
 	} else {
 		// The stream's bar counts the rows scored (streamBar) and stands
 		// for the reader's, which would share its line.

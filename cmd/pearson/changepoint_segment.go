@@ -7,6 +7,11 @@ package main
 import (
 	"fmt"
 	"io"
+	"math"
+	"os"
+	"runtime/debug"
+	"strconv"
+	"strings"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -24,18 +29,60 @@ var streamOnlyFlags = []string{"stream", "threshold", "step", "retune", "exact",
 // run keeps its own allowance, not baseMemory (64 MiB), which is twice it.
 const segmentBase = 30 << 20
 
-// segmentGCPercent is the collector's target (GOGC) of a segmentation run:
-// the arrays it holds are pointer-free, so a tight target costs little CPU
-// and keeps the resident peak within 1 + segmentGCPercent/100 of the live
-// data (at the default 100, 10⁶ rows peaked between one and two times it,
-// 154–258 MB, with the collector's phase).
-const segmentGCPercent = 25
-
 // segmentResident is the resident memory of a segmentation run per byte
-// of live data at its peak, at segmentGCPercent: the collector's slack
-// (1.25) and the pages the runtime keeps once freed (1.24), measured at
-// 10⁶ rows of white noise (88 MB live, 111 MB of heap, 164 MB resident).
+// of live data at its peak: the collector's slack (1.25) and the pages
+// the runtime keeps once freed (1.24), measured at 10⁶ rows of white
+// noise (88 MB live, 111 MB of heap, 164 MB resident) when the collector
+// ran at GOGC = 25. segmentLimit now holds the run to it.
 const segmentResident = 1.55
+
+// segmentOvershoot is how far, in arrays of the series' size, the heap
+// may pass the runtime's soft limit while the collector marks: Segment
+// allocates such arrays whole (at 10⁶ rows of noise the heap reached 140
+// MB against a goal of 120, two and a half arrays). 2 left the peak 10–11%
+// under the model's need at 10⁶ and 10⁷ rows of noise; 3, 21% under at 10⁷.
+const segmentOvershoot = 2
+
+// segmentLimit sets the runtime's soft memory limit for Segment on a series
+// of values values to what the model allows (need, the run's resident bound, less
+// the program's own file pages, which the runtime does not count, and the
+// overshoot), if that is below the limit in force, and returns a function
+// that restores it. The collector keeps its default target (GOGC = 100)
+// below that limit: on the small heaps of 10⁵ rows a tight target (GOGC =
+// 25, which bounded the peak before) ran it every 2.5 MB allocated, a
+// quarter of the CPU; the limit bounds the peak whatever the heap. main
+// sets the budget as the limit; a process without one (a test calling
+// Run, beside others sharing its heap) is left without.
+func segmentLimit(need float64, values int) (restore func()) {
+	limit := int64(need - fileResident() - segmentOvershoot*8*float64(values))
+	old := debug.SetMemoryLimit(-1)
+	// No limit in force: not a process main set up (a test calling Run,
+	// beside others sharing its heap), which keeps none.
+	if old == math.MaxInt64 || limit <= 0 || limit >= old {
+		return func() {}
+	}
+	debug.SetMemoryLimit(limit)
+	return func() { debug.SetMemoryLimit(old) }
+}
+
+// fileResident returns the process's resident pages that are mapped from
+// files (the program's text and data: Linux's statm "shared"), 0 where
+// that is not known.
+func fileResident() float64 {
+	b, err := os.ReadFile("/proc/self/statm")
+	if err != nil {
+		return 0
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 3 {
+		return 0
+	}
+	pages, err := strconv.ParseFloat(f[2], 64)
+	if err != nil {
+		return 0
+	}
+	return pages * float64(os.Getpagesize())
+}
 
 // segmentNeed returns the memory a segmentation of rows rows of dim
 // columns needs: segmentBase, and segmentResident times the rows kept
@@ -141,6 +188,12 @@ func (j *cpJob) segment(stdout io.Writer, name string, columns []string, seed ui
 	if len(g.labels) == 0 {
 		return fmt.Errorf("%s: %w: no rows", name, changepoint.ErrTooFew)
 	}
+	// add checks at powers of two and every 4096 rows: the last rows read
+	// are checked here, before the work.
+	if err := g.checkMemory(g.dim, len(g.labels)); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	defer segmentLimit(segmentNeed(&g.s, len(g.labels), g.dim), len(g.values))()
 	x := mat.NewDense(len(g.labels), g.dim, g.values)
 	g.s.Src = seedSource(seed)
 	if g.prog != nil {
