@@ -72,6 +72,9 @@ func (m *mixed) cell(j int, s string) (float64, error) {
 	case kindText:
 		return m.code(j, t)
 	case kindNumber:
+		if v, ok := parseDecimal(t); ok { // t is trimmed
+			return v, nil
+		}
 		return parseNumber(t)
 	}
 	v, err := parseNumber(t)

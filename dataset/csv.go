@@ -629,6 +629,11 @@ func (rd *reader) add(key string, missing bool, line int) error {
 		gs.g.Rows++
 		rd.delivered = true
 		return rd.each(gs.g.Key, line, rd.row)
+	case rd.sampler.each != nil:
+		rd.delivered = true
+		if err := rd.sampler.each(gs.g.Key, line, rd.row); err != nil {
+			return err
+		}
 	}
 	rd.sampler.keep(&gs.g, &gs.res, rd.row, line)
 	return nil

@@ -110,6 +110,15 @@ func ParseNumber(s string) (float64, error) { return parseNumber(s) }
 // ErrNotNumber or ErrNonFinite on failure.
 func parseNumber(s string) (float64, error) {
 	s = strings.TrimSpace(s)
+	if v, ok := parseDecimal(s); ok {
+		return v, nil
+	}
+	return parseFloat(s)
+}
+
+// parseFloat parses the trimmed cell s by strconv.ParseFloat, as
+// parseNumber does what parseDecimal does not take.
+func parseFloat(s string) (float64, error) {
 	v, err := strconv.ParseFloat(s, 64)
 	if err == nil {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
@@ -171,4 +180,91 @@ func cellMessage(kind error, text string, delim rune) string {
 		return quote(text) + " is not a finite number"
 	}
 	return "cannot parse " + quote(text) + " as a number" + delimiterHint(text, delim)
+}
+
+// pow10 are the powers of ten a float64 holds exactly.
+var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
+	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
+
+// parseDecimal parses s when it is a plain decimal, [+-]d+[.d+][(e|E)[+-]d+],
+// whose value the fast path of Clinger ("How to read floating point numbers
+// accurately", PLDI 1990) gives exactly: its digits, the decimal point left
+// out, an integer m < 2⁵³, and its value m·10^e with |e| ≤ 22, or m·10^e
+// with 22 < e ≤ 37 when m·10^(e−22) stays below 10¹⁵. m and 10^|e| are then
+// exact float64s, and one multiplication or division of two exact values
+// is correctly rounded: the result is the float64 nearest the decimal,
+// strconv.ParseFloat's (which takes the same path for such input). ok is
+// false for anything else (other syntax, more digits, larger exponents),
+// which the caller leaves to strconv.ParseFloat.
+func parseDecimal(s string) (v float64, ok bool) {
+	i, n := 0, len(s)
+	neg := false
+	if i < n && (s[i] == '+' || s[i] == '-') {
+		neg = s[i] == '-'
+		i++
+	}
+	var m uint64
+	digits, exp := 0, 0
+	start := i
+	for ; i < n && s[i] >= '0' && s[i] <= '9'; i++ {
+		m = m*10 + uint64(s[i]-'0')
+		digits++
+	}
+	if i == start || digits > 19 {
+		return 0, false
+	}
+	if i < n && s[i] == '.' {
+		i++
+		frac := i
+		for ; i < n && s[i] >= '0' && s[i] <= '9'; i++ {
+			m = m*10 + uint64(s[i]-'0')
+			digits++
+		}
+		if i == frac || digits > 19 {
+			return 0, false
+		}
+		exp = frac - i
+	}
+	if i < n && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		eneg := false
+		if i < n && (s[i] == '+' || s[i] == '-') {
+			eneg = s[i] == '-'
+			i++
+		}
+		e, estart := 0, i
+		for ; i < n && s[i] >= '0' && s[i] <= '9' && i-estart < 4; i++ {
+			e = e*10 + int(s[i]-'0')
+		}
+		if i == estart {
+			return 0, false
+		}
+		if eneg {
+			e = -e
+		}
+		exp += e
+	}
+	if i != n || m >= 1<<53 {
+		return 0, false
+	}
+	v = float64(m)
+	if neg {
+		v = -v
+	}
+	switch {
+	case exp == 0:
+		return v, true
+	case exp > 0 && exp <= 15+22:
+		if exp > 22 {
+			v *= pow10[exp-22]
+			exp = 22
+		}
+		if v > 1e15 || v < -1e15 {
+			return 0, false
+		}
+		return v * pow10[exp], true
+	case exp < 0 && exp >= -22:
+		return v / pow10[-exp], true
+	}
+	return 0, false
 }

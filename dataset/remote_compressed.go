@@ -112,6 +112,9 @@ func (c *compressedObjects) Sample(ctx context.Context, q Query, s Sampling) (*T
 		}
 		n[st.object(line)]++
 	}
+	if m < len(c.objs) {
+		s.Rows = nil // a sample of the objects: not every row
+	}
 	t, err := src.read(ctx, q, newSampler(s), nil)
 	if err != nil {
 		return nil, st.locate(err)

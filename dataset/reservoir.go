@@ -8,6 +8,7 @@ import (
 	"cmp"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"sort"
 )
 
@@ -23,6 +24,7 @@ import (
 type sampler struct {
 	size int        // rows kept per group; 0 keeps every row
 	rng  *rand.Rand // nil when size is 0
+	each RowFunc    // Sampling.Rows: told every row; nil for none
 }
 
 // reservoir is algorithm L's state for one group.
@@ -33,7 +35,7 @@ type reservoir struct {
 
 // newSampler returns the sampler of s, whose Size is not negative.
 func newSampler(s Sampling) *sampler {
-	sm := &sampler{size: s.Size}
+	sm := &sampler{size: s.Size, each: s.Rows}
 	if s.Size > 0 {
 		src := s.Src
 		if src == nil {
@@ -51,6 +53,11 @@ func (sm *sampler) keep(g *Group, r *reservoir, row []float64, line int) {
 	g.Rows++
 	k := sm.size
 	if k == 0 || i < k {
+		if c := len(row); k > 0 && len(g.Data)+c > cap(g.Data) {
+			// Double, up to the reservoir's size: append grows a large
+			// slice by a quarter, copying it about four times over.
+			g.Data = slices.Grow(g.Data, min(k*c, 2*cap(g.Data)+c)-len(g.Data))
+		}
 		g.Data = append(g.Data, row...)
 		g.Lines = append(g.Lines, line)
 		if i == k-1 {

@@ -6,6 +6,8 @@ package dataset
 
 import (
 	"bytes"
+	"context"
+	"fmt"
 	"io"
 	"math"
 	"math/rand/v2"
@@ -284,4 +286,68 @@ func TestReservoirMemory(t *testing.T) {
 		t.Errorf("the heap grew by %d bytes while reading", peak)
 	}
 	runtime.KeepAlive(tab)
+}
+
+// TestSamplingRows checks Sampling.Rows: a read of every row passes each
+// valid row to it as Scan does (group, line, values, in file order), and
+// draws the same sample as without it, from a file, a stream or a
+// fallback from seeking; a read that draws its rows by seeking does not.
+func TestSamplingRows(t *testing.T) {
+	var b bytes.Buffer
+	b.WriteString("g,x,c\n")
+	for i := range 3000 {
+		fmt.Fprintf(&b, "%c,%d,%c\n", 'A'+rune(i%3*i%2), i, 'p'+rune(i%5))
+	}
+	data := b.Bytes()
+	q := Query{Group: "g", Mixed: true}
+	type row struct {
+		group string
+		line  int
+		vals  string
+	}
+	collect := func(rows *[]row) RowFunc {
+		return func(group string, line int, r []float64) error {
+			*rows = append(*rows, row{group, line, fmt.Sprint(r)})
+			return nil
+		}
+	}
+	var want []row
+	if _, err := NewCSV(bytes.NewReader(data), "t.csv", Options{}).Scan(context.Background(), q, collect(&want)); err != nil {
+		t.Fatal(err)
+	}
+	sampling := func() Sampling { return Sampling{Size: 200, Seek: true, Src: rand.NewPCG(3, 4)} }
+	plain, err := NewCSV(bytes.NewReader(data), "t.csv", Options{}).Sample(context.Background(), q, sampling())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, src := range []*CSV{
+		NewCSVAt(bytes.NewReader(data), int64(len(data)), "t.csv", Options{}), // small: read in full
+		NewCSV(struct{ io.Reader }{bytes.NewReader(data)}, "-", Options{}),
+	} {
+		var got []row
+		s := sampling()
+		s.Rows = collect(&got)
+		tb, err := src.Sample(context.Background(), q, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tb.Sampled || !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: sampled %v, %d rows passed on, want Scan's %d", src.Name(), tb.Sampled, len(got), len(want))
+		}
+		if !reflect.DeepEqual(tb.Groups, plain.Groups) {
+			t.Errorf("%s: the sample differs from the one drawn without Rows", src.Name())
+		}
+	}
+	seek := NewCSVAt(bytes.NewReader(data), int64(len(data)), "t.csv", Options{})
+	seek.alwaysSeek = true
+	var got []row
+	s := sampling()
+	s.Rows = collect(&got)
+	tb, err := seek.Sample(context.Background(), q, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !tb.Sampled || len(got) != 0 {
+		t.Errorf("seeking: sampled %v (%q), %d rows passed on; want a draw and none", tb.Sampled, tb.Fallback, len(got))
+	}
 }

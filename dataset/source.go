@@ -193,6 +193,14 @@ type Sampling struct {
 	// prefix of compressed CSV objects reads, in whole objects drawn at
 	// random (see OpenObjects). Zero means DefaultObjectBytes.
 	ObjectBytes int64
+	// Rows, when not nil, is also called with every valid row of a read
+	// that passes over every row q selects (a table whose Sampled is
+	// false), in file order, as Scan calls its RowFunc, before the sample
+	// takes or leaves the row: so that one pass both draws the sample and
+	// counts or keeps every row. A read that draws its rows (by seeking, in
+	// blocks or units, or a prefix of compressed objects) does not call it
+	// for them. An error from it ends the read and is Sample's.
+	Rows RowFunc
 }
 
 // Table is what Source.Sample and Source.Scan return.

@@ -205,3 +205,49 @@ func ExampleRatio_At() {
 	// r̂(0.5) = 1.01
 	// r̂(2.0) = 0.39
 }
+
+// The estimate alone, for a caller that reads only PE (many small windows):
+// the same number as RelativePE's.
+func ExampleRelativePEValue() {
+	rnd := rand.New(rand.NewPCG(1, 2))
+	p, q := make([]float64, 60), make([]float64, 60)
+	for i := range p {
+		p[i] = rnd.NormFloat64()
+		q[i] = 1 + rnd.NormFloat64()
+	}
+	s := func() *divergence.PESettings {
+		return &divergence.PESettings{Settings: divergence.Settings{Src: rand.NewPCG(3, 4), K: 20}}
+	}
+	pv, qv := mat.NewVecDense(60, p), mat.NewVecDense(60, q)
+	pe, err := divergence.RelativePEValue(context.Background(), pv, qv, divergence.DefaultAlpha, s())
+	if err != nil {
+		log.Fatal(err)
+	}
+	res, err := divergence.RelativePE(context.Background(), pv, qv, divergence.DefaultAlpha, s())
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("PE = %.4f, the same as RelativePE's: %t\n", pe, pe == res.PE)
+	// Output:
+	// PE = 0.1152, the same as RelativePE's: true
+}
+
+// Tuning σ and λ once, to hold them fixed for estimates of one's own.
+func ExampleTunePE() {
+	rnd := rand.New(rand.NewPCG(1, 2))
+	n := 2000
+	p, q := make([]float64, n), make([]float64, n)
+	for i := range p {
+		p[i] = rnd.NormFloat64()
+		q[i] = 0.5 + rnd.NormFloat64()
+	}
+	pv, qv := mat.NewVecDense(n, p), mat.NewVecDense(n, q)
+	tuned, err := divergence.TunePE(context.Background(), pv, qv, divergence.DefaultAlpha,
+		&divergence.PESettings{Settings: divergence.Settings{Src: rand.NewPCG(3, 4)}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("σ = %.3f, λ = %.4f\n", tuned.Sigma, tuned.Lambda)
+	// Output:
+	// σ = 5.602, λ = 0.0020
+}

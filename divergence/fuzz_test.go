@@ -111,6 +111,20 @@ func FuzzEstimators(f *testing.F) {
 				}
 			}
 		}
+		// RelativePEValue and TunePE give RelativePE's PE and choice, or
+		// fail where it does.
+		s.Src = rand.NewPCG(1, 1)
+		r, errPE := RelativePE(ctx, p, q, DefaultAlpha, &PESettings{Settings: s, Sigma: sigma})
+		s.Src = rand.NewPCG(1, 1)
+		v, errV := RelativePEValue(ctx, p, q, DefaultAlpha, &PESettings{Settings: s, Sigma: sigma})
+		if (errPE == nil) != (errV == nil) || errPE == nil && v != r.PE {
+			t.Fatalf("RelativePEValue %v (%v) against RelativePE's %+v (%v)", v, errV, r, errPE)
+		}
+		s.Src = rand.NewPCG(1, 1)
+		if tuned, err := TunePE(ctx, p, q, DefaultAlpha, &PESettings{Settings: s, Sigma: sigma}); err == nil && (!finite(tuned.Sigma) || !finite(tuned.Lambda)) {
+			t.Fatalf("TunePE: %+v", tuned)
+		}
+		s.Src = rand.NewPCG(1, 1)
 		if r, err := TwoSampleTest(ctx, p, q, DefaultAlpha, &TwoSampleSettings{PESettings: ps, Permutations: 5}); err == nil && (!finite(r.Statistic) || !(r.PValue > 0 && r.PValue <= 1)) {
 			t.Fatalf("TwoSampleTest: %v %v", r.Statistic, r.PValue)
 		}

@@ -183,29 +183,11 @@ func (r *PEResult) addSpreadWarning(pp *points) error {
 // PlugIn and the draws only (RelativePEValue): the randomness it draws
 // after the solve, for the data's error, changes nothing before it.
 func estimatePE(ctx context.Context, pp, qq *points, alpha float64, s *PESettings, valueOnly bool) (*PEResult, error) {
-	err := s.checkExact(pp.n, "numerator points")
+	m, rnd, scale, err := startPE(ctx, pp, qq, alpha, s)
 	if err != nil {
 		return nil, err
 	}
-	src := parallel.NewSource(s.Src)
-	rnd := rand.New(src)
-
-	// Work at unit scale: the data divided by the median heuristic, or by
-	// the fixed σ.
-	scale := s.Sigma
-	if scale == 0 {
-		// The median heuristic (O(points²), no cancellation point of its
-		// own) runs under Await; abandoned, it draws on from rnd, whose
-		// source is detached from the caller's Src.
-		scale, err = parallel.Await(ctx, func() (float64, error) { return medianScale(rnd, pp, qq) })
-		if err != nil {
-			src.Detach()
-			return nil, err
-		}
-	}
-	pp, qq = pp.withScale(scale), qq.withScale(scale)
-	m := &peModel{p: pp, q: qq, alpha: alpha}
-
+	pp, qq = m.p, m.q
 	res := &PEResult{Alpha: m.alpha, NP: pp.pop, NQ: qq.pop, Exact: s.Exact}
 	k := min(s.K, pp.n)
 	draws := s.Draws
@@ -260,6 +242,68 @@ func estimatePE(ctx context.Context, pp, qq *points, alpha float64, s *PESetting
 		return res, nil
 	}
 	return res, m.addDataError(res, rnd)
+}
+
+// startPE is what every estimate starts from: the exactness check, the
+// random source of the settings and the model at unit scale, the data
+// divided by the median heuristic (drawn from rnd, which it returns) or by
+// the fixed σ, the scale.
+func startPE(ctx context.Context, pp, qq *points, alpha float64, s *PESettings) (*peModel, *rand.Rand, float64, error) {
+	err := s.checkExact(pp.n, "numerator points")
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	src := parallel.NewSource(s.Src)
+	rnd := rand.New(src)
+	scale := s.Sigma
+	if scale == 0 {
+		// The median heuristic (O(points²), no cancellation point of its
+		// own) runs under Await; abandoned, it draws on from rnd, whose
+		// source is detached from the caller's Src.
+		scale, err = parallel.Await(ctx, func() (float64, error) { return medianScale(rnd, pp, qq) })
+		if err != nil {
+			src.Detach()
+			return nil, nil, 0, err
+		}
+	}
+	return &peModel{p: pp.withScale(scale), q: qq.withScale(scale), alpha: alpha}, rnd, scale, nil
+}
+
+// TunePE returns the kernel width σ and regularisation λ that RelativePE
+// with one draw (whatever s.Draws) chooses by cross-validation, in the
+// result's Sigma and Lambda, with the search's table (CV) and warnings, and
+// nothing else: the choice, bit for bit, without the estimate at it, for
+// callers that hold one choice for estimates of their own (package drift
+// tunes once on a share of the budget; the estimate it would discard cost
+// 2–4% of its CPU). Fixed σ and λ are returned as they are. Arguments are
+// checked as RelativePE's are.
+//
+// A nil ctx is a programmer's error: it panics, in the caller's goroutine.
+func TunePE(ctx context.Context, p, q mat.Matrix, alpha float64, s *PESettings) (*PEResult, error) {
+	isnil.Context(ctx, "divergence.TunePE")
+	if s == nil {
+		s = &PESettings{}
+	}
+	pp, qq, err := peSamples(p, q, alpha, s)
+	if err != nil {
+		return nil, err
+	}
+	s = s.resolved()
+	m, rnd, scale, err := startPE(ctx, pp, qq, alpha, s)
+	if err != nil {
+		return nil, err
+	}
+	res := &PEResult{Alpha: alpha, NP: pp.pop, NQ: qq.pop, Exact: s.Exact}
+	sigma, lambdaN := s.Sigma/scale, s.Lambda/float64(pp.pop)
+	if s.Sigma == 0 || s.Lambda == 0 {
+		t, stops, err := m.crossValidate(ctx, s, rnd, nil)
+		if err != nil {
+			return nil, err
+		}
+		sigma, lambdaN = m.tuning(s, res, t, stops, scale)
+	}
+	res.Sigma, res.Lambda = sigma*scale, lambdaN*float64(pp.pop)
+	return res, nil
 }
 
 // peSamples checks α and the settings and returns the numerator and

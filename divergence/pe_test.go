@@ -501,3 +501,34 @@ func TestRatioEvalParallel(t *testing.T) {
 		t.Errorf("Eval with a NaN at row %d: %v", blockRows+3, err)
 	}
 }
+
+// TestTunePEMatchesRelativePE checks that TunePE returns, bit for bit, the
+// σ, λ and cross-validation table of RelativePE with one draw (drift holds
+// that choice for its estimates), with σ and λ tuned and with σ fixed.
+func TestTunePEMatchesRelativePE(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(3, 5))
+	p, q := mat.NewDense(300, 1, nil), mat.NewDense(300, 1, nil)
+	for i := range 300 {
+		p.Set(i, 0, rnd.NormFloat64()+0.3)
+		q.Set(i, 0, rnd.NormFloat64())
+	}
+	for _, sigma := range []float64{0, 0.7} {
+		s := PESettings{Settings: Settings{K: 20, M: 400, Draws: 1}, Sigma: sigma}
+		s.Src = rand.NewPCG(7, 9)
+		want, err := RelativePE(context.Background(), p, q, 0.5, &s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Src = rand.NewPCG(7, 9)
+		got, err := TunePE(context.Background(), p, q, 0.5, &s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Sigma != want.Sigma || got.Lambda != want.Lambda {
+			t.Errorf("σ fixed at %g: TunePE chose σ %v, λ %v; RelativePE σ %v, λ %v", sigma, got.Sigma, got.Lambda, want.Sigma, want.Lambda)
+		}
+		if !slices.Equal(got.CV.Rows, want.CV.Rows) || got.CV.BestRow != want.CV.BestRow || got.CV.BestCol != want.CV.BestCol {
+			t.Errorf("σ fixed at %g: the tables differ", sigma)
+		}
+	}
+}

@@ -722,7 +722,7 @@ func estimate(ctx context.Context, p, q mat.Matrix, s *params, k int, rnd *rand.
 		ts.K = max(min(k, tuneMinK), k/tuneKShare)
 		ts.Src = rand.NewPCG(rnd.Uint64(), rnd.Uint64())
 		var err error
-		if tuned, err = divergence.RelativePE(ctx, p, q, Alpha, &ts); err != nil {
+		if tuned, err = divergence.TunePE(ctx, p, q, Alpha, &ts); err != nil {
 			return nil, err
 		}
 		if tuned.Sigma < 0x1p-1022 || tuned.Sigma > math.MaxFloat64 {

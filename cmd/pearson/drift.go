@@ -285,6 +285,7 @@ func (d *driftCmd) read(path string, r tabular.DriftRead) (*tabular.DriftTable, 
 	r.Query.Text = d.text
 	r.Sampling = dataset.Sampling{Size: rd.reservoir, Src: rand.NewPCG(rd.seed, 0x72657365727665), Seek: true}
 	r.SampleOnly = d.sampleOnly
+	r.Keep = d.keep
 	t, err := tabular.ReadDrift(rd.ctx, src, r)
 	if err != nil {
 		return nil, err
@@ -296,6 +297,27 @@ func (d *driftCmd) read(path string, r tabular.DriftRead) (*tabular.DriftTable, 
 		d.notes = append(d.notes, displayPath(path)+": "+t.Note)
 	}
 	return t, nil
+}
+
+// keep is how many bytes of parsed values a read of a table of cols
+// columns may hold to count every row's tallies without a second pass
+// (tabular.DriftRead.Keep): what the budget, or the machine when it gives
+// less, leaves beside the run's base and the comparison's need at the
+// largest samples of that many columns (checkMemory's model). The values
+// are dropped once counted, before the comparison, and the read holds the
+// samples besides, which that need counts: the read stays within what the
+// comparison may use. A table whose values do not fit is read twice.
+func (d *driftCmd) keep(cols int) int64 {
+	avail := d.j.budget
+	if m := processMemory().bytes; m > 0 && m < avail {
+		avail = m
+	}
+	n := d.settings.SampleSize()
+	free := avail - baseMemory - d.settings.Memory(n, n, cols, cols)
+	if !(free > 0) {
+		return 0
+	}
+	return int64(free)
 }
 
 // readOne reads the table at path as drift's columns, with the rows read

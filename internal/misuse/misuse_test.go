@@ -141,6 +141,18 @@ func divergenceCases() []misuse {
 			return err
 		}
 	}
+	tune := func(ctx context.Context, p, q mat.Matrix) func() error {
+		return func() error {
+			_, err := divergence.TunePE(ctx, p, q, 0.5, &divergence.PESettings{Settings: s})
+			return err
+		}
+	}
+	value := func(ctx context.Context, p, q mat.Matrix) func() error {
+		return func() error {
+			_, err := divergence.RelativePEValue(ctx, p, q, 0.5, &divergence.PESettings{Settings: s})
+			return err
+		}
+	}
 	ts := func(ctx context.Context, p, q mat.Matrix) func() error {
 		return func() error {
 			_, err := divergence.TwoSampleTest(ctx, p, q, 0.5, &divergence.TwoSampleSettings{PESettings: divergence.PESettings{Settings: s}, Permutations: 5})
@@ -178,6 +190,8 @@ func divergenceCases() []misuse {
 		y    mat.Matrix
 	}{
 		{"divergence.RelativePE", pe, q},
+		{"divergence.TunePE", tune, q},
+		{"divergence.RelativePEValue", value, q},
 		{"divergence.TwoSampleTest", ts, q},
 		{"divergence.SequentialTwoSampleTest", seq, q},
 		{"divergence.LSMI", lsmi, good(40, 1, 4)},
