@@ -1044,17 +1044,7 @@ func stepWeights(y []float64) (w []float64, persistent, ok bool) {
 // difference of their means, not its asymptotic value.
 func residualWeights(col stepColumn, s, e int, found []Change) {
 	n := e - s
-	r := slices.Clone(col.y[s:e])
-	cps := make([]int, len(found))
-	at := make([]bool, n+1)
-	for i, c := range found {
-		cps[i] = c.Time
-		at[c.Time-s] = true
-	}
-	subtractLevels(r, col.w[s:e], col.trend[s:e], cps, s)
-	for t := range r {
-		r[t] -= col.trend[s+t]
-	}
+	r, at := residuals(col, s, e, found)
 	var s1, s2 float64
 	for t := range n {
 		s2 += r[t] * r[t]
@@ -1066,13 +1056,13 @@ func residualWeights(col stepColumn, s, e int, found []Change) {
 	if s2 > 0 {
 		rho = s1 / s2
 	}
-	L := float64(n) / float64(len(cps)+1)
+	L := float64(n) / float64(len(found)+1)
 	rho = math.Max(0, math.Min(0.95, rho+(1+3*rho)/L))
 	scale := localScale(r, n)
 	if scale == nil {
 		return
 	}
-	p := float64(len(cps) + 3) // the levels and a quadratic's two terms
+	p := float64(len(found) + 3) // the levels and a quadratic's two terms
 	// The variance that matters is that of a difference of the means of
 	// two segments of about L rows, below its asymptotic value (h < 1).
 	dof := float64(n) / math.Max(1, float64(n)-p) * adjacentShare(rho, L)
@@ -1093,22 +1083,15 @@ func residualWeights(col stepColumn, s, e int, found []Change) {
 // persistent. A column is left out where this exceeds stepsMaxRho.
 func residualPersistence(col stepColumn, s, e int, found []Change) float64 {
 	n := e - s
-	r := slices.Clone(col.y[s:e])
-	cps := make([]int, len(found))
-	at := make([]bool, n+1)
-	for i, c := range found {
-		cps[i] = c.Time
-		at[c.Time-s] = true
-	}
-	subtractLevels(r, col.w[s:e], col.trend[s:e], cps, s)
+	r, at := residuals(col, s, e, found)
 	var d1, d2 []float64
 	for t := 1; t < n; t++ {
 		if at[t] {
 			continue
 		}
-		d1 = append(d1, r[t]-col.trend[s+t]-r[t-1]+col.trend[s+t-1])
+		d1 = append(d1, r[t]-r[t-1])
 		if t+1 < n && !at[t+1] {
-			d2 = append(d2, r[t+1]-col.trend[s+t+1]-r[t-1]+col.trend[s+t-1])
+			d2 = append(d2, r[t+1]-r[t-1])
 		}
 	}
 	if len(d2) < 3 {
@@ -1120,6 +1103,24 @@ func residualPersistence(col stepColumn, s, e int, found []Change) float64 {
 		return math.Inf(1)
 	}
 	return s2*s2/(s1*s1) - 1
+}
+
+// residuals returns the residuals of rows [s, e) of a column about its
+// trend and the levels between the changes found, and which rows (from
+// s) begin a level.
+func residuals(col stepColumn, s, e int, found []Change) (r []float64, at []bool) {
+	r = slices.Clone(col.y[s:e])
+	cps := make([]int, len(found))
+	at = make([]bool, e-s+1)
+	for i, c := range found {
+		cps[i] = c.Time
+		at[c.Time-s] = true
+	}
+	subtractLevels(r, col.w[s:e], col.trend[s:e], cps, s)
+	for t := range r {
+		r[t] -= col.trend[s+t]
+	}
+	return r, at
 }
 
 // fewValues reports whether y takes fewer than k distinct values.
