@@ -57,9 +57,8 @@ const (
 	stepsMaxDegree = 12
 	// stepsCheapDegree is the highest degree of a trend of one column
 	// priced at ln N (the Schwarz criterion) when the fits from the trend
-	// and from the levels are compared (alternate); on one column each
-	// higher degree costs a whole change (its two parameters), on several
-	// every degree costs a change's parameter.
+	// and from the levels are compared (alternate); each higher degree,
+	// and on several columns every degree, costs a change's parameter.
 	stepsCheapDegree = 2
 	// stepsRounds bounds the alternation of the trend fit and the
 	// segmentation.
@@ -77,11 +76,6 @@ const (
 // long-run variance of the noise), and the trend fitted so far.
 type stepColumn struct {
 	y, w, trend []float64
-	// persistent marks the first row of each segment between the changes
-	// kept whose differences read as persistent noise (stepWeights): the
-	// column takes part in the liberal fit there and is judged again on
-	// its residuals (residualPersistence).
-	persistent []bool
 }
 
 // stepChanges searches each segment between the changes kept for changes
@@ -131,7 +125,7 @@ func (sg *segmenter) stepChanges(ctx context.Context, keep []Change, _ int, pena
 	// side.
 	cols := make([]stepColumn, 0, sg.dim)
 	for c := range sg.dim {
-		col := stepColumn{y: make([]float64, sg.rows), w: make([]float64, sg.rows), trend: make([]float64, sg.rows), persistent: make([]bool, sg.rows)}
+		col := stepColumn{y: make([]float64, sg.rows), w: make([]float64, sg.rows), trend: make([]float64, sg.rows)}
 		// The values as given: the line robustDetrend took off, which
 		// the levels of dense changes drifting one way tilt, would add a
 		// ramp within every segment that the trend fit does not take back
@@ -145,9 +139,8 @@ func (sg *segmenter) stepChanges(ctx context.Context, keep []Change, _ int, pena
 		}
 		any := false
 		_ = sg.eachSegment(keep, func(s, e int) error {
-			if w, persistent, ok := stepWeights(col.y[s:e]); ok {
+			if w, ok := stepWeights(col.y[s:e]); ok {
 				copy(col.w[s:e], w)
-				col.persistent[s] = persistent
 				any = true
 			}
 			return nil
@@ -184,12 +177,8 @@ func (sg *segmenter) stepChanges(ctx context.Context, keep []Change, _ int, pena
 			// lag-1 autocorrelation of residuals is a sharper estimate
 			// than the ratio of differences.
 			for i := range cols {
-				if cols[i].w[s] == 0 {
-					continue
-				}
-				residualWeights(cols[i], s, e, found)
-				if cols[i].persistent[s] && residualPersistence(cols[i], s, e, found) > stepsMaxRho {
-					clear(cols[i].w[s:e])
+				if cols[i].w[s] > 0 {
+					residualWeights(cols[i], s, e, found)
 				}
 			}
 			return nil
@@ -323,13 +312,10 @@ func bestLevelSplit(cols []stepColumn, a, lo, hi, b int) (int, float64) {
 	return at, whole - best
 }
 
-// stepSegment segments rows [s, e): the best, by the penalised cost, of
-// three alternations of the trend fit and PELT, one starting from the
-// trend (a smooth curve is not read as a staircase), one from the levels
-// (dense levels are not read as a curve) and one from a line or a
-// parabola (a steep trend with a change of level is read as both),
-// skipped when the first one's first trend was no more than a parabola:
-// it would repeat it.
+// stepSegment segments rows [s, e): the better, by the penalised cost, of
+// two alternations of the trend fit and PELT, one starting from the trend
+// (a smooth curve is not read as a staircase) and one from the levels
+// (dense levels are not read as a curve).
 func stepSegment(ctx context.Context, cols []stepColumn, s, e int, penalty float64) ([]Change, error) {
 	if e-s < 2*stepsMinSeg {
 		return nil, nil
@@ -342,17 +328,10 @@ func stepSegment(ctx context.Context, cols []stepColumn, s, e int, penalty float
 		grams[j] = trendGram(col.w[s:e])
 	}
 	var flat peltFit
-	repeats := false
-	for _, start := range []alternation{fromTrend, fromLevels, fromLowTrend} {
-		if start == fromLowTrend && repeats {
-			continue
-		}
-		found, cost, low, err := alternate(ctx, cols, grams, &flat, s, e, penalty, start)
+	for _, levelsFirst := range []bool{false, true} {
+		found, cost, err := alternate(ctx, cols, grams, &flat, s, e, penalty, levelsFirst)
 		if err != nil {
 			return nil, err
-		}
-		if start == fromTrend {
-			repeats = low
 		}
 		if cost < bestCost {
 			best, bestCost = found, cost
@@ -368,42 +347,21 @@ func stepSegment(ctx context.Context, cols []stepColumn, s, e int, penalty float
 	return best, nil
 }
 
-// alternation is where alternate starts: from the trend, from the
-// levels, or from a trend of degree stepsCheapDegree at most.
-type alternation int
-
-const (
-	fromTrend alternation = iota
-	fromLevels
-	// fromLowTrend starts from a line or a parabola, so that a steep
-	// trend with a change of level is found as such: from the trend of
-	// any degree a polynomial takes the change in, from the levels a
-	// staircase takes the trend in.
-	fromLowTrend
-)
-
 // alternate fits, in turn, the trend of each column to its values less the
 // levels found and the levels by PELT to its values less the trend, from
-// start, until the changes repeat (stepsRounds times at most); it returns
-// the changes and the penalised cost: PELT's, plus ln N per degree of each
-// trend up to stepsCheapDegree and, on one column, a whole change's
-// penalty per degree beyond: a degree of a polynomial buys one more turn
-// of the curve, what a change of level buys a staircase, so that a
-// polynomial of high degree does not undercut the levels of dense changes
-// (many steps up and down) and absorb them, while a line or a parabola
-// stays a trend (at a change's parameter, penalty/(d + 1), polynomials of
-// 8 degrees in all still undercut 23 levels; at a whole change, on the
-// tuning seeds 0–19 dense 20 0.855 → 0.881 F1 but level+steep trend
-// 0.935 → 0.889, which the start fromLowTrend takes back to 0.918).
-// On several columns (d > 1) every degree costs a change's parameter: at
-// ln N a degree or two in each of d columns undercut the changes they
-// share (on the tuning seeds 0–9 of the several-column families mean F1
-// 0.842 → 0.848, no family lower, the quiet trends of 5 columns as quiet;
-// docs/RESULTS.md). low reports whether the first trend fitted had no
-// degree above stepsCheapDegree in any column.
-func alternate(ctx context.Context, cols []stepColumn, grams [][]float64, flat *peltFit, s, e int, penalty float64, start alternation) (found []Change, cost float64, low bool, err error) {
+// the trend (or, levelsFirst, from the levels), until the changes repeat
+// (stepsRounds times at most); it returns the changes and the penalised
+// cost: PELT's, plus ln N per degree of each trend up to
+// stepsCheapDegree and a change's parameter, penalty/(d + 1), per degree
+// beyond: at ln N a polynomial of high degree undercuts the levels of
+// dense changes (many steps up and down) and absorbs them, while a line
+// or a parabola stays a trend. On several columns (d > 1) every degree
+// costs a change's parameter: at ln N a degree or two in each of d
+// columns undercut the changes they share (on the tuning seeds 0–9 of
+// the several-column families mean F1 0.842 → 0.848, no family lower,
+// the quiet trends of 5 columns as quiet; docs/RESULTS.md).
+func alternate(ctx context.Context, cols []stepColumn, grams [][]float64, flat *peltFit, s, e int, penalty float64, levelsFirst bool) ([]Change, float64, error) {
 	var cps []int
-	low = true
 	resid := make([]float64, e-s)
 	cheap, dear := 0, 0
 	// On several columns every degree costs a change's parameter: at ln N
@@ -416,19 +374,12 @@ func alternate(ctx context.Context, cols []stepColumn, grams [][]float64, flat *
 		clear(col.trend[s:e])
 	}
 	for round := 0; round < stepsRounds; round++ {
-		if round > 0 || start != fromLevels {
+		if round > 0 || !levelsFirst {
 			cheap, dear = 0, 0
 			for j, col := range cols {
 				copy(resid, col.y[s:e])
 				subtractLevels(resid, col.w[s:e], col.trend[s:e], cps, s)
-				maxDeg := stepsMaxDegree
-				if round == 0 && start == fromLowTrend {
-					maxDeg = stepsCheapDegree
-				}
-				deg := fitTrend(resid, col.w[s:e], col.trend[s:e], grams[j], maxDeg)
-				if round == 0 && deg > stepsCheapDegree {
-					low = false
-				}
+				deg := fitTrend(resid, col.w[s:e], col.trend[s:e], grams[j])
 				cheap += min(deg, cheapUpTo)
 				dear += max(0, deg-cheapUpTo)
 			}
@@ -437,7 +388,7 @@ func alternate(ctx context.Context, cols []stepColumn, grams [][]float64, flat *
 		// every round of both alternations: computed once.
 		fit, err := flat.pelt(ctx, cols, s, e, penalty, cheap+dear == 0)
 		if err != nil {
-			return nil, 0, false, err
+			return nil, 0, err
 		}
 		next, gains, cost := fit.cps, fit.gains, fit.cost
 		if slices.Equal(next, cps) || round == stepsRounds-1 {
@@ -447,14 +398,11 @@ func alternate(ctx context.Context, cols []stepColumn, grams [][]float64, flat *
 			}
 			logN := math.Log(float64(e - s))
 			price := math.Max(logN, penalty/float64(len(cols)+1))
-			if len(cols) == 1 {
-				price = math.Max(logN, penalty)
-			}
-			return out, cost + float64(cheap)*logN + float64(dear)*price, low, nil
+			return out, cost + float64(cheap)*logN + float64(dear)*price, nil
 		}
 		cps = next
 	}
-	return nil, math.Inf(1), low, nil
+	return nil, math.Inf(1), nil
 }
 
 // peltFit is an outcome of pelt; as the memo of stepSegment, the outcome
@@ -517,12 +465,12 @@ func subtractLevels(r, w, trend []float64, cps []int, s int) {
 
 // fitTrend writes into trend the weighted least-squares polynomial in t
 // fitted to r, less its constant (the levels carry it), of the degree p ≤
-// min(maxDeg, stepsMaxDegree, N/10) that minimises the Schwarz criterion RSS + p·ln N
+// min(stepsMaxDegree, N/10) that minimises the Schwarz criterion RSS + p·ln N
 // (the weights being inverse variances, RSS is on the χ² scale): a line, a
 // parabola or a smooth curve is fitted as one, not as a staircase. The
 // basis is the Legendre polynomials on [−1, 1], nearly orthogonal on an even
 // grid.
-func fitTrend(r, w, trend, g []float64, maxDeg int) int {
+func fitTrend(r, w, trend, g []float64) int {
 	n := len(r)
 	clear(trend)
 	k := trendTerms(n)
@@ -542,7 +490,7 @@ func fitTrend(r, w, trend, g []float64, maxDeg int) int {
 	limit := math.Log(float64(n))
 	best, deg := math.Inf(1), 0
 	var coef []float64
-	for p := 0; p < min(k, maxDeg+1); p++ {
+	for p := 0; p < k; p++ {
 		beta, ok := solveLeading(g, xy, k, p+1)
 		if !ok {
 			break
@@ -960,10 +908,10 @@ func peltOne(ctx context.Context, pw, pz, pq, F []float64, last []int, penalty f
 // (stepChanges) after clipping y in place to its running median of 5 ±
 // stepsClip local standard deviations, and false when the column takes no
 // part: constant, or its noise more persistent than stepsMaxRho.
-func stepWeights(y []float64) (w []float64, persistent, ok bool) {
+func stepWeights(y []float64) ([]float64, bool) {
 	n := len(y)
 	if n < 2*stepsMinSeg {
-		return nil, false, false
+		return nil, false
 	}
 	d1 := make([]float64, n-1)
 	zeros := 0
@@ -976,11 +924,11 @@ func stepWeights(y []float64) (w []float64, persistent, ok bool) {
 	// Few distinct values (counts) or mostly repeated ones (a sparse
 	// series) are not Gaussian noise about levels.
 	if 2*zeros > len(d1) || fewValues(y, stepsMinDistinct) {
-		return nil, false, false
+		return nil, false
 	}
 	scale := localScale(d1, n)
 	if scale == nil {
-		return nil, false, false
+		return nil, false
 	}
 	// ρ from the spreads of the standardised first and second
 	// differences.
@@ -996,18 +944,18 @@ func stepWeights(y []float64) (w []float64, persistent, ok bool) {
 	_, s1 := medianSpread(z1)
 	_, s2 := medianSpread(z2)
 	if !(s1 > 0) || len(z2) < 3 {
-		return nil, false, false
+		return nil, false
 	}
 	// The gate reads persistence from the ratio of the spreads of the
-	// first and lag-2 differences: a random walk, a season or a smooth
-	// curve. A change enters them once and twice, so that dense changes
-	// read as persistent too: such a column is only marked, and judged
-	// again on the residuals of the liberal fit (residualPersistence).
-	// The weights read ρ from the lag-2 and second differences, which a
-	// change enters twice each (balancedRho).
-	persistent = s2*s2/(s1*s1)-1 > stepsMaxRho
+	// first and lag-2 differences, which a change enters once and twice:
+	// a random walk, a season or a smooth curve. The weights read ρ from
+	// the lag-2 and second differences, which a change enters twice each
+	// (balancedRho): dense changes no longer read as persistent noise.
+	if rho := math.Max(0, s2*s2/(s1*s1)-1); rho > stepsMaxRho {
+		return nil, false
+	}
 	rho := math.Max(0, math.Min(stepsMaxRho, balancedRho(y, scale)))
-	w = make([]float64, n)
+	w := make([]float64, n)
 	sd := make([]float64, n)
 	for t := range n {
 		s := rowScale[t]
@@ -1029,7 +977,7 @@ func stepWeights(y []float64) (w []float64, persistent, ok bool) {
 	for t := range n {
 		y[t] = math.Max(med[t]-stepsClip*sd[t], math.Min(med[t]+stepsClip*sd[t], y[t]))
 	}
-	return w, persistent, true
+	return w, true
 }
 
 // residualWeights sets the weights 1/V(t) of rows [s, e) of a column from
@@ -1044,7 +992,17 @@ func stepWeights(y []float64) (w []float64, persistent, ok bool) {
 // difference of their means, not its asymptotic value.
 func residualWeights(col stepColumn, s, e int, found []Change) {
 	n := e - s
-	r, at := residuals(col, s, e, found)
+	r := slices.Clone(col.y[s:e])
+	cps := make([]int, len(found))
+	at := make([]bool, n+1)
+	for i, c := range found {
+		cps[i] = c.Time
+		at[c.Time-s] = true
+	}
+	subtractLevels(r, col.w[s:e], col.trend[s:e], cps, s)
+	for t := range r {
+		r[t] -= col.trend[s+t]
+	}
 	var s1, s2 float64
 	for t := range n {
 		s2 += r[t] * r[t]
@@ -1056,71 +1014,19 @@ func residualWeights(col stepColumn, s, e int, found []Change) {
 	if s2 > 0 {
 		rho = s1 / s2
 	}
-	L := float64(n) / float64(len(found)+1)
+	L := float64(n) / float64(len(cps)+1)
 	rho = math.Max(0, math.Min(0.95, rho+(1+3*rho)/L))
 	scale := localScale(r, n)
 	if scale == nil {
 		return
 	}
-	p := float64(len(found) + 3) // the levels and a quadratic's two terms
+	p := float64(len(cps) + 3) // the levels and a quadratic's two terms
 	// The variance that matters is that of a difference of the means of
 	// two segments of about L rows, below its asymptotic value (h < 1).
 	dof := float64(n) / math.Max(1, float64(n)-p) * adjacentShare(rho, L)
 	for t := range n {
 		col.w[s+t] = (1 - rho) / (scale[t] * scale[t] * dof * (1 + rho))
 	}
-}
-
-// residualPersistence returns the persistence of a column's noise on rows
-// [s, e) read, as stepWeights' gate reads it, from the ratio of the
-// spreads of the lag-2 and first differences, ρ = s₂²/s₁² − 1, but of the
-// residuals of its trend and of the levels between the changes found,
-// leaving out the differences across a change: dense changes, which
-// enter the lag-2 differences twice and the first once, make the values'
-// differences read as persistent (ρ̂ 0.91 at φ = 0.47 on a series of the
-// benchmark with a change every 20 rows), while a random walk's
-// increments are in every row, and its residuals about any levels stay as
-// persistent. A column is left out where this exceeds stepsMaxRho.
-func residualPersistence(col stepColumn, s, e int, found []Change) float64 {
-	n := e - s
-	r, at := residuals(col, s, e, found)
-	var d1, d2 []float64
-	for t := 1; t < n; t++ {
-		if at[t] {
-			continue
-		}
-		d1 = append(d1, r[t]-r[t-1])
-		if t+1 < n && !at[t+1] {
-			d2 = append(d2, r[t+1]-r[t-1])
-		}
-	}
-	if len(d2) < 3 {
-		return math.Inf(1)
-	}
-	_, s1 := medianSpread(d1)
-	_, s2 := medianSpread(d2)
-	if !(s1 > 0) {
-		return math.Inf(1)
-	}
-	return s2*s2/(s1*s1) - 1
-}
-
-// residuals returns the residuals of rows [s, e) of a column about its
-// trend and the levels between the changes found, and which rows (from
-// s) begin a level.
-func residuals(col stepColumn, s, e int, found []Change) (r []float64, at []bool) {
-	r = slices.Clone(col.y[s:e])
-	cps := make([]int, len(found))
-	at = make([]bool, e-s+1)
-	for i, c := range found {
-		cps[i] = c.Time
-		at[c.Time-s] = true
-	}
-	subtractLevels(r, col.w[s:e], col.trend[s:e], cps, s)
-	for t := range r {
-		r[t] -= col.trend[s+t]
-	}
-	return r, at
 }
 
 // fewValues reports whether y takes fewer than k distinct values.
