@@ -153,6 +153,10 @@ func TestDrawnCounts(t *testing.T) {
 		{[]float64{1, 64, 65}, 40, false},
 		{[]float64{30, 40, 60}, 65, false},
 		{[]float64{63, 2, 65}, 90, false},
+		// Groups under m/directShare points, drawn point by point.
+		{[]float64{10, 12, 14}, 1, true},
+		{[]float64{1, 64, 65}, 5, false},
+		{[]float64{30, 40, 60}, 125, false},
 	} {
 		m := int(floats.Sum(c.weight))
 		g := &groupSums{mp: c.mp, mq: m - c.mp, weight: c.weight, bin: make([]int32, m)}
