@@ -193,7 +193,10 @@ func (j *cpJob) segment(stdout io.Writer, name string, columns []string, seed ui
 	if err := g.checkMemory(g.dim, len(g.labels)); err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
-	defer segmentLimit(segmentNeed(&g.s, len(g.labels), g.dim), len(g.values))()
+	// The limit holds the segmentation's peak; it is lifted as soon as
+	// Segment returns, before the output (whose every score at 10⁶ rows is
+	// about 100 MB of JSON) is written.
+	restore := segmentLimit(segmentNeed(&g.s, len(g.labels), g.dim), len(g.values))
 	x := mat.NewDense(len(g.labels), g.dim, g.values)
 	g.s.Src = seedSource(seed)
 	if g.prog != nil {
@@ -202,6 +205,7 @@ func (j *cpJob) segment(stdout io.Writer, name string, columns []string, seed ui
 		defer done()
 	}
 	res, err := changepoint.Segment(j.ctx, x, j.alpha, &g.s)
+	restore()
 	if err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
