@@ -89,6 +89,11 @@ func permutationTest(ctx context.Context, b int, s *Settings, rnd *rand.Rand, st
 		_, ok := st.(nullMoments)
 		fixed = fixed && ok
 	}
+	if shuffle == nil {
+		if _, ok := stats[0].(drawnStats); len(stats) != 1 || !ok {
+			panic("divergence: permutationTest: a nil shuffle needs one statistic that draws its own labellings (drawnStats)")
+		}
+	}
 	var mean, sd []float64
 	if fixed {
 		mean, sd = make([]float64, size), make([]float64, size)
