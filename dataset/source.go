@@ -199,7 +199,11 @@ type Sampling struct {
 	// takes or leaves the row: so that one pass both draws the sample and
 	// counts or keeps every row. A read that draws its rows (by seeking, in
 	// blocks or units, or a prefix of compressed objects) does not call it
-	// for them. An error from it ends the read and is Sample's.
+	// for them. An error from it ends the read and is Sample's. As with
+	// Scan, a row once passed on is not taken back: with DropMissing and
+	// the default selection of columns, a numeric column whose first value
+	// comes after rows already passed on is an error (name the columns to
+	// read) rather than the dropping of those rows.
 	Rows RowFunc
 }
 
