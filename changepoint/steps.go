@@ -7,6 +7,7 @@ package changepoint
 import (
 	"context"
 	"fmt"
+	"iter"
 	"math"
 	"slices"
 
@@ -477,11 +478,10 @@ func fitTrend(r, w, trend, g []float64) int {
 	if k < 2 {
 		return 0
 	}
-	basis := make([]float64, k)
 	xy := make([]float64, k)
 	yy := 0.0
-	for i, v := range r {
-		legendreAt(basis, i, n)
+	for i, basis := range legendreRows(n, k) {
+		v := r[i]
 		for a := range k {
 			xy[a] += w[i] * basis[a] * v
 		}
@@ -503,13 +503,11 @@ func fitTrend(r, w, trend, g []float64) int {
 			best, deg, coef = v, p, beta
 		}
 	}
+	if deg < 1 {
+		return deg
+	}
 	// The terms up to deg: the recurrence gives them the same values.
-	basis = basis[:deg+1]
-	for i := range trend {
-		if deg < 1 {
-			break
-		}
-		legendreAt(basis, i, len(trend))
+	for i, basis := range legendreRows(n, deg+1) {
 		for a := 1; a <= deg; a++ {
 			trend[i] += coef[a] * basis[a]
 		}
@@ -521,17 +519,42 @@ func fitTrend(r, w, trend, g []float64) int {
 // degrees 0 to min(stepsMaxDegree, n/10).
 func trendTerms(n int) int { return min(stepsMaxDegree, n/10) + 1 }
 
-// legendreAt sets basis to the Legendre polynomials of degrees 0 to
-// len(basis) − 1 at row i of n, mapped to [−1, 1].
-func legendreAt(basis []float64, i, n int) {
-	k := len(basis)
-	t := 2*float64(i)/float64(n-1) - 1
-	basis[0] = 1
-	if k > 1 {
-		basis[1] = t
-	}
-	for j := 2; j < k; j++ {
-		basis[j] = (float64(2*j-1)*t*basis[j-1] - float64(j-1)*basis[j-2]) / float64(j)
+// legendreBlock is the number of rows whose basis legendreRows evaluates
+// at once.
+const legendreBlock = 64
+
+// legendreRows yields each row i of n, in order, with the Legendre
+// polynomials of degrees 0 to k − 1 at it, the rows mapped to [−1, 1]. The
+// slice is reused: read it before the next row. The rows are evaluated
+// legendreBlock at a time, degree by degree, with the recurrence's
+// operations of one row unchanged (the same bits as row by row), so that
+// the divisions of many rows overlap instead of waiting on each other: the
+// basis was the costliest part of the trend fit on long segments.
+func legendreRows(n, k int) iter.Seq2[int, []float64] {
+	return func(yield func(int, []float64) bool) {
+		block := make([]float64, legendreBlock*k)
+		for i0 := 0; i0 < n; i0 += legendreBlock {
+			rows := min(legendreBlock, n-i0)
+			for r := range rows {
+				t := 2*float64(i0+r)/float64(n-1) - 1
+				block[r*k] = 1
+				if k > 1 {
+					block[r*k+1] = t
+				}
+			}
+			for j := 2; j < k; j++ {
+				up, down, over := float64(2*j-1), float64(j-1), float64(j)
+				for r := range rows {
+					b := block[r*k : r*k+j+1]
+					b[j] = (up*b[1]*b[j-1] - down*b[j-2]) / over
+				}
+			}
+			for r := range rows {
+				if !yield(i0+r, block[r*k:r*k+k]) {
+					return
+				}
+			}
+		}
 	}
 }
 
@@ -545,10 +568,8 @@ func trendGram(w []float64) []float64 {
 	if k < 2 {
 		return nil
 	}
-	basis := make([]float64, k)
 	g := make([]float64, k*k)
-	for i := range n {
-		legendreAt(basis, i, n)
+	for i, basis := range legendreRows(n, k) {
 		for a := range k {
 			for c := range a + 1 {
 				g[a*k+c] += w[i] * basis[a] * basis[c]
