@@ -571,8 +571,12 @@ func trendGram(w []float64) []float64 {
 	g := make([]float64, k*k)
 	for i, basis := range legendreRows(n, k) {
 		for a := range k {
-			for c := range a + 1 {
-				g[a*k+c] += w[i] * basis[a] * basis[c]
+			// w(i)·P_a(i) is the product's left factor, as it was
+			// when written out per term: the same bits.
+			wa := w[i] * basis[a]
+			row := g[a*k : a*k+a+1]
+			for c := range row {
+				row[c] += wa * basis[c]
 			}
 		}
 	}
