@@ -330,7 +330,7 @@ func stepSegment(ctx context.Context, cols []stepColumn, s, e int, penalty float
 	}
 	var flat peltFit
 	for _, levelsFirst := range []bool{false, true} {
-		found, cost, err := alternate(ctx, cols, grams, &flat, s, e, penalty, levelsFirst)
+		found, cost, flatStart, err := alternate(ctx, cols, grams, &flat, s, e, penalty, levelsFirst)
 		if err != nil {
 			return nil, err
 		}
@@ -339,6 +339,14 @@ func stepSegment(ctx context.Context, cols []stepColumn, s, e int, penalty float
 			for j, col := range cols {
 				saved[j] = append(saved[j][:0], col.trend[s:e]...)
 			}
+		}
+		// From the trend, a first fit of degree 0 in every column leaves
+		// the state the alternation from the levels starts from (no
+		// trend, the levels of PELT without one): that one would repeat
+		// this one's rounds to the same changes and cost, and a tie keeps
+		// the first (TestAlternateFlatStart).
+		if flatStart {
+			break
 		}
 	}
 	// The trends of the better fit stay for the noise's re-estimation.
@@ -360,9 +368,12 @@ func stepSegment(ctx context.Context, cols []stepColumn, s, e int, penalty float
 // costs a change's parameter: at ln N a degree or two in each of d
 // columns undercut the changes they share (on the tuning seeds 0–9 of
 // the several-column families mean F1 0.842 → 0.848, no family lower,
-// the quiet trends of 5 columns as quiet; docs/RESULTS.md).
-func alternate(ctx context.Context, cols []stepColumn, grams [][]float64, flat *peltFit, s, e int, penalty float64, levelsFirst bool) ([]Change, float64, error) {
+// the quiet trends of 5 columns as quiet; docs/RESULTS.md). It also
+// reports whether, from the trend, the first fit was of degree 0 in every
+// column (stepSegment).
+func alternate(ctx context.Context, cols []stepColumn, grams [][]float64, flat *peltFit, s, e int, penalty float64, levelsFirst bool) ([]Change, float64, bool, error) {
 	var cps []int
+	flatStart := false
 	resid := make([]float64, e-s)
 	cheap, dear := 0, 0
 	// On several columns every degree costs a change's parameter: at ln N
@@ -384,12 +395,15 @@ func alternate(ctx context.Context, cols []stepColumn, grams [][]float64, flat *
 				cheap += min(deg, cheapUpTo)
 				dear += max(0, deg-cheapUpTo)
 			}
+			if round == 0 {
+				flatStart = cheap+dear == 0
+			}
 		}
 		// Without a trend (every degree 0) PELT's answer is the same at
 		// every round of both alternations: computed once.
 		fit, err := flat.pelt(ctx, cols, s, e, penalty, cheap+dear == 0)
 		if err != nil {
-			return nil, 0, err
+			return nil, 0, false, err
 		}
 		next, gains, cost := fit.cps, fit.gains, fit.cost
 		if slices.Equal(next, cps) || round == stepsRounds-1 {
@@ -399,11 +413,11 @@ func alternate(ctx context.Context, cols []stepColumn, grams [][]float64, flat *
 			}
 			logN := math.Log(float64(e - s))
 			price := math.Max(logN, penalty/float64(len(cols)+1))
-			return out, cost + float64(cheap)*logN + float64(dear)*price, nil
+			return out, cost + float64(cheap)*logN + float64(dear)*price, flatStart, nil
 		}
 		cps = next
 	}
-	return nil, math.Inf(1), nil
+	return nil, math.Inf(1), flatStart, nil
 }
 
 // peltFit is an outcome of pelt; as the memo of stepSegment, the outcome

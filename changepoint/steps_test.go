@@ -5,7 +5,10 @@
 package changepoint
 
 import (
+	"context"
 	"math"
+	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -70,4 +73,89 @@ func TestLegendreRows(t *testing.T) {
 	if count != 101 {
 		t.Errorf("break at row 100: %d rows yielded", count)
 	}
+}
+
+// TestAlternateFlatStart checks the shortcut of stepSegment against the
+// alternation it skips: where the alternation from the trend fits degree 0
+// in every column at its first round, the one from the levels, run here
+// anyway, ends on the same changes, gains, cost and trends, bit for bit.
+// The series: noise and a short bump (flat starts), levels with noise and
+// levels on a parabola (a trend at the first fit, which the shortcut must
+// not take), on one and two columns.
+func TestAlternateFlatStart(t *testing.T) {
+	ctx := context.Background()
+	flatStarts, flatFound, trendStarts := 0, 0, 0
+	for seed := range uint64(6) {
+		rnd := rand.New(rand.NewPCG(seed, 36))
+		n := 600 + 200*int(seed)
+		for kind := range 4 {
+			for _, d := range []int{1, 2} {
+				cols := make([]stepColumn, d)
+				for j := range cols {
+					y := make([]float64, n)
+					for i := range y {
+						y[i] = rnd.NormFloat64()
+						if kind == 1 || kind == 2 {
+							if (i/(n/6))%2 == 1 {
+								y[i] += 2
+							}
+						}
+						if kind == 3 && i >= n/3 && i < n/3+25 {
+							y[i] += 3
+						}
+						if kind == 2 {
+							x := 2*float64(i)/float64(n) - 1
+							y[i] += 6 * x * x
+						}
+					}
+					w, ok := stepWeights(y)
+					if !ok {
+						t.Fatalf("seed %d: no weights", seed)
+					}
+					cols[j] = stepColumn{y: y, w: w, trend: make([]float64, n)}
+				}
+				grams := make([][]float64, d)
+				for j, col := range cols {
+					grams[j] = trendGram(col.w)
+				}
+				penalty := stepsPenaltyPerParam * float64(d+1) * math.Log(float64(n))
+				run := func(levelsFirst bool) ([]Change, float64, bool, [][]float64) {
+					var flat peltFit
+					found, cost, flatStart, err := alternate(ctx, cols, grams, &flat, 0, n, penalty, levelsFirst)
+					if err != nil {
+						t.Fatal(err)
+					}
+					trends := make([][]float64, d)
+					for j, col := range cols {
+						trends[j] = slices.Clone(col.trend)
+					}
+					return found, cost, flatStart, trends
+				}
+				found, cost, flatStart, trends := run(false)
+				if !flatStart {
+					trendStarts++
+					continue
+				}
+				flatStarts++
+				if len(found) > 0 {
+					flatFound++
+				}
+				found2, cost2, _, trends2 := run(true)
+				if math.Float64bits(cost) != math.Float64bits(cost2) || !slices.EqualFunc(found, found2, func(a, b Change) bool {
+					return a.Time == b.Time && math.Float64bits(a.Calibrated) == math.Float64bits(b.Calibrated) && a.Rule == b.Rule
+				}) {
+					t.Errorf("seed %d kind %d d %d: from the trend %v (cost %v), from the levels %v (cost %v)", seed, kind, d, found, cost, found2, cost2)
+				}
+				for j := range trends {
+					if !slices.EqualFunc(trends[j], trends2[j], func(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) }) {
+						t.Errorf("seed %d kind %d d %d column %d: the trends differ", seed, kind, d, j)
+					}
+				}
+			}
+		}
+	}
+	if flatFound == 0 || trendStarts == 0 {
+		t.Errorf("%d flat starts (%d with changes) and %d trended ones: both, with changes, must be exercised", flatStarts, flatFound, trendStarts)
+	}
+	t.Logf("%d flat starts (%d with changes), %d trended", flatStarts, flatFound, trendStarts)
 }
