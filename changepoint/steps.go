@@ -7,6 +7,7 @@ package changepoint
 import (
 	"context"
 	"fmt"
+	"iter"
 	"math"
 	"slices"
 
@@ -329,7 +330,7 @@ func stepSegment(ctx context.Context, cols []stepColumn, s, e int, penalty float
 	}
 	var flat peltFit
 	for _, levelsFirst := range []bool{false, true} {
-		found, cost, err := alternate(ctx, cols, grams, &flat, s, e, penalty, levelsFirst)
+		found, cost, flatStart, err := alternate(ctx, cols, grams, &flat, s, e, penalty, levelsFirst)
 		if err != nil {
 			return nil, err
 		}
@@ -338,6 +339,14 @@ func stepSegment(ctx context.Context, cols []stepColumn, s, e int, penalty float
 			for j, col := range cols {
 				saved[j] = append(saved[j][:0], col.trend[s:e]...)
 			}
+		}
+		// From the trend, a first fit of degree 0 in every column leaves
+		// the state the alternation from the levels starts from (no
+		// trend, the levels of PELT without one): that one would repeat
+		// this one's rounds to the same changes and cost, and a tie keeps
+		// the first (TestAlternateFlatStart).
+		if flatStart {
+			break
 		}
 	}
 	// The trends of the better fit stay for the noise's re-estimation.
@@ -359,9 +368,12 @@ func stepSegment(ctx context.Context, cols []stepColumn, s, e int, penalty float
 // costs a change's parameter: at ln N a degree or two in each of d
 // columns undercut the changes they share (on the tuning seeds 0–9 of
 // the several-column families mean F1 0.842 → 0.848, no family lower,
-// the quiet trends of 5 columns as quiet; docs/RESULTS.md).
-func alternate(ctx context.Context, cols []stepColumn, grams [][]float64, flat *peltFit, s, e int, penalty float64, levelsFirst bool) ([]Change, float64, error) {
+// the quiet trends of 5 columns as quiet; docs/RESULTS.md). It also
+// reports whether, from the trend, the first fit was of degree 0 in every
+// column (stepSegment).
+func alternate(ctx context.Context, cols []stepColumn, grams [][]float64, flat *peltFit, s, e int, penalty float64, levelsFirst bool) ([]Change, float64, bool, error) {
 	var cps []int
+	flatStart := false
 	resid := make([]float64, e-s)
 	cheap, dear := 0, 0
 	// On several columns every degree costs a change's parameter: at ln N
@@ -383,12 +395,15 @@ func alternate(ctx context.Context, cols []stepColumn, grams [][]float64, flat *
 				cheap += min(deg, cheapUpTo)
 				dear += max(0, deg-cheapUpTo)
 			}
+			if round == 0 {
+				flatStart = cheap+dear == 0
+			}
 		}
 		// Without a trend (every degree 0) PELT's answer is the same at
 		// every round of both alternations: computed once.
 		fit, err := flat.pelt(ctx, cols, s, e, penalty, cheap+dear == 0)
 		if err != nil {
-			return nil, 0, err
+			return nil, 0, false, err
 		}
 		next, gains, cost := fit.cps, fit.gains, fit.cost
 		if slices.Equal(next, cps) || round == stepsRounds-1 {
@@ -398,11 +413,11 @@ func alternate(ctx context.Context, cols []stepColumn, grams [][]float64, flat *
 			}
 			logN := math.Log(float64(e - s))
 			price := math.Max(logN, penalty/float64(len(cols)+1))
-			return out, cost + float64(cheap)*logN + float64(dear)*price, nil
+			return out, cost + float64(cheap)*logN + float64(dear)*price, flatStart, nil
 		}
 		cps = next
 	}
-	return nil, math.Inf(1), nil
+	return nil, math.Inf(1), flatStart, nil
 }
 
 // peltFit is an outcome of pelt; as the memo of stepSegment, the outcome
@@ -477,11 +492,10 @@ func fitTrend(r, w, trend, g []float64) int {
 	if k < 2 {
 		return 0
 	}
-	basis := make([]float64, k)
 	xy := make([]float64, k)
 	yy := 0.0
-	for i, v := range r {
-		legendreAt(basis, i, n)
+	for i, basis := range legendreRows(n, k) {
+		v := r[i]
 		for a := range k {
 			xy[a] += w[i] * basis[a] * v
 		}
@@ -503,13 +517,11 @@ func fitTrend(r, w, trend, g []float64) int {
 			best, deg, coef = v, p, beta
 		}
 	}
+	if deg < 1 {
+		return deg
+	}
 	// The terms up to deg: the recurrence gives them the same values.
-	basis = basis[:deg+1]
-	for i := range trend {
-		if deg < 1 {
-			break
-		}
-		legendreAt(basis, i, len(trend))
+	for i, basis := range legendreRows(n, deg+1) {
 		for a := 1; a <= deg; a++ {
 			trend[i] += coef[a] * basis[a]
 		}
@@ -521,17 +533,42 @@ func fitTrend(r, w, trend, g []float64) int {
 // degrees 0 to min(stepsMaxDegree, n/10).
 func trendTerms(n int) int { return min(stepsMaxDegree, n/10) + 1 }
 
-// legendreAt sets basis to the Legendre polynomials of degrees 0 to
-// len(basis) − 1 at row i of n, mapped to [−1, 1].
-func legendreAt(basis []float64, i, n int) {
-	k := len(basis)
-	t := 2*float64(i)/float64(n-1) - 1
-	basis[0] = 1
-	if k > 1 {
-		basis[1] = t
-	}
-	for j := 2; j < k; j++ {
-		basis[j] = (float64(2*j-1)*t*basis[j-1] - float64(j-1)*basis[j-2]) / float64(j)
+// legendreBlock is the number of rows whose basis legendreRows evaluates
+// at once.
+const legendreBlock = 64
+
+// legendreRows yields each row i of n, in order, with the Legendre
+// polynomials of degrees 0 to k − 1 at it, the rows mapped to [−1, 1]. The
+// slice is reused: read it before the next row. The rows are evaluated
+// legendreBlock at a time, degree by degree, with the recurrence's
+// operations of one row unchanged (the same bits as row by row), so that
+// the divisions of many rows overlap instead of waiting on each other: the
+// basis was the costliest part of the trend fit on long segments.
+func legendreRows(n, k int) iter.Seq2[int, []float64] {
+	return func(yield func(int, []float64) bool) {
+		block := make([]float64, legendreBlock*k)
+		for i0 := 0; i0 < n; i0 += legendreBlock {
+			rows := min(legendreBlock, n-i0)
+			for r := range rows {
+				t := 2*float64(i0+r)/float64(n-1) - 1
+				block[r*k] = 1
+				if k > 1 {
+					block[r*k+1] = t
+				}
+			}
+			for j := 2; j < k; j++ {
+				up, down, over := float64(2*j-1), float64(j-1), float64(j)
+				for r := range rows {
+					b := block[r*k : r*k+j+1]
+					b[j] = (up*b[1]*b[j-1] - down*b[j-2]) / over
+				}
+			}
+			for r := range rows {
+				if !yield(i0+r, block[r*k:r*k+k]) {
+					return
+				}
+			}
+		}
 	}
 }
 
@@ -545,13 +582,15 @@ func trendGram(w []float64) []float64 {
 	if k < 2 {
 		return nil
 	}
-	basis := make([]float64, k)
 	g := make([]float64, k*k)
-	for i := range n {
-		legendreAt(basis, i, n)
+	for i, basis := range legendreRows(n, k) {
 		for a := range k {
-			for c := range a + 1 {
-				g[a*k+c] += w[i] * basis[a] * basis[c]
+			// w(i)·P_a(i) is the product's left factor, as it was
+			// when written out per term: the same bits.
+			wa := w[i] * basis[a]
+			row := g[a*k : a*k+a+1]
+			for c := range row {
+				row[c] += wa * basis[c]
 			}
 		}
 	}
